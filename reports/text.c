@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Human-readable table: the conditions first, then one row per phase with
+ * rate, CPU, iowait and latency percentiles (bonnie++ shows only the max). */
+#include "report.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+void ab_text_format_latency(uint64_t ns, char *out, size_t len)
+{
+	if (ns < 1000)
+		snprintf(out, len, "%" G_GUINT64_FORMAT "ns", ns);
+	else if (ns < 1000000)
+		snprintf(out, len, "%.0fus", ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(out, len, "%.2fms", ns / 1e6);
+	else
+		snprintf(out, len, "%.2fs", ns / 1e9);
+}
+
+static void size_text(uint64_t bytes, char *out, size_t len)
+{
+	ab_csv_format_chunk(bytes, out, len);
+}
+
+static void header(GString *s, const struct ab_run *run)
+{
+	const struct ab_config *cfg = run->cfg;
+	char fsz[32], chunk[32], pcs[32];
+	size_text(cfg->file_size, fsz, sizeof(fsz));
+	size_text(cfg->io_chunk, chunk, sizeof(chunk));
+	size_text(cfg->byte_io_size, pcs, sizeof(pcs));
+	g_string_append_printf(s, "arraybench %s  machine %s  run %u of %u  seed %" G_GUINT64_FORMAT "\n",
+			       AB_VERSION, run->machine, run->repeat_index + 1, cfg->repeats, run->seed);
+	g_string_append_printf(s, "target  %s (%s)  kernel %s\n", run->dir, run->fs_type, run->kernel);
+	if (cfg->file_size)
+		g_string_append_printf(s, "i/o     file %s  chunk %s  seeks %" G_GUINT64_FORMAT " by %u seekers  "
+				       "per-char %s over %s\n",
+				       fsz, chunk, cfg->seeks, cfg->seekers, ab_per_char_mode_name(cfg->per_char), pcs);
+	if (cfg->num_files) {
+		char fchunk[32];
+		size_text(cfg->file_chunk, fchunk, sizeof(fchunk));
+		g_string_append_printf(s, "files   %u x 1024 in %u dir%s  size %s", cfg->num_files, cfg->num_dirs,
+				       cfg->num_dirs > 1 ? "s" : "", cfg->file_max == AB_FILES_HARDLINK ? "hard links"
+				       : cfg->file_max == AB_FILES_SYMLINK ? "symlinks" : "");
+		if (cfg->file_max >= 0)
+			g_string_append_printf(s, "%" G_GUINT64_FORMAT "-%" G_GINT64_FORMAT " bytes", cfg->file_min,
+					       cfg->file_max);
+		g_string_append_printf(s, "  chunk %s\n", fchunk);
+	}
+	g_string_append_printf(s, "cache   %s  direct %s  data %s  sync %s\n", run->cache_desc,
+			       cfg->direct ? "yes (per-char stays buffered)" : "no", ab_data_mode_name(cfg->data),
+			       cfg->sync_each_write ? "fsync each write (-b)" : "fsync at close, timed");
+	if (run->cache_warning)
+		g_string_append_printf(s, "WARNING %s\n", run->cache_warning);
+}
+
+char *ab_text_format(const struct ab_run *run)
+{
+	GString *s = g_string_new(NULL);
+	header(s, run);
+	g_string_append_printf(s, "%-15s %14s %-8s %5s %7s %9s %9s %9s %9s %9s\n", "phase", "rate", "", "%cpu",
+			       "%iowait", "p50", "p90", "p99", "p99.9", "max");
+	for (unsigned id = 0; id < AB_PHASE_COUNT; id++) {
+		const struct ab_result *r = &run->results[id];
+		if (!r->ran)
+			continue;
+		char rate[32], lat[5][16];
+		const uint64_t v[5] = {
+			ab_histogram_percentile(&r->latency, 50), ab_histogram_percentile(&r->latency, 90),
+			ab_histogram_percentile(&r->latency, 99), ab_histogram_percentile(&r->latency, 99.9),
+			r->latency.max_ns,
+		};
+		for (int i = 0; i < 5; i++)
+			ab_text_format_latency(v[i], lat[i], sizeof(lat[i]));
+		if (r->measurable)
+			snprintf(rate, sizeof(rate), r->rate < 1000 ? "%.1f" : "%.0f",
+				 r->rate < 1000 ? r->rate : (double)(uint64_t)r->rate); /* as the CSV truncates */
+		else
+			snprintf(rate, sizeof(rate), "+++++");
+		g_string_append_printf(s, "%-15s %14s %-8s %5.0f %7.1f %9s %9s %9s %9s %9s%s\n", r->phase->name,
+				       rate, ab_rate_unit_name(r->phase->unit), r->cpu_percent, r->iowait_percent,
+				       lat[0], lat[1], lat[2], lat[3], lat[4],
+				       r->measurable ? "" : "  (too fast to measure)");
+	}
+	return g_string_free(s, FALSE);
+}

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "cache.h"
+#include "error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static gboolean write_text(const char *path, const char *text, GError **error)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot open '%s'", path);
+		return FALSE;
+	}
+	ssize_t n = write(fd, text, strlen(text));
+	int e = errno;
+	close(fd);
+	if (n != (ssize_t)strlen(text)) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, n < 0 ? e : EIO, "cannot write '%s' to '%s'", text, path);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+char *ab_cache_find_cgroup(const char *root, int *version)
+{
+	g_autofree char *v1 = g_strdup_printf("%s/sys/fs/cgroup/memory", root);
+	g_autofree char *v1_limit = g_strdup_printf("%s/memory.limit_in_bytes", v1);
+	if (access(v1_limit, F_OK) == 0 && access(v1, W_OK) == 0) {
+		*version = 1;
+		return g_steal_pointer(&v1);
+	}
+	const char *v2_places[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified" };
+	for (size_t i = 0; i < G_N_ELEMENTS(v2_places); i++) {
+		g_autofree char *dir = g_strdup_printf("%s%s", root, v2_places[i]);
+		g_autofree char *ctl = g_strdup_printf("%s/cgroup.subtree_control", dir);
+		g_autofree char *text = NULL;
+		if (!g_file_get_contents(ctl, &text, NULL, NULL) || access(dir, W_OK) != 0)
+			continue;
+		g_auto(GStrv) words = g_strsplit_set(g_strstrip(text), " ", 0);
+		if (g_strv_contains((const char *const *)words, "memory")) {
+			*version = 2;
+			return g_steal_pointer(&dir);
+		}
+	}
+	return NULL;
+}
+
+static gboolean can_drop_caches(void)
+{
+	return geteuid() == 0 && access("/proc/sys/vm/drop_caches", W_OK) == 0;
+}
+
+gboolean ab_cache_resolve(struct ab_config *cfg, GError **error)
+{
+	int version = 0;
+	g_autofree char *cg = geteuid() == 0 ? ab_cache_find_cgroup("", &version) : NULL;
+	switch (cfg->cache) {
+	case AB_CACHE_AUTO:
+		cfg->cache = cg ? AB_CACHE_CGROUP : can_drop_caches() ? AB_CACHE_DROP : AB_CACHE_NONE;
+		return TRUE;
+	case AB_CACHE_CGROUP:
+		if (cg)
+			return TRUE;
+		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
+			    "--cache cgroup: no writable memory cgroup here (needs root and cgroup v1 "
+			    "memory or cgroup v2 with the memory controller)");
+		return FALSE;
+	case AB_CACHE_DROP:
+		if (can_drop_caches())
+			return TRUE;
+		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
+			    "--cache drop: cannot write /proc/sys/vm/drop_caches (needs root)");
+		return FALSE;
+	case AB_CACHE_NONE:
+		return TRUE;
+	}
+	return TRUE;
+}
+
+gboolean ab_cache_setup(struct ab_cache *cache, const struct ab_config *cfg, GError **error)
+{
+	memset(cache, 0, sizeof(*cache));
+	cache->mode = cfg->cache;
+	if (cache->mode != AB_CACHE_CGROUP)
+		return TRUE;
+	cache->cgroup_root = ab_cache_find_cgroup("", &cache->cgroup_version);
+	if (!cache->cgroup_root) {
+		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED, "--cache cgroup: no writable memory cgroup");
+		return FALSE;
+	}
+	cache->limit_bytes = ab_config_effective_ram_mib(cfg, 0) * AB_MIB;
+	g_autofree char *dir = g_strdup_printf("%s/arraybench.%d", cache->cgroup_root, (int)getpid());
+	if (mkdir(dir, 0755) != 0) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot create cgroup '%s'", dir);
+		return FALSE;
+	}
+	cache->cgroup_dir = g_steal_pointer(&dir);
+	g_autofree char *limit_file = g_strdup_printf("%s/%s", cache->cgroup_dir,
+						      cache->cgroup_version == 1 ? "memory.limit_in_bytes"
+										 : "memory.max");
+	g_autofree char *limit = g_strdup_printf("%" G_GUINT64_FORMAT, cache->limit_bytes);
+	if (!write_text(limit_file, limit, error)) {
+		ab_cache_teardown(cache);
+		return FALSE;
+	}
+	if (cache->cgroup_version == 2) {
+		/* No swap either, or anonymous memory escapes the limit. */
+		g_autofree char *swap = g_strdup_printf("%s/memory.swap.max", cache->cgroup_dir);
+		if (access(swap, F_OK) == 0)
+			write_text(swap, "0", NULL);
+	}
+	return TRUE;
+}
+
+int ab_cache_join(const struct ab_cache *cache)
+{
+	if (cache->mode != AB_CACHE_CGROUP || !cache->cgroup_dir)
+		return 0;
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cache->cgroup_dir);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	/* "0" means the writing process itself, in v1 and v2 alike. */
+	ssize_t n = write(fd, "0", 1);
+	int e = n == 1 ? 0 : errno;
+	close(fd);
+	return e;
+}
+
+gboolean ab_cache_before_read(const struct ab_cache *cache, const char *io_path, GError **error)
+{
+	if (cache->mode == AB_CACHE_NONE)
+		return TRUE;
+	if (io_path) {
+		int fd = open(io_path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			fdatasync(fd);
+			posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+			close(fd);
+		}
+	}
+	if (cache->mode == AB_CACHE_DROP) {
+		sync();
+		return write_text("/proc/sys/vm/drop_caches", "3", error);
+	}
+	if (cache->cgroup_version == 1 && cache->cgroup_dir) {
+		/* Empties the group's own page cache only, not the machine's. */
+		g_autofree char *f = g_strdup_printf("%s/memory.force_empty", cache->cgroup_dir);
+		write_text(f, "0", NULL);
+	}
+	return TRUE;
+}
+
+void ab_cache_teardown(struct ab_cache *cache)
+{
+	if (cache->cgroup_dir) {
+		/* The workers are reaped, but the kernel may take a moment to let go. */
+		for (int i = 0; i < 50 && rmdir(cache->cgroup_dir) != 0 && errno == EBUSY; i++)
+			g_usleep(20000);
+		g_clear_pointer(&cache->cgroup_dir, g_free);
+	}
+	g_clear_pointer(&cache->cgroup_root, g_free);
+}
+
+char *ab_cache_describe(const struct ab_cache *cache)
+{
+	if (cache->mode == AB_CACHE_CGROUP)
+		return g_strdup_printf("cgroup-v%d limit %" G_GUINT64_FORMAT "M", cache->cgroup_version,
+				       cache->limit_bytes / AB_MIB);
+	return g_strdup(ab_cache_mode_name(cache->mode));
+}

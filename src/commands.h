@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_COMMANDS_H
+#define AB_COMMANDS_H
+
+#include <glib.h>
+
+/* Each sub-command returns its exit status; on failure it sets *error and
+ * main() prints it. */
+int ab_cmd_run(int argc, char **argv, GError **error);
+int ab_cmd_list(int argc, char **argv, GError **error);
+
+#endif

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Defaults and cross-checks for struct ab_config. */
+#include "config.h"
+#include "error.h"
+#include "rng.h"
+#include "../workloads/phase.h"
+
+#include <string.h>
+#include <unistd.h>
+
+void ab_config_init(struct ab_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->io_chunk = AB_DEFAULT_CHUNK;
+	cfg->seeks = AB_DEFAULT_SEEKS;
+	cfg->seekers = AB_DEFAULT_SEEKERS;
+	cfg->num_files = AB_DEFAULT_NUM_FILES;
+	cfg->num_dirs = 1;
+	cfg->file_chunk = AB_DEFAULT_CHUNK;
+	cfg->repeats = 1;
+	cfg->byte_io_size = UINT64_MAX; /* "not given" until finished */
+	cfg->per_char = AB_PER_CHAR_SYSCALL;
+	cfg->data = AB_DATA_RANDOM;
+	cfg->cache = AB_CACHE_AUTO;
+}
+
+void ab_config_clear(struct ab_config *cfg)
+{
+	g_free(cfg->dir);
+	g_free(cfg->machine_name);
+	g_free(cfg->csv_path);
+	g_free(cfg->json_path);
+	g_free(cfg->size_text);
+	g_free(cfg->files_text);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+const char *ab_cache_mode_name(enum ab_cache_mode mode)
+{
+	switch (mode) {
+	case AB_CACHE_CGROUP: return "cgroup";
+	case AB_CACHE_DROP: return "drop";
+	case AB_CACHE_NONE: return "none";
+	case AB_CACHE_AUTO: break;
+	}
+	return "auto";
+}
+
+const char *ab_per_char_mode_name(enum ab_per_char_mode mode)
+{
+	return mode == AB_PER_CHAR_STDIO ? "stdio" : "syscall";
+}
+
+const char *ab_data_mode_name(enum ab_data_mode mode)
+{
+	return mode == AB_DATA_ZEROS ? "zeros" : "random";
+}
+
+static char *default_machine_name(void)
+{
+	char host[256] = "";
+	if (gethostname(host, sizeof(host) - 1) != 0 || !*host)
+		g_strlcpy(host, "localhost", sizeof(host));
+	host[64] = '\0';
+	for (char *p = host; *p; p++)
+		if (*p == ',' || !g_ascii_isgraph(*p))
+			*p = '_';
+	return g_strdup(host);
+}
+
+/* bonnie++'s default: twice RAM but at least 300 MiB, rounded up to a whole
+ * GiB only when the remainder is over half a GiB. */
+static uint64_t default_file_size_mib(uint64_t ram_mib)
+{
+	if (ram_mib == 0)
+		return 300;
+	uint64_t mib = MAX(300, 2 * ram_mib);
+	if (mib % 1024 > 512)
+		mib += 1024 - mib % 1024;
+	return mib;
+}
+
+uint64_t ab_config_effective_ram_mib(const struct ab_config *cfg, uint64_t physical_ram_bytes)
+{
+	if (cfg->ram_given)
+		return cfg->ram_mib;
+	if (cfg->cache == AB_CACHE_CGROUP)
+		return AB_CGROUP_DEFAULT_RAM_MIB;
+	return physical_ram_bytes / AB_MIB;
+}
+
+static gboolean check_phases(struct ab_config *cfg, GError **error)
+{
+	uint32_t available = 0;
+	for (unsigned id = 0; id < AB_PHASE_COUNT; id++) {
+		const struct ab_phase *ph = ab_phase_by_id(id);
+		gboolean ok = TRUE;
+		if (ph->flags & AB_PHASE_IO)
+			ok = cfg->file_size > 0;
+		if (ph->flags & AB_PHASE_PER_CHAR)
+			ok = ok && cfg->byte_io_size > 0;
+		if (ph->flags & AB_PHASE_FILES)
+			ok = cfg->num_files > 0;
+		if (ok)
+			available |= 1u << id;
+		else if (cfg->phases_given && (cfg->phase_mask & (1u << id))) {
+			const char *why = (ph->flags & AB_PHASE_FILES) ? "-n 0 skips the file phases"
+					  : (ph->flags & AB_PHASE_PER_CHAR) && cfg->file_size
+						  ? "-f skips the per-char phases"
+						  : "-s 0 skips the I/O phases";
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "phase '%s' cannot run: %s", ph->name, why);
+			return FALSE;
+		}
+	}
+	cfg->phase_mask = cfg->phases_given ? (cfg->phase_mask & available) : available;
+	if (!cfg->phase_mask) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "nothing to run: both -s 0 and -n 0");
+		return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GError **error)
+{
+	if (!cfg->dir) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "missing -d DIR: the directory to test in");
+		return FALSE;
+	}
+	if (!cfg->machine_name)
+		cfg->machine_name = default_machine_name();
+	if (cfg->cache == AB_CACHE_CGROUP && cfg->ram_given && cfg->ram_mib < AB_CGROUP_MIN_RAM_MIB) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid -r '%" G_GUINT64_FORMAT "': --cache cgroup needs at least %u MiB "
+			    "or the workers themselves would not fit",
+			    cfg->ram_mib, AB_CGROUP_MIN_RAM_MIB);
+		return FALSE;
+	}
+	uint64_t ram_mib = ab_config_effective_ram_mib(cfg, physical_ram_bytes);
+	if (!cfg->file_size_given)
+		cfg->file_size = default_file_size_mib(ram_mib) * AB_MIB;
+	if (cfg->file_size) {
+		if (cfg->file_size < cfg->io_chunk || cfg->file_size % cfg->io_chunk) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "invalid -s size '%" G_GUINT64_FORMAT "M': not a multiple of the %u-byte chunk",
+				    cfg->file_size / AB_MIB, cfg->io_chunk);
+			return FALSE;
+		}
+		if (ram_mib && cfg->file_size < 2 * ram_mib * AB_MIB) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "file size %" G_GUINT64_FORMAT "M is less than twice the RAM (%" G_GUINT64_FORMAT
+				    "M) under --cache %s: reads would come from the page cache; "
+				    "use a larger -s, --cache cgroup with -r, or -r 0 to accept cached results",
+				    cfg->file_size / AB_MIB, ram_mib, ab_cache_mode_name(cfg->cache));
+			return FALSE;
+		}
+	}
+	if (cfg->per_char == AB_PER_CHAR_STDIO && cfg->byte_io_size == UINT64_MAX)
+		cfg->byte_io_size = cfg->file_size;
+	if (cfg->byte_io_size == UINT64_MAX)
+		cfg->byte_io_size = AB_DEFAULT_BYTE_IO;
+	if (cfg->byte_io_size > cfg->file_size)
+		cfg->byte_io_size = cfg->file_size;
+	if (cfg->direct && cfg->io_chunk < 4096) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid chunk size '%u' with --direct: O_DIRECT needs at least 4k", cfg->io_chunk);
+		return FALSE;
+	}
+	if (cfg->seekers > cfg->seeks) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid seeker count '%u': more seekers than the %" G_GUINT64_FORMAT " seeks",
+			    cfg->seekers, cfg->seeks);
+		return FALSE;
+	}
+	if (!cfg->seed_given) {
+		uint64_t st = (uint64_t)g_get_real_time() ^ ((uint64_t)getpid() << 32);
+		cfg->seed = ab_rng_splitmix(&st) >> 32; /* bonnie++-sized: fits 32 bits */
+	}
+	return check_phases(cfg, error);
+}

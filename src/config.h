@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_CONFIG_H
+#define AB_CONFIG_H
+
+#include <glib.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define AB_MIB ((uint64_t)1 << 20)
+#define AB_DEFAULT_CHUNK 8192u
+#define AB_DEFAULT_SEEKS 8192u
+#define AB_DEFAULT_SEEKERS 5u
+#define AB_MAX_SEEKERS 1024u
+#define AB_DEFAULT_BYTE_IO (3 * AB_MIB)
+#define AB_DEFAULT_NUM_FILES 16u
+#define AB_CGROUP_MIN_RAM_MIB 16u
+/* Effective RAM used for defaults under --cache cgroup when -r is absent. */
+#define AB_CGROUP_DEFAULT_RAM_MIB 512u
+
+enum ab_per_char_mode {
+	AB_PER_CHAR_SYSCALL, /* bonnie++ 2.00: 1-byte write()/read() over byte_io_size */
+	AB_PER_CHAR_STDIO,   /* bonnie++ 1.03: putc()/getc() over the whole file */
+};
+
+enum ab_data_mode {
+	AB_DATA_RANDOM,
+	AB_DATA_ZEROS,
+};
+
+enum ab_cache_mode {
+	AB_CACHE_AUTO, /* resolved before running to one of the others */
+	AB_CACHE_CGROUP,
+	AB_CACHE_DROP,
+	AB_CACHE_NONE,
+};
+
+/* Special values of file_max, as in bonnie++'s -n. */
+#define AB_FILES_HARDLINK (-1)
+#define AB_FILES_SYMLINK (-2)
+
+/* Parsed and validated options; read-only once ab_config_validate() passed. */
+struct ab_config {
+	char *dir;
+	uint64_t file_size;   /* bytes; 0 skips the I/O phases */
+	gboolean file_size_given;
+	uint32_t io_chunk;    /* bytes, power of two in [256, 1 MiB] */
+	uint64_t seeks;
+	uint32_t seekers;
+	uint32_t num_files;   /* units of 1024 files; 0 skips the file phases */
+	int64_t file_max;     /* bytes, or AB_FILES_HARDLINK / AB_FILES_SYMLINK */
+	uint64_t file_min;
+	uint32_t num_dirs;
+	uint32_t file_chunk;
+	char *machine_name;
+	uint64_t ram_mib;
+	gboolean ram_given;
+	uint32_t repeats;
+	uint64_t seed;
+	gboolean seed_given;
+	uint64_t byte_io_size; /* bytes for the per-char phases; 0 skips them */
+	gboolean sync_each_write; /* -b */
+	gboolean direct;           /* --direct, -D */
+	gboolean quiet;
+	gboolean user_given;
+	uid_t uid;
+	gid_t gid;
+	enum ab_per_char_mode per_char;
+	enum ab_data_mode data;
+	enum ab_cache_mode cache;
+	uint32_t phase_mask;  /* bit per enum ab_phase_id; only phases asked for */
+	gboolean phases_given;
+	char *csv_path;
+	char *json_path;
+	/* Original text of the options, for the report. */
+	char *size_text;
+	char *files_text;
+};
+
+void ab_config_init(struct ab_config *cfg);
+void ab_config_clear(struct ab_config *cfg);
+
+/* Parsers; each names the bad value in its error (AB_ERROR_USAGE). */
+gboolean ab_parse_size(const char *text, uint64_t unit, uint64_t *out, GError **error);
+gboolean ab_parse_count(const char *text, uint64_t max, uint64_t *out, GError **error);
+gboolean ab_parse_chunk(const char *text, uint32_t *out, GError **error);
+gboolean ab_parse_size_spec(const char *text, struct ab_config *cfg, GError **error);
+gboolean ab_parse_files_spec(const char *text, struct ab_config *cfg, GError **error);
+gboolean ab_parse_user_spec(const char *text, struct ab_config *cfg, GError **error);
+gboolean ab_parse_machine_name(const char *text, struct ab_config *cfg, GError **error);
+
+/* Fill defaults that depend on each other, and check the combination. */
+gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GError **error);
+/* RAM the cache rule is checked against: -r, the cgroup default, or all of it. */
+uint64_t ab_config_effective_ram_mib(const struct ab_config *cfg, uint64_t physical_ram_bytes);
+
+const char *ab_cache_mode_name(enum ab_cache_mode mode);
+const char *ab_per_char_mode_name(enum ab_per_char_mode mode);
+const char *ab_data_mode_name(enum ab_data_mode mode);
+
+typedef struct ab_config ab_config_auto;
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(ab_config_auto, ab_config_clear)
+
+#endif

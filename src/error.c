@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "error.h"
+
+#include <string.h>
+
+G_DEFINE_QUARK(arraybench-error-quark, ab_error)
+
+int ab_error_exit_status(const GError *error)
+{
+	if (!error)
+		return 0;
+	if (error->domain == AB_ERROR)
+		return error->code;
+	return AB_ERROR_USAGE;
+}
+
+void ab_set_error_errno(GError **error, int code, int errnum, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	g_autofree char *what = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	g_set_error(error, AB_ERROR, code, "%s: %s", what, g_strerror(errnum));
+}

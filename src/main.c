@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Sub-command table; the only place that prints errors. */
+#include "commands.h"
+#include "error.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv, GError **error);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "run", ab_cmd_run, "run bonnie++'s phases on a directory" },
+	{ "list", ab_cmd_list, "list the phases and what each does" },
+};
+
+static void usage(FILE *to)
+{
+	fprintf(to, "Usage: arraybench COMMAND [OPTION...]\n"
+		    "       arraybench --help | --version\n\n"
+		    "A file system benchmark for disk arrays, in the tradition of bonnie++.\n\n"
+		    "Commands:\n");
+	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+		fprintf(to, "  %-6s %s\n", commands[i].name, commands[i].summary);
+	fprintf(to, "\n'arraybench COMMAND --help' shows a command's options; arraybench(1) has the rest.\n"
+		    "Example: arraybench run -d /mnt/array -s 1g -r 512 -n 4\n");
+}
+
+int main(int argc, char **argv)
+{
+	/* Numbers in the CSV and JSON must never get a decimal comma. */
+	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C");
+	if (argc < 2) {
+		usage(stderr);
+		return AB_ERROR_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+		printf("arraybench %s\n", AB_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++) {
+		if (strcmp(argv[1], commands[i].name) != 0)
+			continue;
+		g_autoptr(GError) error = NULL;
+		int status = commands[i].fn(argc - 1, argv + 1, &error);
+		if (error)
+			fprintf(stderr, "arraybench: error: %s\n", error->message);
+		return status;
+	}
+	fprintf(stderr, "arraybench: error: unknown command '%s' (try 'arraybench --help')\n", argv[1]);
+	return AB_ERROR_USAGE;
+}

@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `arraybench run` options: bonnie++'s letters and meanings, plus long ones. */
+#include "run-options.h"
+#include "error.h"
+#include "../workloads/phase.h"
+
+#include <string.h>
+
+static gboolean bad_option(GError **error, const char *option, const char *value, const char *why)
+{
+	g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "invalid %s '%s': %s", option, value, why);
+	return FALSE;
+}
+
+static gboolean opt_size(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name;
+	return ab_parse_size_spec(value, data, error);
+}
+
+static gboolean opt_files(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name;
+	return ab_parse_files_spec(value, data, error);
+}
+
+static gboolean opt_machine(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name;
+	return ab_parse_machine_name(value, data, error);
+}
+
+static gboolean opt_user(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name;
+	return ab_parse_user_spec(value, data, error);
+}
+
+static gboolean opt_dir(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	if (!*value)
+		return bad_option(error, name, value, "empty directory name");
+	g_free(cfg->dir);
+	cfg->dir = g_strdup(value);
+	return TRUE;
+}
+
+static gboolean opt_ram(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	uint64_t bytes;
+	if (!ab_parse_size(value, AB_MIB, &bytes, error)) {
+		g_prefix_error(error, "%s: ", name);
+		return FALSE;
+	}
+	if (bytes % AB_MIB)
+		return bad_option(error, name, value, "must be a whole number of MiB");
+	cfg->ram_mib = bytes / AB_MIB;
+	cfg->ram_given = TRUE;
+	return TRUE;
+}
+
+static gboolean opt_repeats(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	uint64_t n;
+	if (!ab_parse_count(value, 10000, &n, error)) {
+		g_prefix_error(error, "%s: ", name);
+		return FALSE;
+	}
+	if (n == 0)
+		return bad_option(error, name, value, "must be at least 1");
+	cfg->repeats = (uint32_t)n;
+	return TRUE;
+}
+
+static gboolean opt_seed(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	guint64 seed;
+	if (!g_ascii_string_to_unsigned(value, 10, 0, G_MAXUINT64, &seed, NULL))
+		return bad_option(error, name, value, "not a non-negative whole number");
+	cfg->seed = seed;
+	cfg->seed_given = TRUE;
+	return TRUE;
+}
+
+static gboolean opt_fast(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	if (!value) {
+		cfg->byte_io_size = 0;
+		return TRUE;
+	}
+	uint64_t bytes;
+	if (!ab_parse_size(value, AB_MIB, &bytes, error)) {
+		g_prefix_error(error, "%s: ", name);
+		return FALSE;
+	}
+	if (bytes == 0 || bytes % AB_MIB)
+		return bad_option(error, name, value, "per-char size must be a whole number of MiB, at least 1");
+	cfg->byte_io_size = bytes;
+	return TRUE;
+}
+
+static gboolean opt_seekers(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	uint64_t n;
+	if (!ab_parse_count(value, AB_MAX_SEEKERS, &n, error)) {
+		g_prefix_error(error, "%s: ", name);
+		return FALSE;
+	}
+	if (n == 0)
+		return bad_option(error, name, value, "must be at least 1");
+	cfg->seekers = (uint32_t)n;
+	return TRUE;
+}
+
+static gboolean opt_seeks(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	uint64_t n;
+	if (!ab_parse_count(value, 1ull << 40, &n, error)) {
+		g_prefix_error(error, "%s: ", name);
+		return FALSE;
+	}
+	if (n == 0)
+		return bad_option(error, name, value, "must be at least 1");
+	cfg->seeks = n;
+	return TRUE;
+}
+
+static gboolean opt_per_char(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	if (g_str_equal(value, "syscall"))
+		cfg->per_char = AB_PER_CHAR_SYSCALL;
+	else if (g_str_equal(value, "stdio"))
+		cfg->per_char = AB_PER_CHAR_STDIO;
+	else
+		return bad_option(error, name, value, "expected 'syscall' or 'stdio'");
+	return TRUE;
+}
+
+static gboolean opt_data(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	if (g_str_equal(value, "random"))
+		cfg->data = AB_DATA_RANDOM;
+	else if (g_str_equal(value, "zeros"))
+		cfg->data = AB_DATA_ZEROS;
+	else
+		return bad_option(error, name, value, "expected 'random' or 'zeros'");
+	return TRUE;
+}
+
+static gboolean opt_cache(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	static const struct { const char *name; enum ab_cache_mode mode; } modes[] = {
+		{ "auto", AB_CACHE_AUTO }, { "cgroup", AB_CACHE_CGROUP },
+		{ "drop", AB_CACHE_DROP }, { "none", AB_CACHE_NONE },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(modes); i++)
+		if (g_str_equal(value, modes[i].name)) {
+			cfg->cache = modes[i].mode;
+			return TRUE;
+		}
+	return bad_option(error, name, value, "expected 'auto', 'cgroup', 'drop' or 'none'");
+}
+
+gboolean ab_parse_phase_list(const char *text, struct ab_config *cfg, GError **error)
+{
+	g_auto(GStrv) names = g_strsplit(text, ",", 0);
+	uint32_t mask = 0;
+	for (char **n = names; *n; n++) {
+		if (g_str_equal(*n, "all")) {
+			mask |= (1u << AB_PHASE_COUNT) - 1;
+			continue;
+		}
+		const struct ab_phase *ph = ab_phase_by_name(*n);
+		if (!ph)
+			return bad_option(error, "phase", *n, "unknown (see 'arraybench list')");
+		mask |= 1u << ph->id;
+	}
+	if (!mask)
+		return bad_option(error, "--phases", text, "no phase named");
+	cfg->phase_mask = mask;
+	cfg->phases_given = TRUE;
+	return TRUE;
+}
+
+static gboolean opt_phases(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name;
+	return ab_parse_phase_list(value, data, error);
+}
+
+static gboolean opt_path(const char *name, const char *value, char **slot, GError **error)
+{
+	if (!*value)
+		return bad_option(error, name, value, "empty file name");
+	g_free(*slot);
+	*slot = g_strdup(value);
+	return TRUE;
+}
+
+static gboolean opt_csv(const char *name, const char *value, gpointer data, GError **error)
+{
+	return opt_path(name, value, &((struct ab_config *)data)->csv_path, error);
+}
+
+static gboolean opt_json(const char *name, const char *value, gpointer data, GError **error)
+{
+	return opt_path(name, value, &((struct ab_config *)data)->json_path, error);
+}
+
+static gboolean opt_direct(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)value, (void)error;
+	((struct ab_config *)data)->direct = TRUE;
+	return TRUE;
+}
+
+static gboolean opt_sync(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)value, (void)error;
+	((struct ab_config *)data)->sync_each_write = TRUE;
+	return TRUE;
+}
+
+static gboolean opt_quiet(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)value, (void)error;
+	((struct ab_config *)data)->quiet = TRUE;
+	return TRUE;
+}
+
+#define CB(f) G_OPTION_ARG_CALLBACK, (gpointer)(f)
+#define NOARG G_OPTION_FLAG_NO_ARG
+
+static const GOptionEntry entries[] = {
+	{ "directory", 'd', 0, CB(opt_dir), "Directory to test in (required)", "DIR" },
+	{ "size", 's', 0, CB(opt_size),
+	  "File size in MiB or with k/m/g/t, then I/O chunk (8k), seek count (8192), seekers (5)",
+	  "SIZE[:CHUNK[:SEEKS[:SEEKERS]]]" },
+	{ "files", 'n', 0, CB(opt_files),
+	  "Files in units of 1024 (16), max and min size in bytes (-1 hard links, -2 symlinks), "
+	  "directories, file chunk",
+	  "NUM[:MAX[:MIN[:DIRS[:CHUNK]]]]" },
+	{ "machine", 'm', 0, CB(opt_machine), "Machine name in the report (default: host name)", "NAME" },
+	{ "ram", 'r', 0, CB(opt_ram), "RAM in MiB: the cgroup limit under --cache cgroup, else trusted", "RAM" },
+	{ "repeats", 'x', 0, CB(opt_repeats), "Run the whole suite N times, each with its own seed", "N" },
+	{ "seed", 'z', 0, CB(opt_seed), "Random seed of the first run", "SEED" },
+	{ "fast", 'f', G_OPTION_FLAG_OPTIONAL_ARG, CB(opt_fast),
+	  "-f skips the per-char phases; -fSIZE (attached) sets their size (3m)", "SIZE" },
+	{ "sync-each-write", 'b', NOARG, CB(opt_sync), "fsync after every write (and file create/delete)", NULL },
+	{ "quiet", 'q', NOARG, CB(opt_quiet), "Table and progress to stderr; stdout has only the CSV", NULL },
+	{ "user", 'u', 0, CB(opt_user), "Run the workers as this user (as root)", "USER[:GROUP]" },
+	{ "seekers", 0, 0, CB(opt_seekers), "Forked seeker processes (5)", "N" },
+	{ "seeks", 0, 0, CB(opt_seeks), "Random seeks in all (8192)", "N" },
+	{ "per-char", 0, 0, CB(opt_per_char),
+	  "syscall: 1-byte read/write over the per-char size (bonnie++ 2.00); stdio: getc/putc over the "
+	  "whole file (1.03)", "MODE" },
+	{ "phases", 0, 0, CB(opt_phases), "Comma-separated phases to run (see 'arraybench list')", "LIST" },
+	{ "data", 0, 0, CB(opt_data), "random (incompressible, default) or zeros (bonnie++ parity)", "KIND" },
+	{ "direct", 'D', NOARG, CB(opt_direct),
+	  "O_DIRECT for every phase that can (per-char stays buffered); unlike bonnie++, reads too", NULL },
+	{ "cache", 0, 0, CB(opt_cache), "auto (default), cgroup, drop or none", "MODE" },
+	{ "csv", 0, 0, CB(opt_csv), "Append the bonnie++ CSV lines to FILE", "FILE" },
+	{ "json", 0, 0, CB(opt_json), "Append one JSON object per run (one per line) to FILE", "FILE" },
+	G_OPTION_ENTRY_NULL
+};
+
+static const char run_description[] =
+	"Runs bonnie++'s phases in DIR and prints a table and a bonnie++ 1.98 CSV line.\n"
+	"Exit status: 0 ok, 1 bad input, 2 a phase failed, 3 missing resource or privilege,\n"
+	"4 unsafe target, 130 interrupted.  See arraybench(1).";
+
+gboolean ab_run_options_parse(int argc, char **argv, struct ab_config *cfg, GError **error)
+{
+	g_autoptr(GOptionContext) ctx = g_option_context_new("-d DIR");
+	GOptionGroup *group = g_option_group_new("run", "run options", "Show run options", cfg, NULL);
+	g_option_group_add_entries(group, entries);
+	g_option_context_set_main_group(ctx, group);
+	g_option_context_set_summary(ctx, "Run bonnie++'s phases on a directory.");
+	g_option_context_set_description(ctx, run_description);
+	g_autofree char **args = g_new0(char *, argc + 1);
+	memcpy(args, argv, sizeof(char *) * (size_t)argc);
+	/* bonnie++'s -fSIZE takes its value attached; GLib only does that for
+	 * long options, so spell it --fast=SIZE.  The strings live in `owned`. */
+	g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func(g_free);
+	for (int i = 1; i < argc; i++) {
+		if (g_str_equal(args[i], "--"))
+			break;
+		if (g_str_has_prefix(args[i], "-f") && args[i][2]) {
+			args[i] = g_strdup_printf("--fast=%s", args[i] + 2);
+			g_ptr_array_add(owned, args[i]);
+		}
+	}
+	int n = argc;
+	char **view = args;
+	GError *local = NULL;
+	if (!g_option_context_parse(ctx, &n, &view, &local)) {
+		/* GLib's own errors (unknown option, missing value) are usage errors too. */
+		if (local->domain != AB_ERROR)
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%s", local->message);
+		else
+			g_propagate_error(error, g_steal_pointer(&local));
+		g_clear_error(&local);
+		return FALSE;
+	}
+	if (n > 1) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "unexpected argument '%s'", view[1]);
+		return FALSE;
+	}
+	return TRUE;
+}

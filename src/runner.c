@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "runner.h"
+#include "error.h"
+#include "sysinfo.h"
+#include "timing.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+volatile sig_atomic_t ab_stop_requested;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	ab_stop_requested = 1;
+}
+
+/* Only there so SIGCHLD interrupts ppoll(); the default action ignores it. */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
+void ab_runner_install_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_stop_signal; /* no SA_RESTART: blocking calls return EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+static void worker_main(const struct ab_runner *r, const struct ab_phase *phase, struct ab_phase_ctx *ctx,
+			const sigset_t *orig_mask)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	sigprocmask(SIG_SETMASK, orig_mask, NULL);
+	int e = ab_cache_join(r->cache);
+	if (e) {
+		ab_worker_fail(ctx, e, "cannot join the memory cgroup");
+		_exit(1);
+	}
+	const struct ab_config *cfg = r->cfg;
+	if (cfg->user_given && geteuid() == 0) {
+		if (setgroups(0, NULL) != 0 || setgid(cfg->gid) != 0 || setuid(cfg->uid) != 0) {
+			ab_worker_fail(ctx, errno, "cannot switch to user %u group %u", (unsigned)cfg->uid,
+				       (unsigned)cfg->gid);
+			_exit(1);
+		}
+	}
+	_exit(phase->run(ctx) == 0 ? 0 : 1);
+}
+
+static void kill_all(pid_t *pids, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (pids[i] > 0)
+			kill(pids[i], SIGKILL);
+}
+
+/* Wait for `want` bytes on the ready pipe; FALSE if a worker left early or a
+ * stop was requested. */
+static gboolean wait_ready(int fd, unsigned want, const sigset_t *unblocked)
+{
+	unsigned got = 0;
+	while (got < want && !ab_stop_requested) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		struct timespec ts = { 0, 200 * 1000 * 1000 };
+		int rc = ppoll(&pfd, 1, &ts, unblocked);
+		if (rc < 0 && errno != EINTR)
+			return FALSE;
+		if (rc <= 0)
+			continue;
+		char buf[256];
+		ssize_t n = read(fd, buf, sizeof(buf));
+		if (n == 0)
+			return FALSE;
+		if (n > 0)
+			got += (unsigned)n;
+	}
+	return got >= want;
+}
+
+struct reaped {
+	unsigned left;
+	gboolean failed;
+	int status;
+	double user_s;
+	double sys_s;
+	long max_rss_kib;
+};
+
+static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, struct reaped *out)
+{
+	gboolean killed = FALSE;
+	out->left = n;
+	while (out->left) {
+		if (ab_stop_requested && !killed) {
+			kill_all(pids, n);
+			killed = TRUE;
+		}
+		gboolean any = FALSE;
+		for (unsigned i = 0; i < n; i++) {
+			if (pids[i] <= 0)
+				continue;
+			int st;
+			struct rusage ru;
+			pid_t p = wait4(pids[i], &st, WNOHANG, &ru);
+			if (p == 0)
+				continue;
+			if (p < 0 && errno == EINTR)
+				continue;
+			any = TRUE;
+			pids[i] = 0;
+			out->left--;
+			if (p < 0)
+				continue;
+			out->user_s += (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+			out->sys_s += (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+			out->max_rss_kib = MAX(out->max_rss_kib, ru.ru_maxrss);
+			if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+				if (!out->failed)
+					out->status = st;
+				out->failed = TRUE;
+			}
+		}
+		if (!any && out->left) {
+			struct timespec ts = { 0, 200 * 1000 * 1000 };
+			ppoll(NULL, 0, &ts, unblocked);
+		}
+	}
+}
+
+static void merge(const struct ab_runner *r, const struct ab_phase *phase, struct ab_sample *samples,
+		  unsigned n, const struct reaped *rp, struct ab_result *res)
+{
+	uint64_t start = UINT64_MAX, end = 0;
+	memset(res, 0, sizeof(*res));
+	ab_histogram_init(&res->latency);
+	for (unsigned i = 0; i < n; i++) {
+		start = MIN(start, samples[i].start_ns);
+		end = MAX(end, samples[i].end_ns);
+		res->bytes += samples[i].bytes;
+		res->ops += samples[i].ops;
+		ab_histogram_merge(&res->latency, &samples[i].latency);
+	}
+	res->ran = TRUE;
+	res->phase = phase;
+	res->workers = n;
+	res->elapsed_s = end > start ? (double)(end - start) / AB_NS_PER_SEC : 0;
+	res->measurable = res->elapsed_s >= AB_MIN_MEASURABLE_S;
+	res->rate = ab_result_rate(phase, res->bytes, res->ops, res->elapsed_s);
+	res->user_s = rp->user_s;
+	res->sys_s = rp->sys_s;
+	res->cpu_percent = res->elapsed_s > 0 ? 100.0 * (rp->user_s + rp->sys_s) / res->elapsed_s : 0;
+	res->max_rss_kib = rp->max_rss_kib;
+	res->direct = r->cfg->direct && (phase->flags & AB_PHASE_DIRECT_OK);
+	ab_result_describe_sync(phase, r->cfg, res->sync_mode, sizeof(res->sync_mode));
+	g_autofree char *cache = ab_cache_describe(r->cache);
+	g_strlcpy(res->cache_mode, cache, sizeof(res->cache_mode));
+}
+
+static gboolean phase_error(const struct ab_phase *phase, struct ab_sample *samples, unsigned n,
+			    const struct reaped *rp, GError **error)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (samples[i].error_code) {
+			g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "phase '%s': %s", phase->name,
+				    samples[i].error);
+			return FALSE;
+		}
+	if (WIFSIGNALED(rp->status))
+		g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "phase '%s': a worker was killed by signal %d (%s)",
+			    phase->name, WTERMSIG(rp->status), strsignal(WTERMSIG(rp->status)));
+	else
+		g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "phase '%s': a worker failed with status %d",
+			    phase->name, WEXITSTATUS(rp->status));
+	return FALSE;
+}
+
+gboolean ab_runner_run_phase(const struct ab_runner *r, const struct ab_phase *phase, uint64_t seed,
+			     struct ab_result *res, GError **error)
+{
+	if (ab_stop_requested) {
+		g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted");
+		return FALSE;
+	}
+	unsigned n = phase->worker_count ? phase->worker_count(r->cfg) : 1;
+	size_t shm_len = sizeof(struct ab_sample) * n;
+	struct ab_sample *samples = mmap(NULL, shm_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (samples == MAP_FAILED) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot map %u worker slots", n);
+		return FALSE;
+	}
+	for (unsigned i = 0; i < n; i++)
+		ab_histogram_init(&samples[i].latency);
+	int ready[2], go[2];
+	if (pipe2(ready, O_CLOEXEC) != 0 || pipe2(go, O_CLOEXEC) != 0) {
+		munmap(samples, shm_len);
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot create the start barrier");
+		return FALSE;
+	}
+	sigset_t block, orig;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+	sigset_t unblocked = orig;
+	sigdelset(&unblocked, SIGINT);
+	sigdelset(&unblocked, SIGTERM);
+	sigdelset(&unblocked, SIGHUP);
+	sigdelset(&unblocked, SIGCHLD);
+
+	fflush(stdout);
+	fflush(stderr);
+	struct ab_cpu_snapshot cpu_a, cpu_b;
+	ab_sysinfo_cpu(&cpu_a);
+	pid_t *pids = g_new0(pid_t, n);
+	gboolean ok = TRUE;
+	for (unsigned i = 0; i < n; i++) {
+		pid_t pid = fork();
+		if (pid < 0) {
+			ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot fork worker %u of %u", i + 1, n);
+			ok = FALSE;
+			break;
+		}
+		if (pid == 0) {
+			close(ready[0]);
+			close(go[1]);
+			struct ab_phase_ctx ctx = {
+				.phase = phase, .cfg = r->cfg, .io_path = r->io_path, .files_dir = r->files_dir,
+				.files = r->files, .seed = seed, .worker = i, .workers = n,
+				.sample = &samples[i], .ready_fd = ready[1], .go_fd = go[0],
+			};
+			worker_main(r, phase, &ctx, &orig);
+		}
+		pids[i] = pid;
+	}
+	close(ready[1]);
+	close(go[0]);
+	if (ok && !wait_ready(ready[0], n, &unblocked))
+		kill_all(pids, n); /* a worker failed its set-up, or a stop came */
+	else if (!ok)
+		kill_all(pids, n);
+	close(go[1]); /* the start signal: every worker's read() returns 0 */
+	close(ready[0]);
+	struct reaped rp = { 0 };
+	reap_all(pids, n, &unblocked, &rp);
+	ab_sysinfo_cpu(&cpu_b);
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	g_free(pids);
+
+	if (ok && ab_stop_requested) {
+		g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted during phase '%s'", phase->name);
+		ok = FALSE;
+	}
+	if (ok && rp.failed)
+		ok = phase_error(phase, samples, n, &rp, error);
+	if (ok) {
+		merge(r, phase, samples, n, &rp, res);
+		res->iowait_percent = ab_sysinfo_iowait_percent(&cpu_a, &cpu_b);
+		res->sys_busy_percent = ab_sysinfo_busy_percent(&cpu_a, &cpu_b);
+	}
+	munmap(samples, shm_len);
+	return ok;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_RUNNER_H
+#define AB_RUNNER_H
+
+#include <glib.h>
+#include <signal.h>
+
+#include "cache.h"
+#include "result.h"
+
+/* Set by SIGINT/SIGTERM/SIGHUP; the parent stops workers and cleans up. */
+extern volatile sig_atomic_t ab_stop_requested;
+void ab_runner_install_signals(void);
+
+struct ab_runner {
+	const struct ab_config *cfg;
+	const struct ab_cache *cache;
+	const char *io_path;
+	const char *files_dir;
+	struct ab_file_set *files; /* the set of the current file phase */
+};
+
+/* Fork the phase's workers, start them together at a barrier, reap them
+ * with wait4() and merge their samples into `res`.  AB_ERROR_PHASE when a
+ * worker failed, AB_ERROR_INTERRUPTED on a stop request. */
+gboolean ab_runner_run_phase(const struct ab_runner *r, const struct ab_phase *phase, uint64_t seed,
+			     struct ab_result *res, GError **error);
+
+#endif

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_SUITE_H
+#define AB_SUITE_H
+
+#include <glib.h>
+#include <stdio.h>
+
+#include "cache.h"
+#include "result.h"
+
+/* One pass over the chosen phases in bonnie++'s order, with the untimed
+ * preparation each needs (layout, file names, cold cache). */
+struct ab_suite {
+	const struct ab_config *cfg;
+	const struct ab_cache *cache;
+	char *io_path;
+	char *files_dir;
+	FILE *progress; /* NULL for none */
+};
+
+void ab_suite_init(struct ab_suite *s, const struct ab_config *cfg, const struct ab_cache *cache, FILE *progress);
+void ab_suite_clear(struct ab_suite *s);
+gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error);
+/* Remove the I/O file and the file-phase directory; safe to call twice. */
+void ab_suite_cleanup_files(struct ab_suite *s);
+
+#endif

@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Bad input: one line naming the bad value, exit status 1 (3 for missing
+# resources, 2 for a phase that failed), nothing left behind.
+. "$(dirname "$0")/lib.sh"
+plan 31
+d=$T/dir; mkdir "$d"
+read -r -a cache <<<"$(cache_args)"
+
+bad() { # want-status want-text args...
+	local want=$1 text=$2; shift 2
+	"$AB" run "$@" >"$T/out" 2>"$T/err"
+	local st=$?
+	is "$st" "$want" "exit $want for: $*"
+	if [ "$(wc -l <"$T/err")" -eq 1 ] && grep -qF -- "$text" "$T/err" && grep -q '^arraybench: error: ' "$T/err"; then
+		ok 0 "one error line naming '$text'"
+	else
+		ok 1 "one error line naming '$text'"; sed 's/^/#   /' "$T/err"
+	fi
+}
+
+bad 1 "'12q'" -d "$d" -s 12q
+bad 1 "'-5'" -d "$d" -s -5
+bad 1 "'3000'" -d "$d" -s 64m:3000
+bad 1 "'abc'" -d "$d" -n abc
+bad 1 "'0'" -d "$d" -s 64m --seekers 0
+bad 1 "'bogus'" -d "$d" --phases bogus
+bad 1 "'a,b'" -d "$d" -m a,b
+bad 1 "'$T/missing'" -d "$T/missing" -s 32m "${cache[@]}"
+bad 1 "'maybe'" -d "$d" --cache maybe
+bad 1 "missing -d" -s 32m
+bad 1 "'extra'" -d "$d" extra
+
+if is_root; then
+	mkdir "$T/ro"; mount -t tmpfs -o ro,size=1m tmpfs "$T/ro"; cleanup_add "umount $T/ro"
+	bad 1 "'$T/ro'" -d "$T/ro" -s 32m "${cache[@]}"
+	make_loop_fs "$T/small" 24 -N 2000 || diag "could not make the loop file system"
+	# The I/O file does not fit: refused before anything is written.
+	bad 3 "not enough space in '$T/small'" -d "$T/small" -s 64m -n 0 "${cache[@]}"
+	# The file system has 2000 inodes: creating 4096 files runs out mid-phase.
+	"$AB" run -d "$T/small" -s 0 -n 4 "${cache[@]}" -q >"$T/out" 2>"$T/err"
+	is $? 2 "a full file system fails the phase with exit 2"
+	grep -q "No space left on device" "$T/err"; ok $? "and says the disk is full"
+	is "$(grep -c '^1.98' "$T/out")" 0 "no partial CSV line is shown"
+	is "$(ls -A "$T/small" | grep -v lost+found)" "" "nothing is left on the full file system"
+else
+	chmod 555 "$d"
+	bad 1 "'$d'" -d "$d" -s 32m "${cache[@]}"
+	chmod 755 "$d"
+	for i in 1 2 3 4 5 6; do skip "full file system test needs root (loop device)"; done
+fi
+dir_is_empty "$d"; ok $? "nothing is left in DIR"

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The bonnie++ CSV writer: layout, special values, units. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "../../reports/report.h"
+
+static void test_latency_format(void **state)
+{
+	(void)state;
+	char b[32];
+	const struct { uint64_t ns; const char *want; } cases[] = {
+		{ 0, "" },
+		{ 500, "0us" },
+		{ 24000, "24us" },
+		{ 24999, "24us" },             /* truncated, not rounded */
+		{ 99999000, "99999us" },
+		{ 99999500, "99ms" },
+		{ 1560000000, "1560ms" },
+		{ 99999999000ull, "99999ms" },
+		{ 100000000000ull, "100s" },
+		{ 123456000000ull, "123s" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ab_csv_format_latency(cases[i].ns, b, sizeof(b));
+		assert_string_equal(b, cases[i].want);
+	}
+	ab_csv_format_chunk(4096, b, sizeof(b));
+	assert_string_equal(b, "4k");
+	ab_csv_format_chunk(1 << 20, b, sizeof(b));
+	assert_string_equal(b, "1m");
+	ab_csv_format_chunk(512, b, sizeof(b));
+	assert_string_equal(b, "512");
+}
+
+struct fixture {
+	struct ab_config cfg;
+	struct ab_run run;
+};
+
+static void set_result(struct ab_run *run, enum ab_phase_id id, double rate, double cpu, gboolean measurable,
+		       uint64_t max_ns)
+{
+	struct ab_result *r = &run->results[id];
+	r->ran = TRUE;
+	r->phase = ab_phase_by_id(id);
+	r->rate = rate;
+	r->cpu_percent = cpu;
+	r->measurable = measurable;
+	ab_histogram_init(&r->latency);
+	if (max_ns)
+		ab_histogram_record(&r->latency, max_ns);
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = g_new0(struct fixture, 1);
+	ab_config_init(&f->cfg);
+	f->cfg.file_size = 1024 * AB_MIB;
+	f->cfg.num_files = 16;
+	f->run.cfg = &f->cfg;
+	f->run.machine = g_strdup("bbhost");
+	f->run.seed = 1796222993;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	ab_run_clear(&f->run);
+	ab_config_clear(&f->cfg);
+	g_free(f);
+	return 0;
+}
+
+static char **fields_of(const char *line, guint *n)
+{
+	g_assert(g_str_has_suffix(line, "\n"));
+	g_autofree char *copy = g_strndup(line, strlen(line) - 1);
+	char **v = g_strsplit(copy, ",", -1);
+	*n = g_strv_length(v);
+	return v;
+}
+
+static void test_full_line(void **state)
+{
+	struct fixture *f = *state;
+	for (unsigned id = 0; id < AB_PHASE_COUNT; id++)
+		set_result(&f->run, id, 1000.0 + id * 10.7, 42.9, TRUE, 25398000 + id);
+	set_result(&f->run, AB_PHASE_SEEKS, 345.67, 433.2, TRUE, 16041000);
+	g_autofree char *line = ab_csv_format_line(&f->run);
+	guint n;
+	g_auto(GStrv) v = fields_of(line, &n);
+	assert_int_equal(n, AB_CSV_FIELDS);
+	assert_string_equal(v[0], "1.98");
+	assert_string_equal(v[2], "bbhost");
+	assert_string_equal(v[3], "1");
+	assert_string_equal(v[4], "1796222993");
+	assert_string_equal(v[5], "1G");
+	assert_string_equal(v[6], "");
+	assert_string_equal(v[7], "8192");
+	assert_string_equal(v[8], "5");
+	assert_string_equal(v[9], "1000");   /* truncated KiB/s */
+	assert_string_equal(v[10], "42");    /* truncated CPU */
+	assert_string_equal(v[11], "1010");
+	assert_string_equal(v[19], "345.7"); /* seeks under 1000: one decimal */
+	assert_string_equal(v[20], "433");   /* CPU may exceed 100 */
+	assert_string_equal(v[21], "16");
+	for (int i = 22; i <= 25; i++)
+		assert_string_equal(v[i], "");
+	assert_string_equal(v[38], "25398us");
+	assert_string_equal(v[43], "16041us");
+	assert_true(strlen(line) < 1000);
+	assert_null(strchr(line, ' '));
+
+	set_result(&f->run, AB_PHASE_SEEKS, 4321.5, 50, TRUE, 1);
+	g_autofree char *line2 = ab_csv_format_line(&f->run);
+	g_auto(GStrv) v2 = fields_of(line2, &n);
+	assert_string_equal(v2[19], "4322"); /* over 1000: no decimals */
+}
+
+static void test_special_values(void **state)
+{
+	struct fixture *f = *state;
+	/* -f: per-char not run -> empty rate, cpu and latency; too fast ->
+	 * +++++/+++ with the latency still written. */
+	set_result(&f->run, AB_PHASE_BLOCK_WRITE, 270058, 42, TRUE, 4109000);
+	set_result(&f->run, AB_PHASE_BLOCK_READ, 1e7, 50, FALSE, 133000);
+	f->cfg.io_chunk = 4096;
+	f->cfg.file_size = 1536 * AB_MIB;
+	f->cfg.file_max = AB_FILES_SYMLINK;
+	f->cfg.num_dirs = 3;
+	f->cfg.file_chunk = 4096;
+	g_autofree char *line = ab_csv_format_line(&f->run);
+	guint n;
+	g_auto(GStrv) v = fields_of(line, &n);
+	assert_int_equal(n, AB_CSV_FIELDS);
+	assert_string_equal(v[5], "1536M");
+	assert_string_equal(v[6], "4k");
+	assert_string_equal(v[9], "");
+	assert_string_equal(v[10], "");
+	assert_string_equal(v[11], "270058");
+	assert_string_equal(v[17], "+++++");
+	assert_string_equal(v[18], "+++");
+	assert_string_equal(v[38], "");
+	assert_string_equal(v[42], "133us");
+	assert_string_equal(v[22], "symlink");
+	assert_string_equal(v[23], "");
+	assert_string_equal(v[24], "3");
+	assert_string_equal(v[25], "4k");
+	f->cfg.file_max = AB_FILES_HARDLINK;
+	g_autofree char *l2 = ab_csv_format_line(&f->run);
+	assert_non_null(strstr(l2, ",16,link,,3,4k,"));
+}
+
+static void test_skipped_sections(void **state)
+{
+	struct fixture *f = *state;
+	/* -s 0: fields 5-20 empty; -n 0: fields 21-37 empty. */
+	f->cfg.file_size = 0;
+	f->cfg.num_files = 0;
+	g_autofree char *line = ab_csv_format_line(&f->run);
+	guint n;
+	g_auto(GStrv) v = fields_of(line, &n);
+	assert_int_equal(n, AB_CSV_FIELDS);
+	for (int i = 5; i < AB_CSV_FIELDS; i++)
+		assert_string_equal(v[i], "");
+	f->cfg.num_files = 64;
+	f->cfg.file_max = 4096;
+	set_result(&f->run, AB_PHASE_SEQ_CREATE, 17055.9, 47.2, TRUE, 8102000);
+	g_autofree char *l2 = ab_csv_format_line(&f->run);
+	assert_string_equal(strchr(l2, ',') ? l2 + strlen("1.98,arraybench-" AB_VERSION ",bbhost,1,1796222993") : "",
+			    ",,,,,,,,,,,,,,,,,64,4096,,,,17055,47,,,,,,,,,,,,,,,,,8102us,,,,,\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_latency_format),
+		cmocka_unit_test_setup_teardown(test_full_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_special_values, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_skipped_sections, setup, teardown),
+	};
+	return cmocka_run_group_tests_name("csv", tests, NULL, NULL);
+}

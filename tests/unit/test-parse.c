@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Size, count and spec parsers, and `run` option validation. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "../../src/config.h"
+#include "../../src/error.h"
+#include "../../src/run-options.h"
+#include "../../workloads/phase.h"
+
+static void test_sizes(void **state)
+{
+	(void)state;
+	uint64_t v;
+	assert_true(ab_parse_size("4096", AB_MIB, &v, NULL));
+	assert_int_equal(v, 4096 * AB_MIB);
+	assert_true(ab_parse_size("1g", AB_MIB, &v, NULL));
+	assert_int_equal(v, 1024 * AB_MIB);
+	assert_true(ab_parse_size("2T", 1, &v, NULL));
+	assert_int_equal(v, 2ull << 40);
+	assert_true(ab_parse_size("4k", 1, &v, NULL));
+	assert_int_equal(v, 4096);
+	assert_true(ab_parse_size("512m", AB_MIB, &v, NULL));
+	assert_int_equal(v, 512 * AB_MIB);
+	assert_true(ab_parse_size("0", AB_MIB, &v, NULL));
+	assert_int_equal(v, 0);
+	const char *bad[] = { "", "-1", "12q", "1gg", "g", "1.5g", " 1", "99999999999999999999", "20000000t" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		GError *e = NULL;
+		assert_false(ab_parse_size(bad[i], AB_MIB, &v, &e));
+		assert_non_null(e);
+		assert_int_equal(e->code, AB_ERROR_USAGE);
+		g_autofree char *quoted = g_strdup_printf("'%s'", bad[i]);
+		assert_non_null(strstr(e->message, quoted));
+		g_error_free(e);
+	}
+}
+
+static void test_chunk(void **state)
+{
+	(void)state;
+	uint32_t c;
+	assert_true(ab_parse_chunk("256", &c, NULL));
+	assert_int_equal(c, 256);
+	assert_true(ab_parse_chunk("1m", &c, NULL));
+	assert_int_equal(c, 1 << 20);
+	assert_true(ab_parse_chunk("64k", &c, NULL));
+	assert_int_equal(c, 65536);
+	assert_false(ab_parse_chunk("128", &c, NULL));
+	assert_false(ab_parse_chunk("3000", &c, NULL));
+	assert_false(ab_parse_chunk("2m", &c, NULL));
+}
+
+static void test_size_spec(void **state)
+{
+	(void)state;
+	struct ab_config cfg;
+	ab_config_init(&cfg);
+	assert_true(ab_parse_size_spec("1g:4k:4000:3", &cfg, NULL));
+	assert_int_equal(cfg.file_size, 1024 * AB_MIB);
+	assert_int_equal(cfg.io_chunk, 4096);
+	assert_int_equal(cfg.seeks, 4000);
+	assert_int_equal(cfg.seekers, 3);
+	assert_true(ab_parse_size_spec("2048::16k", &cfg, NULL));
+	assert_int_equal(cfg.file_size, 2048 * AB_MIB);
+	assert_int_equal(cfg.seeks, 16384);
+	assert_false(ab_parse_size_spec("1g:4k:0", &cfg, NULL));
+	assert_false(ab_parse_size_spec("1g:4k:10:0", &cfg, NULL));
+	assert_false(ab_parse_size_spec("1g:4k:10:5000", &cfg, NULL));
+	assert_false(ab_parse_size_spec("1g:4k:10:5:9", &cfg, NULL));
+	assert_false(ab_parse_size_spec("1536k", &cfg, NULL)); /* not whole MiB */
+	ab_config_clear(&cfg);
+}
+
+static void test_files_spec(void **state)
+{
+	(void)state;
+	struct ab_config cfg;
+	ab_config_init(&cfg);
+	assert_true(ab_parse_files_spec("2:8k:1k:3:4k", &cfg, NULL));
+	assert_int_equal(cfg.num_files, 2);
+	assert_int_equal(cfg.file_max, 8192);
+	assert_int_equal(cfg.file_min, 1024);
+	assert_int_equal(cfg.num_dirs, 3);
+	assert_int_equal(cfg.file_chunk, 4096);
+	assert_true(ab_parse_files_spec("1:-1", &cfg, NULL));
+	assert_int_equal(cfg.file_max, AB_FILES_HARDLINK);
+	assert_true(ab_parse_files_spec("1:-2", &cfg, NULL));
+	assert_int_equal(cfg.file_max, AB_FILES_SYMLINK);
+	assert_true(ab_parse_files_spec("0", &cfg, NULL));
+	assert_int_equal(cfg.num_files, 0);
+	assert_true(ab_parse_files_spec("1m", &cfg, NULL));
+	assert_int_equal(cfg.num_files, 1024);
+	assert_false(ab_parse_files_spec("1:1k:2k", &cfg, NULL));   /* min > max */
+	assert_false(ab_parse_files_spec("1:4k:0:0", &cfg, NULL));  /* zero dirs */
+	assert_false(ab_parse_files_spec("1:4k:0:100000", &cfg, NULL));
+	assert_false(ab_parse_files_spec("1:-3", &cfg, NULL));
+	assert_false(ab_parse_files_spec("1:-1:5", &cfg, NULL));
+	ab_config_clear(&cfg);
+}
+
+static void test_machine_and_user(void **state)
+{
+	(void)state;
+	struct ab_config cfg;
+	ab_config_init(&cfg);
+	assert_true(ab_parse_machine_name("db01-raid10", &cfg, NULL));
+	assert_string_equal(cfg.machine_name, "db01-raid10");
+	assert_false(ab_parse_machine_name("a,b", &cfg, NULL));
+	assert_false(ab_parse_machine_name("a b", &cfg, NULL));
+	assert_false(ab_parse_machine_name("", &cfg, NULL));
+	char longname[80];
+	memset(longname, 'x', sizeof(longname) - 1);
+	longname[79] = '\0';
+	assert_false(ab_parse_machine_name(longname, &cfg, NULL));
+	assert_true(ab_parse_user_spec("root", &cfg, NULL));
+	assert_int_equal(cfg.uid, 0);
+	assert_true(ab_parse_user_spec("1234:5678", &cfg, NULL));
+	assert_int_equal(cfg.uid, 1234);
+	assert_int_equal(cfg.gid, 5678);
+	assert_false(ab_parse_user_spec("no-such-user-here", &cfg, NULL));
+	assert_false(ab_parse_user_spec("root:no-such-group-here", &cfg, NULL));
+	ab_config_clear(&cfg);
+}
+
+static gboolean parse_args(struct ab_config *cfg, GError **error, ...)
+{
+	char *argv[32] = { "run" };
+	int argc = 1;
+	va_list ap;
+	va_start(ap, error);
+	for (char *a; (a = va_arg(ap, char *));)
+		argv[argc++] = a;
+	va_end(ap);
+	return ab_run_options_parse(argc, argv, cfg, error);
+}
+
+static void test_run_options(void **state)
+{
+	(void)state;
+	struct ab_config cfg;
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "-s", "1g:4k", "-n", "4", "-r", "512", "-x", "3", "-z",
+			       "77", "-b", "-q", "-D", "--seekers", "28", "--per-char", "stdio", "--data", "zeros",
+			       "--cache", "none", "--phases", "seeks,block-read", "-m", "box", NULL));
+	assert_string_equal(cfg.dir, "/tmp");
+	assert_int_equal(cfg.io_chunk, 4096);
+	assert_int_equal(cfg.num_files, 4);
+	assert_int_equal(cfg.ram_mib, 512);
+	assert_int_equal(cfg.repeats, 3);
+	assert_int_equal(cfg.seed, 77);
+	assert_true(cfg.sync_each_write && cfg.quiet && cfg.direct);
+	assert_int_equal(cfg.seekers, 28);
+	assert_int_equal(cfg.per_char, AB_PER_CHAR_STDIO);
+	assert_int_equal(cfg.data, AB_DATA_ZEROS);
+	assert_int_equal(cfg.cache, AB_CACHE_NONE);
+	assert_int_equal(cfg.phase_mask, (1u << AB_PHASE_SEEKS) | (1u << AB_PHASE_BLOCK_READ));
+	ab_config_clear(&cfg);
+
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "-f", NULL));
+	assert_int_equal(cfg.byte_io_size, 0);
+	ab_config_clear(&cfg);
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "-f20", NULL));
+	assert_int_equal(cfg.byte_io_size, 20 * AB_MIB);
+	ab_config_clear(&cfg);
+
+	const char *bad[][3] = {
+		{ "-x", "0", "'0'" }, { "-r", "lots", "'lots'" }, { "--per-char", "putc", "'putc'" },
+		{ "--data", "ones", "'ones'" }, { "-z", "-1", "'-1'" }, { "--seeks", "0", "'0'" },
+		{ "--bogus", "1", "--bogus" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		GError *e = NULL;
+		ab_config_init(&cfg);
+		assert_false(parse_args(&cfg, &e, "-d", "/tmp", bad[i][0], bad[i][1], NULL));
+		assert_non_null(e);
+		assert_int_equal(ab_error_exit_status(e), 1);
+		if (!strstr(e->message, bad[i][2]))
+			fail_msg("'%s' does not name %s", e->message, bad[i][2]);
+		g_error_free(e);
+		ab_config_clear(&cfg);
+	}
+}
+
+static void test_finish(void **state)
+{
+	(void)state;
+	struct ab_config cfg;
+	GError *e = NULL;
+	const uint64_t ram = 24ull << 30;
+
+	/* bonnie++'s rule: refuse a file under twice the effective RAM. */
+	ab_config_init(&cfg);
+	cfg.dir = g_strdup("/tmp");
+	cfg.cache = AB_CACHE_NONE;
+	assert_true(ab_parse_size_spec("1g", &cfg, NULL));
+	assert_false(ab_config_finish(&cfg, ram, &e));
+	assert_non_null(strstr(e->message, "twice the RAM"));
+	g_clear_error(&e);
+	ab_config_clear(&cfg);
+
+	/* Under cgroup, -r is the limit; default 512 MiB gives a 1 GiB default file. */
+	ab_config_init(&cfg);
+	cfg.dir = g_strdup("/tmp");
+	cfg.cache = AB_CACHE_CGROUP;
+	assert_true(ab_config_finish(&cfg, ram, NULL));
+	assert_int_equal(cfg.file_size, 1024 * AB_MIB);
+	assert_int_equal(cfg.byte_io_size, 3 * AB_MIB);
+	assert_int_equal(cfg.phase_mask, (1u << AB_PHASE_COUNT) - 1);
+	ab_config_clear(&cfg);
+
+	/* -r below the cgroup floor. */
+	ab_config_init(&cfg);
+	cfg.dir = g_strdup("/tmp");
+	cfg.cache = AB_CACHE_CGROUP;
+	cfg.ram_given = TRUE;
+	cfg.ram_mib = 4;
+	assert_false(ab_config_finish(&cfg, ram, NULL));
+	ab_config_clear(&cfg);
+
+	/* -f drops the per-char phases; asking for one then is an error. */
+	ab_config_init(&cfg);
+	cfg.dir = g_strdup("/tmp");
+	cfg.cache = AB_CACHE_CGROUP;
+	cfg.byte_io_size = 0;
+	assert_true(ab_config_finish(&cfg, ram, NULL));
+	assert_false(cfg.phase_mask & (1u << AB_PHASE_PER_CHAR_WRITE));
+	assert_true(cfg.phase_mask & (1u << AB_PHASE_BLOCK_WRITE));
+	ab_config_clear(&cfg);
+	ab_config_init(&cfg);
+	cfg.dir = g_strdup("/tmp");
+	cfg.cache = AB_CACHE_CGROUP;
+	cfg.byte_io_size = 0;
+	assert_true(ab_parse_phase_list("per-char-read", &cfg, NULL));
+	assert_false(ab_config_finish(&cfg, ram, &e));
+	assert_non_null(strstr(e->message, "'per-char-read'"));
+	g_clear_error(&e);
+	ab_config_clear(&cfg);
+
+	/* stdio per-char covers the whole file, as bonnie++ 1.03 did. */
+	ab_config_init(&cfg);
+	cfg.dir = g_strdup("/tmp");
+	cfg.cache = AB_CACHE_NONE;
+	cfg.per_char = AB_PER_CHAR_STDIO;
+	cfg.ram_given = TRUE;
+	cfg.ram_mib = 0; /* -r 0: no RAM rule */
+	assert_true(ab_parse_size_spec("64m", &cfg, NULL));
+	assert_true(ab_config_finish(&cfg, ram, NULL));
+	assert_int_equal(cfg.byte_io_size, 64 * AB_MIB);
+	ab_config_clear(&cfg);
+
+	/* Nothing to run. */
+	ab_config_init(&cfg);
+	cfg.dir = g_strdup("/tmp");
+	cfg.cache = AB_CACHE_NONE;
+	assert_true(ab_parse_size_spec("0", &cfg, NULL));
+	assert_true(ab_parse_files_spec("0", &cfg, NULL));
+	assert_false(ab_config_finish(&cfg, ram, NULL));
+	ab_config_clear(&cfg);
+
+	/* More seekers than seeks. */
+	ab_config_init(&cfg);
+	cfg.dir = g_strdup("/tmp");
+	cfg.cache = AB_CACHE_CGROUP;
+	assert_true(ab_parse_size_spec("1g:8k:4:5", &cfg, NULL));
+	assert_false(ab_config_finish(&cfg, ram, NULL));
+	ab_config_clear(&cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_chunk),
+		cmocka_unit_test(test_size_spec),
+		cmocka_unit_test(test_files_spec),
+		cmocka_unit_test(test_machine_and_user),
+		cmocka_unit_test(test_run_options),
+		cmocka_unit_test(test_finish),
+	};
+	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);
+}

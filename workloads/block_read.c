@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Block read: the whole file in chunk-sized read()s; close timed. */
+#include "phase.h"
+#include "databuf.h"
+#include "../src/timing.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static int run(struct ab_phase_ctx *ctx)
+{
+	const struct ab_config *cfg = ctx->cfg;
+	uint64_t chunks = cfg->file_size / cfg->io_chunk;
+	unsigned char *buf = ab_aligned_alloc(cfg->io_chunk);
+	if (!buf)
+		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the read buffer");
+	int fd = ab_open_io(ctx, O_RDONLY, cfg->direct);
+	if (fd < 0)
+		return -1;
+	ab_worker_start(ctx);
+	int rc = 0;
+	uint64_t prev = ab_now_ns();
+	for (uint64_t i = 0; i < chunks; i++) {
+		ssize_t n = ab_read_full(fd, buf, cfg->io_chunk);
+		if (n != (ssize_t)cfg->io_chunk) {
+			rc = ab_worker_fail(ctx, n < 0 ? errno : 0, "cannot read '%s'%s", ctx->io_path,
+					    n >= 0 ? ": it is shorter than the file size" : "");
+			break;
+		}
+		uint64_t now = ab_now_ns();
+		ab_histogram_record(&ctx->sample->latency, now - prev);
+		prev = now;
+	}
+	if (close(fd) != 0 && rc == 0)
+		rc = ab_worker_fail(ctx, errno, "cannot close '%s'", ctx->io_path);
+	ab_worker_stop(ctx);
+	ctx->sample->bytes = cfg->file_size;
+	ctx->sample->ops = chunks;
+	free(buf);
+	return rc;
+}
+
+const struct ab_phase ab_phase_block_read = {
+	.id = AB_PHASE_BLOCK_READ,
+	.name = "block-read",
+	.csv_name = "get_block",
+	.summary = "read the file in chunk-sized blocks, close timed",
+	.flags = AB_PHASE_IO | AB_PHASE_NEEDS_FILE | AB_PHASE_READS | AB_PHASE_DIRECT_OK,
+	.unit = AB_UNIT_KIB_PER_SEC,
+	.run = run,
+};

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Block write: the whole file in chunk-sized write()s; fsync + close timed. */
+#include "phase.h"
+#include "databuf.h"
+#include "../src/timing.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+static int run(struct ab_phase_ctx *ctx)
+{
+	const struct ab_config *cfg = ctx->cfg;
+	uint64_t chunks = cfg->file_size / cfg->io_chunk;
+	struct ab_databuf db;
+	if (ab_databuf_init(&db, cfg->data, cfg->io_chunk, ctx->seed) != 0)
+		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the data buffer");
+	unlink(ctx->io_path);
+	int fd = ab_open_io(ctx, O_WRONLY | O_CREAT | O_EXCL, cfg->direct);
+	if (fd < 0)
+		return -1;
+	ab_worker_start(ctx);
+	int rc = 0;
+	uint64_t prev = ab_now_ns();
+	for (uint64_t i = 0; i < chunks; i++) {
+		if (ab_write_all(fd, ab_databuf_block(&db, i), cfg->io_chunk) != 0) {
+			rc = ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
+			break;
+		}
+		/* -b: what bonnie++'s man page promises, an fsync per write. */
+		if (cfg->sync_each_write && fsync(fd) != 0) {
+			rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
+			break;
+		}
+		uint64_t now = ab_now_ns();
+		ab_histogram_record(&ctx->sample->latency, now - prev);
+		prev = now;
+	}
+	if (rc == 0 && fsync(fd) != 0)
+		rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
+	if (close(fd) != 0 && rc == 0)
+		rc = ab_worker_fail(ctx, errno, "cannot close '%s'", ctx->io_path);
+	ab_worker_stop(ctx);
+	ctx->sample->bytes = cfg->file_size;
+	ctx->sample->ops = chunks;
+	ab_databuf_clear(&db);
+	return rc;
+}
+
+const struct ab_phase ab_phase_block_write = {
+	.id = AB_PHASE_BLOCK_WRITE,
+	.name = "block-write",
+	.csv_name = "put_block",
+	.summary = "write the file in chunk-sized blocks, fsync and close timed",
+	.flags = AB_PHASE_WRITES | AB_PHASE_IO | AB_PHASE_DIRECT_OK,
+	.unit = AB_UNIT_KIB_PER_SEC,
+	.run = run,
+};

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Sequential and random create: N x 1024 files in index order, each created
+ * O_EXCL, filled to its size in file-chunk writes, closed; then sync(), timed,
+ * as bonnie++ does.  -b adds fsync of the file and its directory per file.
+ * With -n N:-1 / N:-2 file 0 is empty and the others are hard or symbolic
+ * links to it.  The directories are made before the timer starts.
+ */
+#include "phase.h"
+#include "databuf.h"
+#include "fileset.h"
+#include "../src/timing.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int make_dirs(struct ab_phase_ctx *ctx, int *top)
+{
+	if (mkdir(ctx->files_dir, 0700) != 0)
+		return ab_worker_fail(ctx, errno, "cannot create directory '%s'", ctx->files_dir);
+	*top = open(ctx->files_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*top < 0)
+		return ab_worker_fail(ctx, errno, "cannot open directory '%s'", ctx->files_dir);
+	if (ctx->files->dirs > 1)
+		for (uint32_t d = 0; d < ctx->files->dirs; d++) {
+			char name[8];
+			ab_file_set_dir_name(d, name);
+			if (mkdirat(*top, name, 0700) != 0)
+				return ab_worker_fail(ctx, errno, "cannot create directory '%s/%s'",
+						      ctx->files_dir, name);
+		}
+	return 0;
+}
+
+/* fsync the directory holding entry i (-b). */
+static int sync_parent(struct ab_phase_ctx *ctx, int top, uint32_t i)
+{
+	if (ctx->files->dirs <= 1)
+		return fsync(top);
+	char name[8];
+	ab_file_set_dir_name(ab_file_set_dir_of(ctx->files, i), name);
+	int fd = openat(top, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+static int create_one(struct ab_phase_ctx *ctx, int top, uint32_t i, struct ab_databuf *db,
+		      uint64_t *bytes)
+{
+	const struct ab_config *cfg = ctx->cfg;
+	const struct ab_file_set *set = ctx->files;
+	const char *rel = ab_file_set_path(set, i);
+	if (cfg->file_max < 0 && i > 0) {
+		int rc;
+		if (cfg->file_max == AB_FILES_HARDLINK) {
+			rc = linkat(top, ab_file_set_path(set, 0), top, rel, 0);
+		} else {
+			/* Absolute target: bonnie++'s basename-only links dangle in
+			 * subdirectories. */
+			char target[4096];
+			snprintf(target, sizeof(target), "%s/%s", ctx->files_dir, ab_file_set_path(set, 0));
+			rc = symlinkat(target, top, rel);
+		}
+		if (rc != 0)
+			return ab_worker_fail(ctx, errno, "cannot link '%s/%s'", ctx->files_dir, rel);
+		if (cfg->sync_each_write && sync_parent(ctx, top, i) != 0)
+			return ab_worker_fail(ctx, errno, "cannot fsync directory of '%s'", rel);
+		return 0;
+	}
+	int fd = openat(top, rel, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return ab_worker_fail(ctx, errno, "cannot create '%s/%s'", ctx->files_dir, rel);
+	uint64_t left = set->size[i];
+	for (uint64_t k = 0; left; k++) {
+		size_t n = left < cfg->file_chunk ? (size_t)left : cfg->file_chunk;
+		if (ab_write_all(fd, ab_databuf_block(db, ((uint64_t)i << 20) + k), n) != 0) {
+			int e = errno;
+			close(fd);
+			return ab_worker_fail(ctx, e, "cannot write '%s/%s'", ctx->files_dir, rel);
+		}
+		left -= n;
+		*bytes += n;
+	}
+	if (cfg->sync_each_write && (fsync(fd) != 0 || sync_parent(ctx, top, i) != 0)) {
+		int e = errno;
+		close(fd);
+		return ab_worker_fail(ctx, e, "cannot fsync '%s/%s'", ctx->files_dir, rel);
+	}
+	if (close(fd) != 0)
+		return ab_worker_fail(ctx, errno, "cannot close '%s/%s'", ctx->files_dir, rel);
+	return 0;
+}
+
+static int run(struct ab_phase_ctx *ctx)
+{
+	struct ab_databuf db;
+	if (ab_databuf_init(&db, ctx->cfg->data, ctx->cfg->file_chunk, ctx->seed) != 0)
+		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the data buffer");
+	int top = -1;
+	if (make_dirs(ctx, &top) != 0)
+		return -1;
+	ab_worker_start(ctx);
+	int rc = 0;
+	uint64_t bytes = 0;
+	uint64_t prev = ab_now_ns();
+	for (uint32_t i = 0; i < ctx->files->count; i++) {
+		if ((rc = create_one(ctx, top, i, &db, &bytes)) != 0)
+			break;
+		uint64_t now = ab_now_ns();
+		ab_histogram_record(&ctx->sample->latency, now - prev);
+		prev = now;
+	}
+	sync();
+	ab_worker_stop(ctx);
+	close(top);
+	ctx->sample->ops = rc == 0 ? ctx->files->count : 0;
+	ctx->sample->bytes = bytes;
+	ab_databuf_clear(&db);
+	return rc;
+}
+
+const struct ab_phase ab_phase_seq_create = {
+	.id = AB_PHASE_SEQ_CREATE,
+	.name = "seq-create",
+	.csv_name = "seq_create",
+	.summary = "create the files in name order, index first in the name; sync() timed",
+	.flags = AB_PHASE_WRITES | AB_PHASE_FILES,
+	.unit = AB_UNIT_FILES_PER_SEC,
+	.run = run,
+};
+
+const struct ab_phase ab_phase_rand_create = {
+	.id = AB_PHASE_RAND_CREATE,
+	.name = "rand-create",
+	.csv_name = "ran_create",
+	.summary = "create the files with random name prefixes; sync() timed",
+	.flags = AB_PHASE_WRITES | AB_PHASE_FILES | AB_PHASE_RANDOM_ORDER,
+	.unit = AB_UNIT_FILES_PER_SEC,
+	.run = run,
+};

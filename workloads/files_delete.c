@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Sequential delete: unlink every entry in readdir order; random delete:
+ * unlink by name in a shuffled order.  Both then remove the directories and
+ * call sync(), all timed, as bonnie++ does.  -b fsyncs the directory after
+ * each unlink.
+ */
+#include "phase.h"
+#include "fileset.h"
+#include "../src/timing.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+static void record(struct ab_phase_ctx *ctx, uint64_t *prev)
+{
+	uint64_t now = ab_now_ns();
+	ab_histogram_record(&ctx->sample->latency, now - *prev);
+	*prev = now;
+}
+
+static int unlink_dir_entries(struct ab_phase_ctx *ctx, int dirfd, uint64_t *seen, uint64_t *prev)
+{
+	int fd = dup(dirfd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir)
+		return ab_worker_fail(ctx, errno, "cannot read directory in '%s'", ctx->files_dir);
+	struct dirent *de;
+	int rc = 0;
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (unlinkat(dirfd, de->d_name, 0) != 0) {
+			rc = ab_worker_fail(ctx, errno, "cannot remove '%s'", de->d_name);
+			break;
+		}
+		if (ctx->cfg->sync_each_write && fsync(dirfd) != 0) {
+			rc = ab_worker_fail(ctx, errno, "cannot fsync directory in '%s'", ctx->files_dir);
+			break;
+		}
+		(*seen)++;
+		record(ctx, prev);
+	}
+	closedir(dir);
+	return rc;
+}
+
+static int run_seq(struct ab_phase_ctx *ctx, int top, uint64_t *prev)
+{
+	const struct ab_file_set *set = ctx->files;
+	uint64_t seen = 0;
+	if (set->dirs <= 1)
+		return unlink_dir_entries(ctx, top, &seen, prev) != 0 ? -1
+		       : seen == set->count ? 0
+					    : ab_worker_fail(ctx, 0, "removed %" G_GUINT64_FORMAT " files, expected %u",
+							     seen, set->count);
+	for (uint32_t d = 0; d < set->dirs; d++) {
+		char name[8];
+		ab_file_set_dir_name(d, name);
+		int fd = openat(top, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0)
+			return ab_worker_fail(ctx, errno, "cannot open '%s/%s'", ctx->files_dir, name);
+		int rc = unlink_dir_entries(ctx, fd, &seen, prev);
+		close(fd);
+		if (rc != 0)
+			return -1;
+	}
+	if (seen != set->count)
+		return ab_worker_fail(ctx, 0, "removed %" G_GUINT64_FORMAT " files, expected %u", seen, set->count);
+	return 0;
+}
+
+static int run_random(struct ab_phase_ctx *ctx, int top, uint64_t *prev)
+{
+	const struct ab_file_set *set = ctx->files;
+	for (uint32_t k = 0; k < set->count; k++) {
+		uint32_t i = set->order[k];
+		const char *rel = ab_file_set_path(set, i);
+		if (unlinkat(top, rel, 0) != 0)
+			return ab_worker_fail(ctx, errno, "cannot remove '%s/%s'", ctx->files_dir, rel);
+		if (ctx->cfg->sync_each_write) {
+			int dfd = top;
+			if (set->dirs > 1) {
+				char name[8];
+				ab_file_set_dir_name(ab_file_set_dir_of(set, i), name);
+				dfd = openat(top, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			}
+			int rc = dfd >= 0 ? fsync(dfd) : -1;
+			int e = errno;
+			if (dfd >= 0 && dfd != top)
+				close(dfd);
+			if (rc != 0)
+				return ab_worker_fail(ctx, e, "cannot fsync directory of '%s'", rel);
+		}
+		record(ctx, prev);
+	}
+	return 0;
+}
+
+static int run(struct ab_phase_ctx *ctx)
+{
+	int top = open(ctx->files_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (top < 0)
+		return ab_worker_fail(ctx, errno, "cannot open directory '%s'", ctx->files_dir);
+	gboolean random_order = ab_phase_by_id(AB_PHASE_RAND_DELETE) == ctx->phase;
+	ab_worker_start(ctx);
+	uint64_t prev = ab_now_ns();
+	int rc = random_order ? run_random(ctx, top, &prev) : run_seq(ctx, top, &prev);
+	for (uint32_t d = 0; rc == 0 && ctx->files->dirs > 1 && d < ctx->files->dirs; d++) {
+		char name[8];
+		ab_file_set_dir_name(d, name);
+		if (unlinkat(top, name, AT_REMOVEDIR) != 0)
+			rc = ab_worker_fail(ctx, errno, "cannot remove directory '%s/%s'", ctx->files_dir, name);
+	}
+	close(top);
+	if (rc == 0 && rmdir(ctx->files_dir) != 0)
+		rc = ab_worker_fail(ctx, errno, "cannot remove directory '%s'", ctx->files_dir);
+	sync();
+	ab_worker_stop(ctx);
+	ctx->sample->ops = rc == 0 ? ctx->files->count : 0;
+	return rc;
+}
+
+const struct ab_phase ab_phase_seq_delete = {
+	.id = AB_PHASE_SEQ_DELETE,
+	.name = "seq-delete",
+	.csv_name = "seq_del",
+	.summary = "unlink every file in directory order, remove the directories; sync() timed",
+	.flags = AB_PHASE_WRITES | AB_PHASE_FILES | AB_PHASE_NEEDS_FILES,
+	.unit = AB_UNIT_FILES_PER_SEC,
+	.run = run,
+};
+
+const struct ab_phase ab_phase_rand_delete = {
+	.id = AB_PHASE_RAND_DELETE,
+	.name = "rand-delete",
+	.csv_name = "ran_del",
+	.summary = "unlink every file by name in a shuffled order, remove the directories; sync() timed",
+	.flags = AB_PHASE_WRITES | AB_PHASE_FILES | AB_PHASE_NEEDS_FILES | AB_PHASE_RANDOM_ORDER,
+	.unit = AB_UNIT_FILES_PER_SEC,
+	.run = run,
+};

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Sequential stat: readdir each directory and stat every entry, reading the
+ * whole file when it has data ("Read" in bonnie++'s tables); the count must
+ * match.  Random stat: the same by name in a shuffled order.
+ */
+#include "phase.h"
+#include "databuf.h"
+#include "fileset.h"
+#include "../src/timing.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int stat_one(struct ab_phase_ctx *ctx, int dirfd, const char *name, void *buf, uint64_t *bytes)
+{
+	struct stat st;
+	if (fstatat(dirfd, name, &st, 0) != 0)
+		return ab_worker_fail(ctx, errno, "cannot stat '%s'", name);
+	if (st.st_size > 0) {
+		int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return ab_worker_fail(ctx, errno, "cannot open '%s'", name);
+		ssize_t n;
+		while ((n = ab_read_full(fd, buf, ctx->cfg->file_chunk)) > 0)
+			*bytes += (uint64_t)n;
+		int e = errno;
+		close(fd);
+		if (n < 0)
+			return ab_worker_fail(ctx, e, "cannot read '%s'", name);
+	}
+	return 0;
+}
+
+static int stat_dir(struct ab_phase_ctx *ctx, int dirfd, void *buf, uint64_t *seen, uint64_t *bytes,
+		    uint64_t *prev)
+{
+	int fd = dup(dirfd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir)
+		return ab_worker_fail(ctx, errno, "cannot read directory in '%s'", ctx->files_dir);
+	struct dirent *de;
+	int rc = 0;
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if ((rc = stat_one(ctx, dirfd, de->d_name, buf, bytes)) != 0)
+			break;
+		(*seen)++;
+		uint64_t now = ab_now_ns();
+		ab_histogram_record(&ctx->sample->latency, now - *prev);
+		*prev = now;
+	}
+	closedir(dir);
+	return rc;
+}
+
+static int run_seq(struct ab_phase_ctx *ctx, int top, void *buf, uint64_t *bytes)
+{
+	uint64_t seen = 0, prev = ab_now_ns();
+	const struct ab_file_set *set = ctx->files;
+	if (set->dirs <= 1) {
+		if (stat_dir(ctx, top, buf, &seen, bytes, &prev) != 0)
+			return -1;
+	} else {
+		for (uint32_t d = 0; d < set->dirs; d++) {
+			char name[8];
+			ab_file_set_dir_name(d, name);
+			int fd = openat(top, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (fd < 0)
+				return ab_worker_fail(ctx, errno, "cannot open '%s/%s'", ctx->files_dir, name);
+			int rc = stat_dir(ctx, fd, buf, &seen, bytes, &prev);
+			close(fd);
+			if (rc != 0)
+				return -1;
+		}
+	}
+	if (seen != set->count)
+		return ab_worker_fail(ctx, 0, "found %" G_GUINT64_FORMAT " files in '%s', expected %u", seen,
+				      ctx->files_dir, set->count);
+	return 0;
+}
+
+static int run_random(struct ab_phase_ctx *ctx, int top, void *buf, uint64_t *bytes)
+{
+	uint64_t prev = ab_now_ns();
+	for (uint32_t k = 0; k < ctx->files->count; k++) {
+		if (stat_one(ctx, top, ab_file_set_path(ctx->files, ctx->files->order[k]), buf, bytes) != 0)
+			return -1;
+		uint64_t now = ab_now_ns();
+		ab_histogram_record(&ctx->sample->latency, now - prev);
+		prev = now;
+	}
+	return 0;
+}
+
+static int run(struct ab_phase_ctx *ctx)
+{
+	void *buf = ab_aligned_alloc(ctx->cfg->file_chunk);
+	if (!buf)
+		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the read buffer");
+	int top = open(ctx->files_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (top < 0)
+		return ab_worker_fail(ctx, errno, "cannot open directory '%s'", ctx->files_dir);
+	gboolean random_order = (ab_phase_by_id(AB_PHASE_RAND_STAT) == ctx->phase);
+	uint64_t bytes = 0;
+	ab_worker_start(ctx);
+	int rc = random_order ? run_random(ctx, top, buf, &bytes) : run_seq(ctx, top, buf, &bytes);
+	ab_worker_stop(ctx);
+	close(top);
+	free(buf);
+	ctx->sample->ops = rc == 0 ? ctx->files->count : 0;
+	ctx->sample->bytes = bytes;
+	return rc;
+}
+
+const struct ab_phase ab_phase_seq_stat = {
+	.id = AB_PHASE_SEQ_STAT,
+	.name = "seq-stat",
+	.csv_name = "seq_stat",
+	.summary = "readdir and stat every file in directory order, reading any data",
+	.flags = AB_PHASE_FILES | AB_PHASE_NEEDS_FILES | AB_PHASE_READS,
+	.unit = AB_UNIT_FILES_PER_SEC,
+	.run = run,
+};
+
+const struct ab_phase ab_phase_rand_stat = {
+	.id = AB_PHASE_RAND_STAT,
+	.name = "rand-stat",
+	.csv_name = "ran_stat",
+	.summary = "stat every file by name in a shuffled order, reading any data",
+	.flags = AB_PHASE_FILES | AB_PHASE_NEEDS_FILES | AB_PHASE_READS | AB_PHASE_RANDOM_ORDER,
+	.unit = AB_UNIT_FILES_PER_SEC,
+	.run = run,
+};

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_FILESET_H
+#define AB_FILESET_H
+
+#include "phase.h"
+
+/* Names and sizes for -n: count = NUM x 1024 files over DIRS directories.
+ * Sequential names put a 10-hex-digit index first, random names put 0-12
+ * random characters first, so creation order looks random to the directory
+ * index.  Built in the parent, untimed; workers inherit it through fork. */
+struct ab_file_set *ab_file_set_new(const struct ab_config *cfg, gboolean random_names, uint64_t seed);
+void ab_file_set_free(struct ab_file_set *set);
+/* A fresh random permutation in set->order (identity before the first). */
+void ab_file_set_shuffle(struct ab_file_set *set, uint64_t seed);
+
+static inline const char *ab_file_set_path(const struct ab_file_set *set, uint32_t i)
+{
+	return set->blob + set->offset[i];
+}
+/* Subdirectory name ("00003") of directory d, when there is more than one. */
+void ab_file_set_dir_name(uint32_t d, char out[8]);
+uint32_t ab_file_set_dir_of(const struct ab_file_set *set, uint32_t i);
+
+#endif

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Untimed layout of the I/O file for read phases asked for on their own:
+ * 1 MiB writes, then written back and dropped from the cache. */
+#include "phase.h"
+#include "databuf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+static int run(struct ab_phase_ctx *ctx)
+{
+	const struct ab_config *cfg = ctx->cfg;
+	struct ab_databuf db;
+	if (ab_databuf_init(&db, cfg->data, AB_MIB, ctx->seed) != 0)
+		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the data buffer");
+	unlink(ctx->io_path);
+	int fd = ab_open_io(ctx, O_WRONLY | O_CREAT | O_EXCL, FALSE);
+	if (fd < 0)
+		return -1;
+	ab_worker_start(ctx);
+	int rc = 0;
+	for (uint64_t i = 0; i < cfg->file_size / AB_MIB; i++)
+		if (ab_write_all(fd, ab_databuf_block(&db, i), AB_MIB) != 0) {
+			rc = ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
+			break;
+		}
+	if (rc == 0 && fdatasync(fd) != 0)
+		rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	ab_worker_stop(ctx);
+	ab_databuf_clear(&db);
+	return rc;
+}
+
+const struct ab_phase ab_phase_layout = {
+	.id = AB_PHASE_COUNT,
+	.name = "layout",
+	.csv_name = "",
+	.summary = "write the I/O file untimed for read phases run on their own",
+	.flags = AB_PHASE_WRITES | AB_PHASE_IO,
+	.unit = AB_UNIT_KIB_PER_SEC,
+	.run = run,
+};

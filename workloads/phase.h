@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_PHASE_H
+#define AB_PHASE_H
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "../src/config.h"
+#include "../src/histogram.h"
+
+/* The registry, in bonnie++'s run order: X(id, file-stem). */
+#define AB_PHASE_LIST(X)                     \
+	X(PER_CHAR_WRITE, per_char_write)    \
+	X(BLOCK_WRITE, block_write)          \
+	X(REWRITE, rewrite)                  \
+	X(PER_CHAR_READ, per_char_read)      \
+	X(BLOCK_READ, block_read)            \
+	X(SEEKS, seeks)                      \
+	X(SEQ_CREATE, seq_create)            \
+	X(SEQ_STAT, seq_stat)                \
+	X(SEQ_DELETE, seq_delete)            \
+	X(RAND_CREATE, rand_create)          \
+	X(RAND_STAT, rand_stat)              \
+	X(RAND_DELETE, rand_delete)
+
+enum ab_phase_id {
+#define AB_X(id, stem) AB_PHASE_##id,
+	AB_PHASE_LIST(AB_X)
+#undef AB_X
+	AB_PHASE_COUNT
+};
+
+enum ab_phase_flags {
+	AB_PHASE_WRITES = 1u << 0,
+	AB_PHASE_MULTI = 1u << 1,       /* several worker processes */
+	AB_PHASE_NEEDS_FILE = 1u << 2,  /* reads the I/O file an earlier phase wrote */
+	AB_PHASE_IO = 1u << 3,          /* runs only with -s > 0 */
+	AB_PHASE_PER_CHAR = 1u << 4,    /* runs only with a per-char size (no -f) */
+	AB_PHASE_FILES = 1u << 5,       /* runs only with -n > 0 */
+	AB_PHASE_NEEDS_FILES = 1u << 6, /* needs the small files a create phase made */
+	AB_PHASE_READS = 1u << 7,       /* cold-cache preparation applies */
+	AB_PHASE_DIRECT_OK = 1u << 8,   /* honours --direct */
+	AB_PHASE_RANDOM_ORDER = 1u << 9,/* file phases on the random-name set */
+};
+
+enum ab_rate_unit {
+	AB_UNIT_KIB_PER_SEC,
+	AB_UNIT_SEEKS_PER_SEC,
+	AB_UNIT_FILES_PER_SEC,
+};
+
+/* Shared-memory slot a worker fills: plain data, no pointers. */
+struct ab_sample {
+	uint64_t start_ns;
+	uint64_t end_ns;
+	uint64_t bytes;
+	uint64_t ops;
+	int error_code;    /* errno of the failure, 0 when fine */
+	char error[256];
+	struct ab_histogram latency;
+};
+
+/* Names of the small files, made by the parent before the phase is timed. */
+struct ab_file_set {
+	uint32_t count;
+	uint32_t dirs;
+	char *blob;        /* NUL-separated relative paths */
+	uint32_t *offset;  /* count entries into blob */
+	uint32_t *order;   /* shuffled indexes for the random-order phases */
+	uint64_t *size;    /* bytes to write into each file */
+};
+
+struct ab_phase;
+
+struct ab_phase_ctx {
+	const struct ab_phase *phase;
+	const struct ab_config *cfg;
+	const char *io_path;    /* the one big file of the I/O phases */
+	const char *files_dir;  /* directory of the file phases */
+	struct ab_file_set *files;
+	uint64_t seed;
+	unsigned worker;
+	unsigned workers;
+	struct ab_sample *sample;
+	int ready_fd; /* barrier: worker writes one byte when set up */
+	int go_fd;    /* barrier: EOF here means start */
+};
+
+struct ab_phase {
+	enum ab_phase_id id;
+	const char *name;      /* kebab-case, also the --phases name */
+	const char *csv_name;  /* bonnie++ column name */
+	const char *summary;
+	unsigned flags;
+	enum ab_rate_unit unit;
+	/* Worker processes for this phase; NULL means one. */
+	unsigned (*worker_count)(const struct ab_config *cfg);
+	/* In the worker: set up untimed, pass ab_worker_start(), do the timed
+	 * work, end with ab_worker_stop().  Returns 0, or -1 after
+	 * ab_worker_fail(). */
+	int (*run)(struct ab_phase_ctx *ctx);
+};
+
+const struct ab_phase *ab_phase_by_id(unsigned id);
+const struct ab_phase *ab_phase_by_name(const char *name);
+/* Writes the I/O file untimed, for read phases asked for without a write. */
+extern const struct ab_phase ab_phase_layout;
+
+/* Worker helpers (workloads/worker.c). */
+int ab_worker_start(struct ab_phase_ctx *ctx);
+void ab_worker_stop(struct ab_phase_ctx *ctx);
+int ab_worker_fail(struct ab_phase_ctx *ctx, int errnum, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+/* Full-length write/read, retrying short transfers and EINTR; -1 + errno. */
+int ab_write_all(int fd, const void *buf, size_t len);
+int ab_pwrite_all(int fd, const void *buf, size_t len, uint64_t off);
+ssize_t ab_read_full(int fd, void *buf, size_t len);
+ssize_t ab_pread_full(int fd, void *buf, size_t len, uint64_t off);
+/* Opens with O_DIRECT when asked, naming the file system in the error. */
+int ab_open_io(struct ab_phase_ctx *ctx, int flags, gboolean direct);
+
+#endif

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Rewrite: read each chunk, change it, write it back in place.  The rate
+ * counts the file once, as bonnie++ does. */
+#include "phase.h"
+#include "databuf.h"
+#include "../src/timing.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int run(struct ab_phase_ctx *ctx)
+{
+	const struct ab_config *cfg = ctx->cfg;
+	uint64_t chunks = cfg->file_size / cfg->io_chunk;
+	unsigned char *buf = ab_aligned_alloc(cfg->io_chunk);
+	if (!buf)
+		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the data buffer");
+	int fd = ab_open_io(ctx, O_RDWR, cfg->direct);
+	if (fd < 0)
+		return -1;
+	uint64_t stamp = ctx->seed * 0x2545f4914f6cdd1dull;
+	ab_worker_start(ctx);
+	int rc = 0;
+	uint64_t prev = ab_now_ns();
+	for (uint64_t i = 0; i < chunks; i++) {
+		uint64_t off = i * cfg->io_chunk;
+		ssize_t n = ab_pread_full(fd, buf, cfg->io_chunk, off);
+		if (n != (ssize_t)cfg->io_chunk) {
+			rc = ab_worker_fail(ctx, n < 0 ? errno : 0, "cannot read '%s'%s", ctx->io_path,
+					    n >= 0 ? ": it is shorter than the file size" : "");
+			break;
+		}
+		if (cfg->data == AB_DATA_ZEROS) {
+			buf[i % cfg->io_chunk]++;
+		} else {
+			uint64_t v = stamp ^ i;
+			memcpy(buf + 8, &v, sizeof(v));
+		}
+		if (ab_pwrite_all(fd, buf, cfg->io_chunk, off) != 0) {
+			rc = ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
+			break;
+		}
+		if (cfg->sync_each_write && fsync(fd) != 0) {
+			rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
+			break;
+		}
+		uint64_t now = ab_now_ns();
+		ab_histogram_record(&ctx->sample->latency, now - prev);
+		prev = now;
+	}
+	if (rc == 0 && fsync(fd) != 0)
+		rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
+	if (close(fd) != 0 && rc == 0)
+		rc = ab_worker_fail(ctx, errno, "cannot close '%s'", ctx->io_path);
+	ab_worker_stop(ctx);
+	ctx->sample->bytes = cfg->file_size;
+	ctx->sample->ops = chunks;
+	free(buf);
+	return rc;
+}
+
+const struct ab_phase ab_phase_rewrite = {
+	.id = AB_PHASE_REWRITE,
+	.name = "rewrite",
+	.csv_name = "rewrite",
+	.summary = "read, change and write back every chunk in place, fsync and close timed",
+	.flags = AB_PHASE_WRITES | AB_PHASE_IO | AB_PHASE_NEEDS_FILE | AB_PHASE_DIRECT_OK,
+	.unit = AB_UNIT_KIB_PER_SEC,
+	.run = run,
+};

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Random seeks: N forked seeker processes, each with its own descriptor and
+ * random stream, share the seek count; each seek reads one chunk at a random
+ * chunk-aligned offset and about one in ten writes it back changed.  The rate
+ * is seeks / (last seeker's end - first seeker's start).
+ */
+#include "phase.h"
+#include "databuf.h"
+#include "../src/rng.h"
+#include "../src/timing.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static unsigned worker_count(const struct ab_config *cfg)
+{
+	return cfg->seekers;
+}
+
+static int run(struct ab_phase_ctx *ctx)
+{
+	const struct ab_config *cfg = ctx->cfg;
+	uint64_t chunks = cfg->file_size / cfg->io_chunk;
+	uint64_t mine = cfg->seeks / ctx->workers + (ctx->worker < cfg->seeks % ctx->workers ? 1 : 0);
+	unsigned char *buf = ab_aligned_alloc(cfg->io_chunk);
+	if (!buf)
+		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the seek buffer");
+	struct ab_rng rng;
+	ab_rng_init(&rng, ctx->seed, 0x5eec0000u + ctx->worker);
+	int fd = ab_open_io(ctx, O_RDWR, cfg->direct);
+	if (fd < 0)
+		return -1;
+	ab_worker_start(ctx);
+	int rc = 0;
+	uint64_t bytes = 0;
+	uint64_t prev = ab_now_ns();
+	for (uint64_t k = 0; k < mine; k++) {
+		uint64_t off = ab_rng_below(&rng, chunks) * cfg->io_chunk;
+		ssize_t n = ab_pread_full(fd, buf, cfg->io_chunk, off);
+		if (n != (ssize_t)cfg->io_chunk) {
+			rc = ab_worker_fail(ctx, n < 0 ? errno : 0, "cannot read '%s'%s", ctx->io_path,
+					    n >= 0 ? ": it is shorter than the file size" : "");
+			break;
+		}
+		bytes += cfg->io_chunk;
+		if (ab_rng_below(&rng, 10) == 0) {
+			buf[k % cfg->io_chunk]--;
+			if (ab_pwrite_all(fd, buf, cfg->io_chunk, off) != 0) {
+				rc = ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
+				break;
+			}
+			if (cfg->sync_each_write && fsync(fd) != 0) {
+				rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
+				break;
+			}
+			bytes += cfg->io_chunk;
+		}
+		uint64_t now = ab_now_ns();
+		ab_histogram_record(&ctx->sample->latency, now - prev);
+		prev = now;
+	}
+	if (rc == 0 && fsync(fd) != 0)
+		rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
+	close(fd);
+	ab_worker_stop(ctx);
+	ctx->sample->bytes = bytes;
+	ctx->sample->ops = rc == 0 ? mine : 0;
+	free(buf);
+	return rc;
+}
+
+const struct ab_phase ab_phase_seeks = {
+	.id = AB_PHASE_SEEKS,
+	.name = "seeks",
+	.csv_name = "seeks",
+	.summary = "forked seekers read random chunks and write about 10% of them back",
+	.flags = AB_PHASE_WRITES | AB_PHASE_MULTI | AB_PHASE_IO | AB_PHASE_NEEDS_FILE |
+		 AB_PHASE_READS | AB_PHASE_DIRECT_OK,
+	.unit = AB_UNIT_SEEKS_PER_SEC,
+	.worker_count = worker_count,
+	.run = run,
+};

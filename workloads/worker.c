@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What every worker does around its timed region: barrier, stamps, errors. */
+#include "phase.h"
+#include "../src/timing.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int ab_worker_start(struct ab_phase_ctx *ctx)
+{
+	char c = 1;
+	ssize_t n;
+	do
+		n = write(ctx->ready_fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(ctx->ready_fd);
+	/* All workers block here until the parent closes the write end, so they
+	 * leave together. */
+	do
+		n = read(ctx->go_fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(ctx->go_fd);
+	ctx->sample->start_ns = ab_now_ns();
+	return 0;
+}
+
+void ab_worker_stop(struct ab_phase_ctx *ctx)
+{
+	ctx->sample->end_ns = ab_now_ns();
+}
+
+int ab_worker_fail(struct ab_phase_ctx *ctx, int errnum, const char *fmt, ...)
+{
+	va_list ap;
+	char what[200];
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	ctx->sample->error_code = errnum ? errnum : EIO;
+	if (errnum)
+		snprintf(ctx->sample->error, sizeof(ctx->sample->error), "%s: %s", what, strerror(errnum));
+	else
+		snprintf(ctx->sample->error, sizeof(ctx->sample->error), "%s", what);
+	return -1;
+}
+
+int ab_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0) {
+			errno = ENOSPC;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int ab_pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0) {
+			errno = ENOSPC;
+			return -1;
+		}
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+ssize_t ab_read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t got = 0;
+	while (got < len) {
+		ssize_t n = read(fd, p + got, len - got);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+ssize_t ab_pread_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	char *p = buf;
+	size_t got = 0;
+	while (got < len) {
+		ssize_t n = pread(fd, p + got, len - got, (off_t)(off + got));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+int ab_open_io(struct ab_phase_ctx *ctx, int flags, gboolean direct)
+{
+	int fd = open(ctx->io_path, flags | O_CLOEXEC | (direct ? O_DIRECT : 0), 0600);
+	if (fd < 0) {
+		if (direct && errno == EINVAL)
+			return ab_worker_fail(ctx, errno, "cannot open '%s' with O_DIRECT (the file system "
+					      "may not support direct I/O)", ctx->io_path);
+		return ab_worker_fail(ctx, errno, "cannot open '%s'", ctx->io_path);
+	}
+	return fd;
+}
