@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <string.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -82,6 +83,24 @@ gboolean ab_cache_resolve(struct ab_config *cfg, GError **error)
 	return TRUE;
 }
 
+/* Groups left by an arraybench that was killed outright; rmdir only
+ * succeeds once a group has no processes, so a live run's group is safe. */
+static void remove_stale_groups(const char *root)
+{
+	g_autoptr(GDir) dir = g_dir_open(root, 0, NULL);
+	const char *name;
+	while (dir && (name = g_dir_read_name(dir))) {
+		guint64 pid;
+		if (!g_str_has_prefix(name, "arraybench.") ||
+		    !g_ascii_string_to_unsigned(name + strlen("arraybench."), 10, 1, G_MAXINT, &pid, NULL))
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		g_autofree char *path = g_build_filename(root, name, NULL);
+		rmdir(path);
+	}
+}
+
 gboolean ab_cache_setup(struct ab_cache *cache, const struct ab_config *cfg, GError **error)
 {
 	memset(cache, 0, sizeof(*cache));
@@ -93,6 +112,7 @@ gboolean ab_cache_setup(struct ab_cache *cache, const struct ab_config *cfg, GEr
 		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED, "--cache cgroup: no writable memory cgroup");
 		return FALSE;
 	}
+	remove_stale_groups(cache->cgroup_root);
 	cache->limit_bytes = ab_config_effective_ram_mib(cfg, 0) * AB_MIB;
 	g_autofree char *dir = g_strdup_printf("%s/arraybench.%d", cache->cgroup_root, (int)getpid());
 	if (mkdir(dir, 0755) != 0) {

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -43,8 +44,13 @@ void ab_runner_install_signals(void)
 }
 
 static void worker_main(const struct ab_runner *r, const struct ab_phase *phase, struct ab_phase_ctx *ctx,
-			const sigset_t *orig_mask)
+			const sigset_t *orig_mask, pid_t parent)
 {
+	/* A parent killed outright (SIGKILL, crash) takes its workers along
+	 * rather than leaving them writing into the user's directory. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
@@ -233,6 +239,7 @@ gboolean ab_runner_run_phase(const struct ab_runner *r, const struct ab_phase *p
 	struct ab_cpu_snapshot cpu_a, cpu_b;
 	ab_sysinfo_cpu(&cpu_a);
 	pid_t *pids = g_new0(pid_t, n);
+	pid_t self = getpid();
 	gboolean ok = TRUE;
 	for (unsigned i = 0; i < n; i++) {
 		pid_t pid = fork();
@@ -249,7 +256,7 @@ gboolean ab_runner_run_phase(const struct ab_runner *r, const struct ab_phase *p
 				.files = r->files, .seed = seed, .worker = i, .workers = n,
 				.sample = &samples[i], .ready_fd = ready[1], .go_fd = go[0],
 			};
-			worker_main(r, phase, &ctx, &orig);
+			worker_main(r, phase, &ctx, &orig, self);
 		}
 		pids[i] = pid;
 	}

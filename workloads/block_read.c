@@ -29,13 +29,9 @@ static int run(struct ab_phase_ctx *ctx)
 					    n >= 0 ? ": it is shorter than the file size" : "");
 			break;
 		}
-		uint64_t now = ab_now_ns();
-		ab_histogram_record(&ctx->sample->latency, now - prev);
-		prev = now;
+		ab_worker_tick(ctx, &prev);
 	}
-	if (close(fd) != 0 && rc == 0)
-		rc = ab_worker_fail(ctx, errno, "cannot close '%s'", ctx->io_path);
-	ab_worker_stop(ctx);
+	rc = ab_worker_finish_fd(ctx, fd, rc, FALSE);
 	ctx->sample->bytes = cfg->file_size;
 	ctx->sample->ops = chunks;
 	free(buf);

@@ -114,9 +114,7 @@ static int run(struct ab_phase_ctx *ctx)
 	for (uint32_t i = 0; i < ctx->files->count; i++) {
 		if ((rc = create_one(ctx, top, i, &db, &bytes)) != 0)
 			break;
-		uint64_t now = ab_now_ns();
-		ab_histogram_record(&ctx->sample->latency, now - prev);
-		prev = now;
+		ab_worker_tick(ctx, &prev);
 	}
 	sync();
 	ab_worker_stop(ctx);

@@ -15,13 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static void record(struct ab_phase_ctx *ctx, uint64_t *prev)
-{
-	uint64_t now = ab_now_ns();
-	ab_histogram_record(&ctx->sample->latency, now - *prev);
-	*prev = now;
-}
-
 static int unlink_dir_entries(struct ab_phase_ctx *ctx, int dirfd, uint64_t *seen, uint64_t *prev)
 {
 	int fd = dup(dirfd);
@@ -42,7 +35,7 @@ static int unlink_dir_entries(struct ab_phase_ctx *ctx, int dirfd, uint64_t *see
 			break;
 		}
 		(*seen)++;
-		record(ctx, prev);
+		ab_worker_tick(ctx, prev);
 	}
 	closedir(dir);
 	return rc;
@@ -95,7 +88,7 @@ static int run_random(struct ab_phase_ctx *ctx, int top, uint64_t *prev)
 			if (rc != 0)
 				return ab_worker_fail(ctx, e, "cannot fsync directory of '%s'", rel);
 		}
-		record(ctx, prev);
+		ab_worker_tick(ctx, prev);
 	}
 	return 0;
 }

@@ -51,9 +51,7 @@ static int stat_dir(struct ab_phase_ctx *ctx, int dirfd, void *buf, uint64_t *se
 		if ((rc = stat_one(ctx, dirfd, de->d_name, buf, bytes)) != 0)
 			break;
 		(*seen)++;
-		uint64_t now = ab_now_ns();
-		ab_histogram_record(&ctx->sample->latency, now - *prev);
-		*prev = now;
+		ab_worker_tick(ctx, prev);
 	}
 	closedir(dir);
 	return rc;
@@ -91,9 +89,7 @@ static int run_random(struct ab_phase_ctx *ctx, int top, void *buf, uint64_t *by
 	for (uint32_t k = 0; k < ctx->files->count; k++) {
 		if (stat_one(ctx, top, ab_file_set_path(ctx->files, ctx->files->order[k]), buf, bytes) != 0)
 			return -1;
-		uint64_t now = ab_now_ns();
-		ab_histogram_record(&ctx->sample->latency, now - prev);
-		prev = now;
+		ab_worker_tick(ctx, &prev);
 	}
 	return 0;
 }

@@ -29,9 +29,7 @@ static int write_syscall(struct ab_phase_ctx *ctx, int fd, struct ab_databuf *db
 			if (n != 1)
 				return ab_worker_fail(ctx, n < 0 ? errno : ENOSPC, "cannot write '%s'", ctx->io_path);
 		}
-		uint64_t now = ab_now_ns();
-		ab_histogram_record(&ctx->sample->latency, now - prev);
-		prev = now;
+		ab_worker_tick(ctx, &prev);
 	}
 	return 0;
 }
@@ -45,9 +43,7 @@ static int write_stdio(struct ab_phase_ctx *ctx, FILE *f, struct ab_databuf *db,
 		for (size_t j = 0; j < chunk; j++)
 			if (putc(p[j], f) == EOF)
 				return ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
-		uint64_t now = ab_now_ns();
-		ab_histogram_record(&ctx->sample->latency, now - prev);
-		prev = now;
+		ab_worker_tick(ctx, &prev);
 	}
 	if (fflush(f) != 0)
 		return ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
@@ -114,9 +110,7 @@ static int run_read(struct ab_phase_ctx *ctx)
 				break;
 			}
 		}
-		uint64_t now = ab_now_ns();
-		ab_histogram_record(&ctx->sample->latency, now - prev);
-		prev = now;
+		ab_worker_tick(ctx, &prev);
 	}
 	if (rc == 0 && fsync(fd) != 0)
 		rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);

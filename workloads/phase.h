@@ -110,6 +110,15 @@ extern const struct ab_phase ab_phase_layout;
 int ab_worker_start(struct ab_phase_ctx *ctx);
 void ab_worker_stop(struct ab_phase_ctx *ctx);
 int ab_worker_fail(struct ab_phase_ctx *ctx, int errnum, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+/* Latency of the operation that just ended: now - *prev, then *prev = now.
+ * One clock read per operation. */
+void ab_worker_tick(struct ab_phase_ctx *ctx, uint64_t *prev);
+/* The timed end of an I/O phase: fsync (when asked and nothing failed yet),
+ * close, stop the clock.  Returns rc, or -1 if fsync or close failed. */
+int ab_worker_finish_fd(struct ab_phase_ctx *ctx, int fd, int rc, gboolean do_fsync);
+/* One whole chunk at off, or fail naming the file ("shorter than the file
+ * size" on a short read). */
+int ab_worker_pread_chunk(struct ab_phase_ctx *ctx, int fd, void *buf, size_t len, uint64_t off);
 /* Full-length write/read, retrying short transfers and EINTR; -1 + errno. */
 int ab_write_all(int fd, const void *buf, size_t len);
 int ab_pwrite_all(int fd, const void *buf, size_t len, uint64_t off);

@@ -27,12 +27,8 @@ static int run(struct ab_phase_ctx *ctx)
 	uint64_t prev = ab_now_ns();
 	for (uint64_t i = 0; i < chunks; i++) {
 		uint64_t off = i * cfg->io_chunk;
-		ssize_t n = ab_pread_full(fd, buf, cfg->io_chunk, off);
-		if (n != (ssize_t)cfg->io_chunk) {
-			rc = ab_worker_fail(ctx, n < 0 ? errno : 0, "cannot read '%s'%s", ctx->io_path,
-					    n >= 0 ? ": it is shorter than the file size" : "");
+		if ((rc = ab_worker_pread_chunk(ctx, fd, buf, cfg->io_chunk, off)) != 0)
 			break;
-		}
 		if (cfg->data == AB_DATA_ZEROS) {
 			buf[i % cfg->io_chunk]++;
 		} else {
@@ -47,15 +43,9 @@ static int run(struct ab_phase_ctx *ctx)
 			rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
 			break;
 		}
-		uint64_t now = ab_now_ns();
-		ab_histogram_record(&ctx->sample->latency, now - prev);
-		prev = now;
+		ab_worker_tick(ctx, &prev);
 	}
-	if (rc == 0 && fsync(fd) != 0)
-		rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
-	if (close(fd) != 0 && rc == 0)
-		rc = ab_worker_fail(ctx, errno, "cannot close '%s'", ctx->io_path);
-	ab_worker_stop(ctx);
+	rc = ab_worker_finish_fd(ctx, fd, rc, TRUE);
 	ctx->sample->bytes = cfg->file_size;
 	ctx->sample->ops = chunks;
 	free(buf);

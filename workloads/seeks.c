@@ -39,12 +39,8 @@ static int run(struct ab_phase_ctx *ctx)
 	uint64_t prev = ab_now_ns();
 	for (uint64_t k = 0; k < mine; k++) {
 		uint64_t off = ab_rng_below(&rng, chunks) * cfg->io_chunk;
-		ssize_t n = ab_pread_full(fd, buf, cfg->io_chunk, off);
-		if (n != (ssize_t)cfg->io_chunk) {
-			rc = ab_worker_fail(ctx, n < 0 ? errno : 0, "cannot read '%s'%s", ctx->io_path,
-					    n >= 0 ? ": it is shorter than the file size" : "");
+		if ((rc = ab_worker_pread_chunk(ctx, fd, buf, cfg->io_chunk, off)) != 0)
 			break;
-		}
 		bytes += cfg->io_chunk;
 		if (ab_rng_below(&rng, 10) == 0) {
 			buf[k % cfg->io_chunk]--;
@@ -58,14 +54,9 @@ static int run(struct ab_phase_ctx *ctx)
 			}
 			bytes += cfg->io_chunk;
 		}
-		uint64_t now = ab_now_ns();
-		ab_histogram_record(&ctx->sample->latency, now - prev);
-		prev = now;
+		ab_worker_tick(ctx, &prev);
 	}
-	if (rc == 0 && fsync(fd) != 0)
-		rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
-	close(fd);
-	ab_worker_stop(ctx);
+	rc = ab_worker_finish_fd(ctx, fd, rc, TRUE);
 	ctx->sample->bytes = bytes;
 	ctx->sample->ops = rc == 0 ? mine : 0;
 	free(buf);

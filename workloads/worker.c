@@ -47,6 +47,32 @@ int ab_worker_fail(struct ab_phase_ctx *ctx, int errnum, const char *fmt, ...)
 	return -1;
 }
 
+void ab_worker_tick(struct ab_phase_ctx *ctx, uint64_t *prev)
+{
+	uint64_t now = ab_now_ns();
+	ab_histogram_record(&ctx->sample->latency, now - *prev);
+	*prev = now;
+}
+
+int ab_worker_finish_fd(struct ab_phase_ctx *ctx, int fd, int rc, gboolean do_fsync)
+{
+	if (rc == 0 && do_fsync && fsync(fd) != 0)
+		rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
+	if (close(fd) != 0 && rc == 0)
+		rc = ab_worker_fail(ctx, errno, "cannot close '%s'", ctx->io_path);
+	ab_worker_stop(ctx);
+	return rc;
+}
+
+int ab_worker_pread_chunk(struct ab_phase_ctx *ctx, int fd, void *buf, size_t len, uint64_t off)
+{
+	ssize_t n = ab_pread_full(fd, buf, len, off);
+	if (n == (ssize_t)len)
+		return 0;
+	return ab_worker_fail(ctx, n < 0 ? errno : 0, "cannot read '%s'%s", ctx->io_path,
+			      n >= 0 ? ": it is shorter than the file size" : "");
+}
+
 int ab_write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

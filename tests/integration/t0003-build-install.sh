@@ -1,0 +1,14 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# make install and uninstall honour DESTDIR, PREFIX and mandir.
+. "$(dirname "$0")/lib.sh"
+plan 6
+dest=$T/dest
+make -C "$top" --no-print-directory -s install DESTDIR="$dest" PREFIX=/opt/ab mandir=/opt/ab/man >"$T/log" 2>&1
+ok $? "make install exits 0"
+[ -x "$dest/opt/ab/bin/arraybench" ]; ok $? "the binary lands in PREFIX/bin"
+[ -f "$dest/opt/ab/man/man1/arraybench.1" ]; ok $? "the man page lands in mandir/man1"
+is "$("$dest/opt/ab/bin/arraybench" --version)" "$("$AB" --version)" "the installed binary runs"
+make -C "$top" --no-print-directory -s uninstall DESTDIR="$dest" PREFIX=/opt/ab mandir=/opt/ab/man >"$T/log" 2>&1
+ok $? "make uninstall exits 0"
+is "$(find "$dest" -type f | wc -l)" 0 "uninstall removes both files"
