@@ -95,7 +95,7 @@ static void fill_run(struct ab_run *run, const struct ab_config *cfg, const stru
 	run->cache_controlled = run->cache_warning == NULL;
 }
 
-static void emit(const struct ab_run *run, const struct ab_config *cfg, struct outputs *out)
+static gboolean emit(const struct ab_run *run, const struct ab_config *cfg, struct outputs *out, GError **error)
 {
 	g_autofree char *table = ab_text_format(run);
 	g_autofree char *csv = ab_csv_format_line(run);
@@ -113,6 +113,16 @@ static void emit(const struct ab_run *run, const struct ab_config *cfg, struct o
 		fprintf(out->json, "%s\n", json);
 		fflush(out->json);
 	}
+	/* SIGPIPE is ignored, so a closed pipe shows up here, after cleanup is
+	 * still possible. */
+	const char *failed = ferror(stdout) ? "standard output"
+			     : out->csv && ferror(out->csv) ? cfg->csv_path
+			     : out->json && ferror(out->json) ? cfg->json_path : NULL;
+	if (failed) {
+		ab_set_error_errno(error, AB_ERROR_USAGE, errno ? errno : EIO, "cannot write the results to '%s'", failed);
+		return FALSE;
+	}
+	return TRUE;
 }
 
 static gboolean run_all(const struct ab_config *cfg, const struct ab_cache *cache, uint64_t ram_bytes,
@@ -128,7 +138,7 @@ static gboolean run_all(const struct ab_config *cfg, const struct ab_cache *cach
 		/* A failed or interrupted run prints nothing: no partial result
 		 * shown as whole. */
 		if (ok)
-			emit(run, cfg, out);
+			ok = emit(run, cfg, out, error);
 		ab_run_clear(run);
 	}
 	ab_suite_clear(&suite);

@@ -41,6 +41,8 @@ void ab_runner_install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
+	/* A reader that went away must not kill us before the files are removed. */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 static void worker_main(const struct ab_runner *r, const struct ab_phase *phase, struct ab_phase_ctx *ctx,
