@@ -188,6 +188,20 @@ void ab_cache_teardown(struct ab_cache *cache)
 	g_clear_pointer(&cache->cgroup_root, g_free);
 }
 
+uint64_t ab_cache_oom_kills(const struct ab_cache *cache)
+{
+	if (cache->mode != AB_CACHE_CGROUP || !cache->cgroup_dir)
+		return 0;
+	/* v1: memory.oom_control; v2: memory.events; both have "oom_kill N". */
+	g_autofree char *path = g_strdup_printf("%s/%s", cache->cgroup_dir,
+						cache->cgroup_version == 1 ? "memory.oom_control" : "memory.events");
+	g_autofree char *text = NULL;
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		return 0;
+	const char *line = strstr(text, "oom_kill ");
+	return line ? g_ascii_strtoull(line + strlen("oom_kill "), NULL, 10) : 0;
+}
+
 char *ab_cache_describe(const struct ab_cache *cache)
 {
 	if (cache->mode == AB_CACHE_CGROUP)

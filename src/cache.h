@@ -36,6 +36,8 @@ int ab_cache_join(const struct ab_cache *cache);
 /* Parent, untimed, before a read phase. */
 gboolean ab_cache_before_read(const struct ab_cache *cache, const char *io_path, GError **error);
 void ab_cache_teardown(struct ab_cache *cache);
+/* How many times the group's OOM killer struck (0 outside cgroup mode). */
+uint64_t ab_cache_oom_kills(const struct ab_cache *cache);
 /* "cgroup-v1 limit 512M", "drop", "none": what the results ran under. */
 char *ab_cache_describe(const struct ab_cache *cache);
 

@@ -58,7 +58,11 @@ static void worker_main(const struct ab_runner *r, const struct ab_phase *phase,
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGCHLD, SIG_DFL);
 	sigprocmask(SIG_SETMASK, orig_mask, NULL);
-	int e = ab_cache_join(r->cache);
+	/* Only the I/O phases run in the memory cgroup: it is there to cap the
+	 * page cache of the big file.  The file phases' inodes and dentries are
+	 * kernel memory charged to the group that cannot be reclaimed while
+	 * dirty, so a cap sized for page cache OOM-kills them. */
+	int e = (phase->flags & AB_PHASE_IO) ? ab_cache_join(r->cache) : 0;
 	if (e) {
 		ab_worker_fail(ctx, e, "cannot join the memory cgroup");
 		_exit(1);
@@ -180,11 +184,14 @@ static void merge(const struct ab_runner *r, const struct ab_phase *phase, struc
 	res->direct = r->cfg->direct && (phase->flags & AB_PHASE_DIRECT_OK);
 	ab_result_describe_sync(phase, r->cfg, res->sync_mode, sizeof(res->sync_mode));
 	g_autofree char *cache = ab_cache_describe(r->cache);
-	g_strlcpy(res->cache_mode, cache, sizeof(res->cache_mode));
+	if (r->cache->mode == AB_CACHE_CGROUP && !(phase->flags & AB_PHASE_IO))
+		g_strlcpy(res->cache_mode, "none (file phases run outside the cgroup)", sizeof(res->cache_mode));
+	else
+		g_strlcpy(res->cache_mode, cache, sizeof(res->cache_mode));
 }
 
-static gboolean phase_error(const struct ab_phase *phase, struct ab_sample *samples, unsigned n,
-			    const struct reaped *rp, GError **error)
+static gboolean phase_error(const struct ab_runner *r, const struct ab_phase *phase, struct ab_sample *samples,
+			    unsigned n, const struct reaped *rp, GError **error)
 {
 	for (unsigned i = 0; i < n; i++)
 		if (samples[i].error_code) {
@@ -192,7 +199,13 @@ static gboolean phase_error(const struct ab_phase *phase, struct ab_sample *samp
 				    samples[i].error);
 			return FALSE;
 		}
-	if (WIFSIGNALED(rp->status))
+	uint64_t oom_kills = ab_cache_oom_kills(r->cache);
+	if (WIFSIGNALED(rp->status) && WTERMSIG(rp->status) == SIGKILL && oom_kills > 0)
+		g_set_error(error, AB_ERROR, AB_ERROR_PHASE,
+			    "phase '%s': the memory cgroup's out-of-memory killer stopped a worker "
+			    "(limit %" G_GUINT64_FORMAT "M from -r): raise -r",
+			    phase->name, r->cache->limit_bytes / AB_MIB);
+	else if (WIFSIGNALED(rp->status))
 		g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "phase '%s': a worker was killed by signal %d (%s)",
 			    phase->name, WTERMSIG(rp->status), strsignal(WTERMSIG(rp->status)));
 	else
@@ -281,7 +294,7 @@ gboolean ab_runner_run_phase(const struct ab_runner *r, const struct ab_phase *p
 		ok = FALSE;
 	}
 	if (ok && rp.failed)
-		ok = phase_error(phase, samples, n, &rp, error);
+		ok = phase_error(r, phase, samples, n, &rp, error);
 	if (ok) {
 		merge(r, phase, samples, n, &rp, res);
 		res->iowait_percent = ab_sysinfo_iowait_percent(&cpu_a, &cpu_b);

@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SIGINT in the middle of each phase: exit 130 within 2 s, nothing left behind.
+. "$(dirname "$0")/lib.sh"
+plan 72
+read -r -a cache <<<"$(cache_args)"
+
+# The file phases run on a fresh ext4 as root: a file system mounted with
+# discard can take seconds to remove the 1024 stat files after the kill.  With
+# direct I/O on the loop device, fsync and cold reads reach the disk.
+files_top=$T
+if is_root && make_loop_fs "$T/fs" 1400; then
+	losetup --direct-io=on "$(losetup -j "$T/fs.img" | cut -d: -f1)" || diag "no direct I/O on the loop device"
+	files_top=$T/fs
+fi
+
+# Sizes that keep each phase busy for seconds, with little untimed preparation
+# and little to remove after the kill.  Per-char: one-byte calls.  Block and
+# seeks: O_DIRECT 4k transfers, so no dirty page cache to wait for.  Create:
+# two fsyncs per file.  Stat: 1024 1m files read 256 bytes at a time (few
+# files, so quick to remove).  Delete: an fsync per unlink, on hard links,
+# which cost about as much to make untimed.
+args_for() {
+	case $1 in
+	per-char-write | per-char-read) echo "-s 64m -f64 -n 0" ;;
+	block-write) echo "-s 512m:4k -f -n 0 --direct" ;;
+	rewrite | block-read) echo "-s 256m:4k -f -n 0 --direct" ;;
+	seeks) echo "-s 64m:4k -f -n 0 --direct --seeks 2000000" ;;
+	seq-create | rand-create) echo "-s 0 -n 64 -b" ;;
+	seq-stat | rand-stat) echo "-s 0 -n 1:1m:1m:1:256" ;;
+	seq-delete | rand-delete) echo "-s 0 -n 8:-1 -b" ;;
+	esac
+}
+
+now_us() { echo "${EPOCHREALTIME/./}"; }
+
+for p in per-char-write block-write rewrite per-char-read block-read seeks seq-create seq-stat \
+	seq-delete rand-create rand-stat rand-delete; do
+	case $p in *-create | *-stat | *-delete) d=$files_top/int-$p ;; *) d=$T/int-$p ;; esac
+	mkdir "$d"
+	read -r -a a <<<"$(args_for "$p")"
+	: >"$T/err"
+	sync -f "$d" # the last round's write-back and discards must not slow this one's cleanup
+	"$AB" run -d "$d" "${a[@]}" "${cache[@]}" --phases "$p" >"$T/out" 2>"$T/err" &
+	pid=$!
+	# The progress line comes once the untimed preparation is done.
+	for _ in $(seq 400); do
+		grep -qF "arraybench: phase '$p'..." "$T/err" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	grep -qF "arraybench: phase '$p'..." "$T/err" || diag "$p: no progress line: $(cat "$T/err")"
+	sleep 0.3
+	grep -q "phase '$p'\.\.\. done" "$T/err" && diag "$p: the phase ended before the signal"
+	t0=$(now_us)
+	kill -INT "$pid"
+	while kill -0 "$pid" 2>/dev/null && [ $(($(now_us) - t0)) -lt 5000000 ]; do sleep 0.02; done
+	took=$(($(now_us) - t0))
+	if kill -0 "$pid" 2>/dev/null; then
+		diag "$p: still running $((took / 1000)) ms after SIGINT; killing it"
+		kill -KILL "$pid" $(pgrep -f -- "-d $d ")
+		sleep 0.5; rmdir /sys/fs/cgroup/memory/arraybench."$pid" /sys/fs/cgroup/arraybench."$pid" 2>/dev/null
+	fi
+	wait "$pid"
+	is $? 130 "$p: SIGINT mid-phase exits 130"
+	[ "$took" -lt 2000000 ]; ok $? "$p: exited $((took / 1000)) ms after SIGINT (under 2 s)"
+	tail -1 "$T/err" | grep -qxF "arraybench: error: interrupted during phase '$p'"
+	ok $? "$p: the last stderr line says the phase was interrupted"
+	dir_is_empty "$d"; ok $? "$p: nothing is left in DIR"
+	left=$(pgrep -f -- "-d $d ")
+	is "$left" "" "$p: no worker process is left"
+	is "$(ls -d /sys/fs/cgroup/memory/arraybench."$pid" /sys/fs/cgroup/arraybench."$pid" 2>/dev/null)" "" \
+		"$p: no memory cgroup arraybench.$pid is left"
+	grep -q . "$T/out" && diag "$p: stdout: $(head -c 300 "$T/out")"
+	dir_is_empty "$d" || diag "$p: left: $(ls -A "$d" | head -3 | tr '\n' ' ')"
+	tail -1 "$T/err" | grep -q "interrupted during phase '$p'" || diag "$p: stderr: $(tail -3 "$T/err")"
+	[ -n "$left" ] && kill -KILL $left
+	rm -rf "$d"
+done
