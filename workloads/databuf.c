@@ -50,7 +50,12 @@ unsigned char *ab_databuf_block(struct ab_databuf *db, uint64_t index)
 	}
 	/* 4099 is prime, so consecutive blocks start at scattered windows. */
 	unsigned char *p = db->pool + ((index * 4099u) % db->slots) * SLOT_ALIGN;
-	uint64_t stamp = db->stamp ^ index;
-	memcpy(p, &stamp, sizeof(stamp));
+	/* A stamp in every 4 KiB page, so no page of one block equals a page of
+	 * another: nothing for a deduplicating file system to fold. */
+	uint64_t stamp = db->stamp ^ (index << 12);
+	for (size_t off = 0; off < db->chunk; off += SLOT_ALIGN) {
+		uint64_t v = stamp ^ off;
+		memcpy(p + off, &v, sizeof(v));
+	}
 	return p;
 }

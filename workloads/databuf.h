@@ -10,10 +10,11 @@
 /*
  * Source of the bytes written.  Random mode keeps a pool of random bytes
  * generated once, untimed, and hands out aligned windows of it with a unique
- * 8-byte stamp, so every block is incompressible and distinct (no dedupe)
- * without paying for a random generator inside the timed loop.  Zeros mode
- * is bonnie++'s nearly-zero buffer with one changing byte per chunk.
- * Memory is chunk + 1 MiB whatever the file size.
+ * 8-byte stamp in every 4 KiB page, so every block is incompressible and no
+ * page repeats (nothing to dedupe), without paying for a random generator
+ * inside the timed loop.  Zeros mode is bonnie++'s nearly-zero buffer with
+ * one changing byte per chunk.  Memory is chunk + 1 MiB whatever the file
+ * size.
  */
 struct ab_databuf {
 	unsigned char *pool;
