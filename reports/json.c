@@ -75,6 +75,28 @@ static void add_environment(JsonBuilder *b, const struct ab_run *run)
 	member_str(b, "dir", run->dir);
 	member_str(b, "fs_type", run->fs_type);
 	json_builder_end_object(b);
+	const struct ab_target *t = run->target;
+	json_builder_set_member_name(b, "target");
+	json_builder_begin_object(b);
+	member_str(b, "backend", t && t->backend ? t->backend : "dir");
+	member_str(b, "mount_dir", t && t->mount_dir ? t->mount_dir : run->dir);
+	if (t && t->backend && !g_str_equal(t->backend, "dir")) {
+		member_str(b, "level", t->level);
+		member_int(b, "chunk_bytes", t->chunk_bytes);
+		member_str(b, "layout", t->layout);
+		member_str(b, "fs", t->fs);
+		member_str(b, "source", t->source);
+		json_builder_set_member_name(b, "members");
+		json_builder_begin_array(b);
+		for (guint i = 0; t->members && i < t->members->len; i++)
+			json_builder_add_string_value(b, g_ptr_array_index(t->members, i));
+		json_builder_end_array(b);
+		member_str(b, "mkfs_command", t->mkfs_command);
+		member_str(b, "mount_options", t->mount_options);
+		member_str(b, "mount_options_effective", t->mount_effective);
+		member_str(b, "label", t->label);
+	}
+	json_builder_end_object(b);
 	json_builder_set_member_name(b, "cache");
 	json_builder_begin_object(b);
 	member_str(b, "mode", ab_cache_mode_name(run->cfg->cache));

@@ -33,6 +33,12 @@ static void header(GString *s, const struct ab_run *run)
 	g_string_append_printf(s, "arraybench %s  machine %s  run %u of %u  seed %" G_GUINT64_FORMAT "\n",
 			       AB_VERSION, run->machine, run->repeat_index + 1, cfg->repeats, run->seed);
 	g_string_append_printf(s, "target  %s (%s)  kernel %s\n", run->dir, run->fs_type, run->kernel);
+	const struct ab_target *t = run->target;
+	if (t && t->backend && !g_str_equal(t->backend, "dir"))
+		g_string_append_printf(s, "built   %s %s on %u device%s  mkfs: %s  mount: %s\n", t->backend, t->level,
+				       t->members ? t->members->len : 1, t->members && t->members->len == 1 ? "" : "s",
+				       t->mkfs_command ? t->mkfs_command : "-",
+				       t->mount_effective ? t->mount_effective : "-");
 	if (cfg->file_size)
 		g_string_append_printf(s, "i/o     file %s  chunk %s  seeks %" G_GUINT64_FORMAT " by %u seekers  "
 				       "per-char %s over %s\n",

@@ -125,8 +125,8 @@ static gboolean emit(const struct ab_run *run, const struct ab_config *cfg, stru
 	return TRUE;
 }
 
-static gboolean run_all(const struct ab_config *cfg, const struct ab_cache *cache, uint64_t ram_bytes,
-			struct outputs *out, GError **error)
+static gboolean run_all(const struct ab_config *cfg, const struct ab_cache *cache, const struct ab_target *target,
+			uint64_t ram_bytes, struct outputs *out, GError **error)
 {
 	struct ab_suite suite;
 	ab_suite_init(&suite, cfg, cache, cfg->quiet ? NULL : stderr);
@@ -134,6 +134,7 @@ static gboolean run_all(const struct ab_config *cfg, const struct ab_cache *cach
 	for (unsigned i = 0; ok && i < cfg->repeats; i++) {
 		g_autofree struct ab_run *run = g_new0(struct ab_run, 1);
 		fill_run(run, cfg, cache, i, ram_bytes);
+		run->target = target;
 		ok = ab_suite_run(&suite, run, error);
 		/* A failed or interrupted run prints nothing: no partial result
 		 * shown as whole. */
@@ -145,6 +146,54 @@ static gboolean run_all(const struct ab_config *cfg, const struct ab_cache *cach
 	return ok;
 }
 
+/* Everything after the target exists: checks that need its directory, the
+ * outputs, the cache, the runs. */
+static gboolean measure(struct ab_config *cfg, const struct ab_target *target, uint64_t ram_bytes, GError **error)
+{
+	if (!ab_dir_check_writable(cfg->dir, error) || !check_space(cfg, error))
+		return FALSE;
+	struct outputs out = { 0 };
+	if (!open_outputs(cfg, &out, error)) {
+		close_outputs(&out);
+		return FALSE;
+	}
+	g_autofree char *warning = cache_warning(cfg, ram_bytes);
+	if (warning)
+		fprintf(stderr, "arraybench: warning: %s\n", warning);
+	struct ab_cache cache;
+	gboolean ok = ab_cache_setup(&cache, cfg, error);
+	if (ok)
+		ok = run_all(cfg, &cache, target, ram_bytes, &out, error);
+	ab_cache_teardown(&cache);
+	close_outputs(&out);
+	return ok;
+}
+
+static gboolean build_target(struct ab_config *cfg, struct ab_target *target, GError **error)
+{
+	if (ab_target_spec_builds(&cfg->target) && geteuid() != 0) {
+		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
+			    "building a target (--device, --array, --loop) needs root; -d DIR does not");
+		return FALSE;
+	}
+	if (!ab_target_build(&cfg->target, target, NULL, error))
+		return FALSE;
+	if (!ab_target_spec_builds(&cfg->target))
+		return TRUE;
+	cfg->dir = g_strdup(target->mount_dir);
+	if (!cfg->machine_given && target->label) {
+		g_free(cfg->machine_name);
+		cfg->machine_name = g_strdup(target->label);
+	}
+	/* -u: the workers write into the new file system's root. */
+	if (cfg->user_given && chown(cfg->dir, cfg->uid, cfg->gid) != 0) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot hand '%s' to user %u", cfg->dir,
+				   (unsigned)cfg->uid);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 int ab_cmd_run(int argc, char **argv, GError **error)
 {
 	g_auto(ab_config_auto) cfg;
@@ -154,23 +203,33 @@ int ab_cmd_run(int argc, char **argv, GError **error)
 		return AB_ERROR_USAGE;
 	ab_sysinfo_init();
 	uint64_t ram_bytes = ab_sysinfo_ram_bytes();
-	if (!ab_cache_resolve(&cfg, error) || !ab_config_finish(&cfg, ram_bytes, error) ||
-	    !ab_dir_check_writable(cfg.dir, error) || !check_space(&cfg, error))
+	if (!ab_cache_resolve(&cfg, error) || !ab_config_finish(&cfg, ram_bytes, error))
 		return ab_error_exit_status(*error);
-	struct outputs out = { 0 };
-	if (!open_outputs(&cfg, &out, error)) {
-		close_outputs(&out);
-		return ab_error_exit_status(*error);
+	struct ab_target target;
+	if (cfg.target.dry_run) {
+		gboolean ok = ab_target_build(&cfg.target, &target, stdout, error);
+		ab_target_clear(&target);
+		return ok ? 0 : ab_error_exit_status(*error);
 	}
-	g_autofree char *warning = cache_warning(&cfg, ram_bytes);
-	if (warning)
-		fprintf(stderr, "arraybench: warning: %s\n", warning);
 	ab_runner_install_signals();
-	struct ab_cache cache;
-	gboolean ok = ab_cache_setup(&cache, &cfg, error);
+	gboolean ok = build_target(&cfg, &target, error);
 	if (ok)
-		ok = run_all(&cfg, &cache, ram_bytes, &out, error);
-	ab_cache_teardown(&cache);
-	close_outputs(&out);
+		ok = measure(&cfg, &target, ram_bytes, error);
+	/* Always unwind what was built, whatever happened above. */
+	g_autoptr(GString) report = g_string_new(NULL);
+	g_autoptr(GError) teardown_error = NULL;
+	if (!ab_target_teardown(&target, report, &teardown_error)) {
+		fprintf(stderr, "arraybench: error: teardown: %s; 'arraybench cleanup' retries it\n",
+			teardown_error->message);
+		if (ok) {
+			g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED, "the target was not fully torn down");
+			ok = FALSE;
+		}
+	}
+	ab_target_clear(&target);
+	if (ab_stop_requested && !ok && (*error)->code != AB_ERROR_INTERRUPTED) {
+		g_clear_error(error);
+		g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted");
+	}
 	return ok ? 0 : ab_error_exit_status(*error);
 }

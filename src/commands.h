@@ -8,5 +8,6 @@
  * main() prints it. */
 int ab_cmd_run(int argc, char **argv, GError **error);
 int ab_cmd_list(int argc, char **argv, GError **error);
+int ab_cmd_cleanup(int argc, char **argv, GError **error);
 
 #endif

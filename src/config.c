@@ -32,6 +32,7 @@ void ab_config_clear(struct ab_config *cfg)
 	g_free(cfg->json_path);
 	g_free(cfg->size_text);
 	g_free(cfg->files_text);
+	ab_target_spec_clear(&cfg->target);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -122,8 +123,15 @@ static gboolean check_phases(struct ab_config *cfg, GError **error)
 
 gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GError **error)
 {
-	if (!cfg->dir) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "missing -d DIR: the directory to test in");
+	if (!cfg->dir && !ab_target_spec_builds(&cfg->target)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "missing -d DIR (a directory to test in) or a target to build (--device, --array, --loop)");
+		return FALSE;
+	}
+	if (cfg->dir && ab_target_spec_builds(&cfg->target)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "-d '%s' and a target to build exclude each other: the built target is mounted privately",
+			    cfg->dir);
 		return FALSE;
 	}
 	if (!cfg->machine_name)

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "../fs-setup/target.h"
+
 #define AB_MIB ((uint64_t)1 << 20)
 #define AB_DEFAULT_CHUNK 8192u
 #define AB_DEFAULT_SEEKS 8192u
@@ -74,6 +76,9 @@ struct ab_config {
 	/* Original text of the options, for the report. */
 	char *size_text;
 	char *files_text;
+	gboolean machine_given;
+	/* What to build and mount before the phases (--device, --array, --loop). */
+	struct ab_target_spec target;
 };
 
 void ab_config_init(struct ab_config *cfg);

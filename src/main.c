@@ -16,6 +16,7 @@ struct command {
 static const struct command commands[] = {
 	{ "run", ab_cmd_run, "run bonnie++'s phases on a directory" },
 	{ "list", ab_cmd_list, "list the phases and what each does" },
+	{ "cleanup", ab_cmd_cleanup, "undo what killed runs left behind (mounts, arrays, loop devices)" },
 };
 
 static void usage(FILE *to)
@@ -25,7 +26,7 @@ static void usage(FILE *to)
 		    "A file system benchmark for disk arrays, in the tradition of bonnie++.\n\n"
 		    "Commands:\n");
 	for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
-		fprintf(to, "  %-6s %s\n", commands[i].name, commands[i].summary);
+		fprintf(to, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(to, "\n'arraybench COMMAND --help' shows a command's options; arraybench(1) has the rest.\n"
 		    "Example: arraybench run -d /mnt/array -s 1g -r 512 -n 4\n");
 }

@@ -215,5 +215,6 @@ gboolean ab_parse_machine_name(const char *text, struct ab_config *cfg, GError *
 				   "must be printable ASCII without commas or spaces (it is a CSV field)");
 	g_free(cfg->machine_name);
 	cfg->machine_name = g_strdup(text);
+	cfg->machine_given = TRUE;
 	return TRUE;
 }

@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "histogram.h"
+#include "../fs-setup/target.h"
 #include "../workloads/phase.h"
 
 /* Phases under this wall time are "too fast to measure", as in bonnie++. */
@@ -50,6 +51,7 @@ struct ab_run {
 	char *cache_desc;
 	gboolean cache_controlled;
 	char *cache_warning;  /* NULL when the numbers are not suspect */
+	const struct ab_target *target; /* how the directory was made */
 	struct ab_result results[AB_PHASE_COUNT];
 };
 

@@ -2,6 +2,7 @@
 /* `arraybench run` options: bonnie++'s letters and meanings, plus long ones. */
 #include "run-options.h"
 #include "error.h"
+#include "../fs-setup/safety.h"
 #include "../workloads/phase.h"
 
 #include <string.h>
@@ -238,6 +239,119 @@ static gboolean opt_quiet(const char *name, const char *value, gpointer data, GE
 	return TRUE;
 }
 
+static gboolean opt_target_str(const char *name, const char *value, char **slot, GError **error)
+{
+	if (!*value)
+		return bad_option(error, name, value, "empty value");
+	g_free(*slot);
+	*slot = g_strdup(value);
+	return TRUE;
+}
+
+static gboolean opt_device(const char *name, const char *value, gpointer data, GError **error)
+{
+	return opt_target_str(name, value, &((struct ab_config *)data)->target.device, error);
+}
+
+static gboolean opt_array(const char *name, const char *value, gpointer data, GError **error)
+{
+	return opt_target_str(name, value, &((struct ab_config *)data)->target.array_level, error);
+}
+
+static gboolean opt_fs(const char *name, const char *value, gpointer data, GError **error)
+{
+	enum ab_fs_type fs;
+	if (!ab_fs_type_parse(value, &fs, error))
+		return FALSE;
+	return opt_target_str(name, value, &((struct ab_config *)data)->target.fs, error);
+}
+
+static gboolean opt_layout(const char *name, const char *value, gpointer data, GError **error)
+{
+	if (!g_str_equal(value, "n2") && !g_str_equal(value, "f2") && !g_str_equal(value, "o2"))
+		return bad_option(error, name, value, "expected n2, f2 or o2");
+	return opt_target_str(name, value, &((struct ab_config *)data)->target.layout, error);
+}
+
+static gboolean opt_mkfs_opts(const char *name, const char *value, gpointer data, GError **error)
+{
+	return opt_target_str(name, value, &((struct ab_config *)data)->target.mkfs_opts, error);
+}
+
+static gboolean opt_mount_opts(const char *name, const char *value, gpointer data, GError **error)
+{
+	return opt_target_str(name, value, &((struct ab_config *)data)->target.mount_opts, error);
+}
+
+static gboolean opt_members(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_target_spec *t = &((struct ab_config *)data)->target;
+	g_auto(GStrv) parts = g_strsplit(value, ",", 0);
+	for (char **p = parts; *p; p++)
+		if (!**p)
+			return bad_option(error, name, value, "empty device name in the list");
+	g_strfreev(t->members);
+	t->members = g_steal_pointer(&parts);
+	return TRUE;
+}
+
+static gboolean opt_backend(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_target_spec *t = &((struct ab_config *)data)->target;
+	if (g_str_equal(value, "mdadm"))
+		t->backend = AB_BACKEND_MDADM;
+	else if (g_str_equal(value, "btrfs"))
+		t->backend = AB_BACKEND_BTRFS;
+	else
+		return bad_option(error, name, value, "expected 'mdadm' or 'btrfs'");
+	return TRUE;
+}
+
+static gboolean opt_chunk(const char *name, const char *value, gpointer data, GError **error)
+{
+	uint64_t bytes;
+	if (!ab_parse_size(value, 1024, &bytes, error)) {
+		g_prefix_error(error, "%s: ", name);
+		return FALSE;
+	}
+	if (bytes < 4096 || bytes > (1ull << 30) || (bytes & (bytes - 1)))
+		return bad_option(error, name, value, "a power of two from 4k to 1g (KiB without a suffix)");
+	((struct ab_config *)data)->target.chunk_bytes = (uint32_t)bytes;
+	return TRUE;
+}
+
+static gboolean opt_loop(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name;
+	return ab_target_spec_parse_loop(value, &((struct ab_config *)data)->target, error);
+}
+
+static gboolean opt_yes_destroy(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_target_spec *t = &((struct ab_config *)data)->target;
+	g_strfreev(t->confirmed);
+	t->confirmed = NULL;
+	if (!ab_safety_parse_confirmed(value, &t->confirmed, error)) {
+		g_prefix_error(error, "%s: ", name);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static gboolean opt_no_stripe_hint(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)value, (void)error;
+	((struct ab_config *)data)->target.no_stripe_hint = TRUE;
+	return TRUE;
+}
+
+static gboolean opt_dry_run(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)value, (void)error;
+	((struct ab_config *)data)->target.dry_run = TRUE;
+	return TRUE;
+}
+
 #define CB(f) G_OPTION_ARG_CALLBACK, (gpointer)(f)
 #define NOARG G_OPTION_FLAG_NO_ARG
 
@@ -271,6 +385,24 @@ static const GOptionEntry entries[] = {
 	{ "cache", 0, 0, CB(opt_cache), "auto (default), cgroup, drop or none", "MODE" },
 	{ "csv", 0, 0, CB(opt_csv), "Append the bonnie++ CSV lines to FILE", "FILE" },
 	{ "json", 0, 0, CB(opt_json), "Append one JSON object per run (one per line) to FILE", "FILE" },
+	{ "device", 0, 0, CB(opt_device), "Format this block device with --fs and test on it (instead of -d)", "DEV" },
+	{ "array", 0, 0, CB(opt_array),
+	  "Build an array of --members or --loop images: mdadm 0, 1, 4, 5, 6, 10, 1+0; btrfs single, raid0, "
+	  "raid1, raid10, raid5, raid6", "LEVEL" },
+	{ "members", 0, 0, CB(opt_members), "Comma-separated member devices of --array", "DEV,DEV..." },
+	{ "backend", 0, 0, CB(opt_backend), "mdadm or btrfs (default: mdadm where the kernel has md)", "NAME" },
+	{ "chunk", 0, 0, CB(opt_chunk), "Array chunk size (KiB without a suffix)", "SIZE" },
+	{ "layout", 0, 0, CB(opt_layout), "RAID10 layout: n2, f2 or o2", "LAYOUT" },
+	{ "fs", 0, 0, CB(opt_fs), "File system to make: ext3, ext4, xfs or btrfs", "FS" },
+	{ "mkfs-opts", 0, 0, CB(opt_mkfs_opts), "Extra mkfs options", "\"OPTS\"" },
+	{ "mount-opts", 0, 0, CB(opt_mount_opts), "Mount options (noatime... become flags, the rest go to the fs)",
+	  "OPTS" },
+	{ "no-stripe-hint", 0, NOARG, CB(opt_no_stripe_hint), "Do not pass the array geometry to mkfs", NULL },
+	{ "loop", 0, 0, CB(opt_loop), "Make N sparse images of SIZE in DIR (tmp) on loop devices as members",
+	  "N:SIZE[:DIR]" },
+	{ "yes-destroy", 0, 0, CB(opt_yes_destroy),
+	  "Overwrite these devices even though they carry a signature", "DEV,DEV..." },
+	{ "dry-run", 0, NOARG, CB(opt_dry_run), "Print the set-up plan with each undo and touch nothing", NULL },
 	G_OPTION_ENTRY_NULL
 };
 

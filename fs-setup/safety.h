@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_SAFETY_H
+#define AB_SAFETY_H
+
+#include <glib.h>
+
+/*
+ * May we overwrite a device the user named?  Always refused (AB_ERROR_UNSAFE),
+ * whatever --yes-destroy says: the device is mounted, directly, through one of
+ * its partitions, through a device stacked on it (md, dm, and their
+ * partitions) or as a member of a mounted btrfs; it has holders; it backs "/".
+ * Refused unless its canonical path is in `confirmed`: libblkid finds a file
+ * system, RAID member or partition table signature on it.
+ *
+ * `root` prefixes /proc and /sys ("" or NULL for the real system; tests pass a
+ * fake tree).  The device node itself (stat, libblkid) and the mount sources
+ * named in mountinfo are looked at where they are.  A missing path or one
+ * that is not a block device is AB_ERROR_USAGE.
+ */
+gboolean ab_safety_check_device(const char *root, const char *device, const char *const *confirmed,
+				GError **error);
+
+/* Split --yes-destroy's "DEV[,DEV...]" into canonical paths (realpath), a
+ * NULL-terminated array for g_strfreev; a name that does not exist, or an
+ * empty one, is AB_ERROR_USAGE. */
+gboolean ab_safety_parse_confirmed(const char *list, char ***out, GError **error);
+
+#endif

@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Turn a target spec into a mounted directory: loop images, array, mkfs,
+ * mount; each step's undo pushed the moment it succeeds. */
+#include "target.h"
+#include "loop.h"
+#include "mount.h"
+#include "safety.h"
+#include "../src/error.h"
+#include "../src/runner.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void ab_target_spec_init(struct ab_target_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+}
+
+void ab_target_spec_clear(struct ab_target_spec *spec)
+{
+	g_free(spec->dir);
+	g_free(spec->device);
+	g_free(spec->array_level);
+	g_strfreev(spec->members);
+	g_free(spec->layout);
+	g_free(spec->fs);
+	g_free(spec->mkfs_opts);
+	g_free(spec->mount_opts);
+	g_free(spec->loop_dir);
+	g_strfreev(spec->confirmed);
+	memset(spec, 0, sizeof(*spec));
+}
+
+gboolean ab_target_spec_builds(const struct ab_target_spec *spec)
+{
+	return spec->device || spec->array_level || spec->loop_count;
+}
+
+gboolean ab_target_spec_parse_loop(const char *text, struct ab_target_spec *spec, GError **error)
+{
+	g_auto(GStrv) f = g_strsplit(text, ":", 3);
+	guint64 n;
+	uint64_t size;
+	if (!f[0] || !f[1] || !g_ascii_string_to_unsigned(f[0], 10, 1, 64, &n, NULL)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --loop '%s': expected N:SIZE[:DIR] with N from 1 to 64", text);
+		return FALSE;
+	}
+	if (!ab_parse_size(f[1], AB_MIB, &size, error)) {
+		g_prefix_error(error, "--loop: ");
+		return FALSE;
+	}
+	if (size < 16 * AB_MIB) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "invalid --loop size '%s': at least 16m", f[1]);
+		return FALSE;
+	}
+	spec->loop_count = (uint32_t)n;
+	spec->loop_size = size;
+	g_free(spec->loop_dir);
+	spec->loop_dir = g_strdup(f[2] && *f[2] ? f[2] : g_get_tmp_dir());
+	return TRUE;
+}
+
+/* Runs a step (or only pushes its undo when argv is NULL); dry run prints. */
+static gboolean run_step(struct ab_target *t, const struct ab_plan_step *step, FILE *out, GError **error)
+{
+	if (out) {
+		if (step->argv) {
+			g_autofree char *cmd = ab_plan_step_command(step);
+			fprintf(out, "  %s\n", cmd);
+		}
+		if (step->undo != AB_UNDO_KIND_COUNT)
+			fprintf(out, "      undo: %s %s\n", ab_undo_kind_name(step->undo), step->undo_arg);
+		return TRUE;
+	}
+	if (ab_stop_requested) {
+		g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted while building the target");
+		return FALSE;
+	}
+	if (step->argv) {
+		g_autofree char *err = NULL;
+		int status;
+		if (!g_spawn_sync(NULL, step->argv, NULL,
+				  G_SPAWN_SEARCH_PATH | G_SPAWN_STDIN_FROM_DEV_NULL | G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+				  NULL, NULL, &err, &status, error)) {
+			g_prefix_error(error, "cannot %s: ", step->what);
+			(*error)->domain = AB_ERROR;
+			(*error)->code = AB_ERROR_SKIPPED;
+			return FALSE;
+		}
+		if (!g_spawn_check_wait_status(status, NULL)) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot %s: %s failed: %s", step->what,
+				    step->argv[0], err && *g_strstrip(err) ? err : "no message");
+			return FALSE;
+		}
+	}
+	if (step->undo != AB_UNDO_KIND_COUNT)
+		return ab_undo_push(&t->undo, step->undo, step->undo_arg, error);
+	return TRUE;
+}
+
+static gboolean run_plan(struct ab_target *t, struct ab_plan *plan, FILE *out, GError **error)
+{
+	for (guint i = 0; i < plan->steps->len; i++)
+		if (!run_step(t, g_ptr_array_index(plan->steps, i), out, error))
+			return FALSE;
+	return TRUE;
+}
+
+static gboolean make_loops(const struct ab_target_spec *spec, struct ab_target *t, FILE *out, GError **error)
+{
+	for (uint32_t i = 0; i < spec->loop_count; i++) {
+		g_autofree char *img = g_strdup_printf("%s/arraybench-%d-%u.img", spec->loop_dir, (int)getpid(), i);
+		if (out) {
+			fprintf(out, "  truncate -s %" G_GUINT64_FORMAT " %s\n      undo: unlink %s\n", spec->loop_size,
+				img, img);
+			fprintf(out, "  losetup --find --show --direct-io=on %s   # LOOP%u\n      undo: loop-detach LOOP%u\n",
+				img, i, i);
+			g_ptr_array_add(t->members, g_strdup_printf("LOOP%u", i));
+			continue;
+		}
+		if (ab_stop_requested) {
+			g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted while building the target");
+			return FALSE;
+		}
+		if (!ab_loop_make_image(img, spec->loop_size, error) ||
+		    !ab_undo_push(&t->undo, AB_UNDO_UNLINK, img, error))
+			return FALSE;
+		g_autofree char *dev = ab_loop_attach(img, TRUE, error);
+		if (!dev || !ab_undo_push(&t->undo, AB_UNDO_LOOP_DETACH, dev, error))
+			return FALSE;
+		g_ptr_array_add(t->members, g_steal_pointer(&dev));
+	}
+	return TRUE;
+}
+
+static gboolean check_named_devices(const struct ab_target_spec *spec, GError **error)
+{
+	const char *const *confirmed = (const char *const *)spec->confirmed;
+	if (spec->device && !ab_safety_check_device("", spec->device, confirmed, error))
+		return FALSE;
+	for (char **m = spec->members; m && *m; m++)
+		if (!ab_safety_check_device("", *m, confirmed, error))
+			return FALSE;
+	return TRUE;
+}
+
+static gboolean md_available(void)
+{
+	return access("/proc/mdstat", F_OK) == 0;
+}
+
+static enum ab_backend pick_backend(const struct ab_target_spec *spec, enum ab_fs_type fs)
+{
+	if (spec->backend != AB_BACKEND_AUTO)
+		return spec->backend;
+	if (md_available())
+		return AB_BACKEND_MDADM;
+	return fs == AB_FS_BTRFS ? AB_BACKEND_BTRFS : AB_BACKEND_MDADM;
+}
+
+static const char *btrfs_profile(const char *level)
+{
+	static const char *const names[] = { "single", "raid0", "raid1", "raid10", "raid5", "raid6" };
+	const char *bare = g_str_has_prefix(level, "raid") ? level + 4 : level;
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+		const char *nb = g_str_has_prefix(names[i], "raid") ? names[i] + 4 : names[i];
+		if (g_str_equal(bare, nb))
+			return names[i];
+	}
+	return NULL;
+}
+
+static char *make_label(const struct ab_target *t)
+{
+	GString *s = g_string_new(NULL);
+	if (g_str_equal(t->backend, "mdadm"))
+		g_string_append_printf(s, "md%s%s-", t->level, t->layout ? t->layout : "");
+	else if (g_str_equal(t->backend, "btrfs"))
+		g_string_append_printf(s, "btrfs-%s-", t->level);
+	g_string_append(s, t->fs);
+	if (t->mount_options && *t->mount_options)
+		g_string_append_printf(s, "-%s", t->mount_options);
+	for (char *p = s->str; *p; p++)
+		if (*p == ',')
+			*p = '+';
+		else if (!g_ascii_isgraph(*p))
+			*p = '_';
+	if (s->len > 64)
+		g_string_truncate(s, 64);
+	return g_string_free(s, FALSE);
+}
+
+static gboolean build_array_plan(const struct ab_target_spec *spec, struct ab_target *t, enum ab_fs_type fs,
+				 enum ab_backend backend, const char *const *members, struct ab_plan *planp,
+				 struct ab_array_geometry *geo, FILE *out, GError **error)
+{
+	if (backend == AB_BACKEND_BTRFS) {
+		const char *profile = btrfs_profile(spec->array_level);
+		if (fs != AB_FS_BTRFS || !profile) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "invalid --array '%s' for the btrfs backend: it takes --fs btrfs and one of "
+				    "single, raid0, raid1, raid10, raid5, raid6", spec->array_level);
+			return FALSE;
+		}
+		t->backend = g_strdup("btrfs");
+		t->level = g_strdup(profile);
+		t->source = g_strdup(members[0]);
+		if (!ab_btrfs_plan(planp, profile, members, spec->mkfs_opts, error))
+			return FALSE;
+		g_autofree char *cmd = ab_plan_step_command(g_ptr_array_index(planp->steps, 0));
+		t->mkfs_command = g_steal_pointer(&cmd);
+		return run_plan(t, planp, out, error);
+	}
+	if (!md_available() && !out) {
+		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
+			    "md RAID is not in this kernel (no /proc/mdstat): use --fs btrfs --backend btrfs for "
+			    "a btrfs array here, or run on a kernel with md (see tests/vm)");
+		return FALSE;
+	}
+	g_autofree char *prefix = g_strdup_printf("/dev/md/ab%d-", (int)getpid());
+	char *array_dev = NULL;
+	if (!ab_mdadm_plan(planp, spec->array_level, members, spec->chunk_bytes, spec->layout, prefix, geo,
+			   &array_dev, error))
+		return FALSE;
+	t->backend = g_strdup("mdadm");
+	t->level = g_strdup(spec->array_level);
+	t->layout = g_strdup(spec->layout);
+	t->chunk_bytes = geo->chunk_bytes;
+	t->source = array_dev;
+	return run_plan(t, planp, out, error);
+}
+
+static gboolean build_array(const struct ab_target_spec *spec, struct ab_target *t, enum ab_fs_type fs,
+			    struct ab_array_geometry *geo, FILE *out, GError **error)
+{
+	enum ab_backend backend = pick_backend(spec, fs);
+	const char *const *members = (const char *const *)t->members->pdata;
+	struct ab_plan plan;
+	ab_plan_init(&plan);
+	gboolean ok = build_array_plan(spec, t, fs, backend, members, &plan, geo, out, error);
+	ab_plan_clear(&plan);
+	return ok;
+}
+
+static gboolean format_and_mount(const struct ab_target_spec *spec, struct ab_target *t, enum ab_fs_type fs,
+				 const struct ab_array_geometry *geo, FILE *out, GError **error)
+{
+	if (!g_str_equal(t->backend, "btrfs")) {
+		struct ab_plan plan;
+		ab_plan_init(&plan);
+		gboolean ok = ab_mkfs_plan(&plan, fs, t->source, geo, spec->no_stripe_hint, spec->mkfs_opts, error);
+		if (ok) {
+			t->mkfs_command = ab_plan_step_command(g_ptr_array_index(plan.steps, 0));
+			ok = run_plan(t, &plan, out, error);
+		}
+		ab_plan_clear(&plan);
+		if (!ok)
+			return FALSE;
+	}
+	g_autofree char *extra = NULL;
+	if (g_str_equal(t->backend, "btrfs"))
+		extra = ab_btrfs_mount_data((const char *const *)t->members->pdata, NULL);
+	else if (fs == AB_FS_EXT3 || fs == AB_FS_EXT4)
+		extra = g_strdup("no_prefetch_block_bitmaps"); /* no ext4lazyinit thread during the phases */
+	if (out) {
+		fprintf(out, "  mkdir MOUNT_DIR\n      undo: rmdir MOUNT_DIR\n");
+		fprintf(out, "  mount -t %s -o %s%s%s %s MOUNT_DIR\n      undo: umount MOUNT_DIR\n", t->fs,
+			extra ? extra : "", extra && t->mount_options && *t->mount_options ? "," : "",
+			t->mount_options ? t->mount_options : "", t->source);
+		t->mount_dir = g_strdup("MOUNT_DIR");
+		return TRUE;
+	}
+	g_autofree char *dir = g_dir_make_tmp("arraybench-mnt-XXXXXX", NULL);
+	if (!dir) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot make a mount point");
+		return FALSE;
+	}
+	if (!ab_undo_push(&t->undo, AB_UNDO_RMDIR, dir, error))
+		return FALSE;
+	if (!ab_mount(t->source, dir, t->fs, spec->mount_opts, extra, error))
+		return FALSE;
+	if (!ab_undo_push(&t->undo, AB_UNDO_UMOUNT, dir, error))
+		return FALSE;
+	t->mount_dir = g_steal_pointer(&dir);
+	t->mount_effective = ab_mount_effective_options("", t->mount_dir);
+	return TRUE;
+}
+
+gboolean ab_target_build(const struct ab_target_spec *spec, struct ab_target *t, FILE *out, GError **error)
+{
+	memset(t, 0, sizeof(*t));
+	/* NULL-terminated: pdata is the member list the builders take. */
+	t->members = g_ptr_array_new_null_terminated(4, g_free, TRUE);
+	g_autofree char *state = ab_undo_state_dir();
+	if (!ab_undo_open(&t->undo, out ? NULL : state, error))
+		return FALSE;
+	if (!ab_target_spec_builds(spec)) {
+		t->mount_dir = g_strdup(spec->dir);
+		t->backend = g_strdup("dir");
+		return TRUE;
+	}
+	enum ab_fs_type fs;
+	if (!spec->fs) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "missing --fs: ext3, ext4, xfs or btrfs");
+		return FALSE;
+	}
+	if (!ab_fs_type_parse(spec->fs, &fs, error))
+		return FALSE;
+	t->fs = g_strdup(spec->fs);
+	t->mount_options = g_strdup(spec->mount_opts);
+	if (out)
+		fprintf(out, "arraybench: plan (--dry-run: nothing is touched), each step with its undo:\n");
+	gboolean ok = check_named_devices(spec, error);
+	for (char **m = spec->members; ok && m && *m; m++)
+		g_ptr_array_add(t->members, g_strdup(*m));
+	if (ok && spec->loop_count)
+		ok = make_loops(spec, t, out, error);
+	struct ab_array_geometry geo = { 0 };
+	if (ok && spec->array_level) {
+		ok = build_array(spec, t, fs, &geo, out, error);
+	} else if (ok) {
+		const char *dev = spec->device ? spec->device
+				  : t->members->len ? g_ptr_array_index(t->members, 0) : NULL;
+		if (!dev || t->members->len > 1) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "%s: name one --device, or an --array with its members", dev ? "several devices" : "no device");
+			ok = FALSE;
+		} else {
+			t->backend = g_strdup("device");
+			t->level = g_strdup("single");
+			t->source = g_strdup(dev);
+			if (spec->device)
+				g_ptr_array_add(t->members, g_strdup(dev));
+		}
+	}
+	if (ok)
+		ok = format_and_mount(spec, t, fs, &geo, out, error);
+	if (ok)
+		t->label = make_label(t);
+	if (!ok && !out)
+		ab_undo_unwind(&t->undo, NULL, NULL);
+	return ok;
+}
+
+gboolean ab_target_teardown(struct ab_target *t, GString *report, GError **error)
+{
+	return ab_undo_unwind(&t->undo, report, error);
+}
+
+void ab_target_clear(struct ab_target *t)
+{
+	g_free(t->mount_dir);
+	g_free(t->backend);
+	g_free(t->level);
+	g_free(t->layout);
+	g_free(t->fs);
+	g_free(t->source);
+	if (t->members)
+		g_ptr_array_unref(t->members);
+	g_free(t->mkfs_command);
+	g_free(t->mount_options);
+	g_free(t->mount_effective);
+	g_free(t->label);
+	ab_undo_clear(&t->undo);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_TARGET_H
+#define AB_TARGET_H
+
+#include <glib.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "plan.h"
+#include "undo.h"
+
+enum ab_backend { AB_BACKEND_AUTO, AB_BACKEND_MDADM, AB_BACKEND_BTRFS };
+
+/* What the user asked for (options of `run`). */
+struct ab_target_spec {
+	char *dir;              /* -d: an existing directory, nothing built */
+	char *device;           /* --device */
+	char *array_level;      /* --array: "raid10", "1+0", "10", "single"... */
+	char **members;         /* --members */
+	enum ab_backend backend;
+	uint32_t chunk_bytes;   /* --chunk, 0 = the tool's default */
+	char *layout;           /* --layout n2|f2|o2 */
+	char *fs;               /* --fs */
+	char *mkfs_opts;
+	char *mount_opts;
+	gboolean no_stripe_hint;
+	uint32_t loop_count;    /* --loop N:SIZE[:DIR] */
+	uint64_t loop_size;
+	char *loop_dir;
+	char **confirmed;       /* --yes-destroy, canonical paths */
+	gboolean dry_run;
+};
+
+/* What was built, for the phases and the report. */
+struct ab_target {
+	char *mount_dir;
+	char *backend;          /* "dir", "device", "mdadm", "btrfs" */
+	char *level;
+	uint32_t chunk_bytes;
+	char *layout;
+	char *fs;
+	char *source;           /* what was mounted */
+	GPtrArray *members;     /* char * */
+	char *mkfs_command;
+	char *mount_options;    /* asked for */
+	char *mount_effective;  /* read back from mountinfo */
+	char *label;            /* short name for the CSV: "btrfs10-btrfs-noatime" */
+	struct ab_undo undo;
+};
+
+void ab_target_spec_init(struct ab_target_spec *spec);
+void ab_target_spec_clear(struct ab_target_spec *spec);
+gboolean ab_target_spec_parse_loop(const char *text, struct ab_target_spec *spec, GError **error);
+/* Does the spec ask to build anything (root needed), or just use -d? */
+gboolean ab_target_spec_builds(const struct ab_target_spec *spec);
+
+/* Build, format and mount; every step's undo is pushed as it succeeds.
+ * --dry-run prints the plan with its undo to `out` and touches nothing.
+ * On failure what was done is already unwound. */
+gboolean ab_target_build(const struct ab_target_spec *spec, struct ab_target *target, FILE *out,
+			 GError **error);
+/* Unmount and remove everything built, newest first. */
+gboolean ab_target_teardown(struct ab_target *target, GString *report, GError **error);
+void ab_target_clear(struct ab_target *target);
+
+#endif

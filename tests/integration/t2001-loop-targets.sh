@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Built targets on loop images: file systems, btrfs arrays, dry run, safety
+# refusals, teardown on success, SIGINT, kill -9 + cleanup.  Root only.
+. "$(dirname "$0")/lib.sh"
+plan 43
+if ! is_root || [ ! -e /dev/loop-control ]; then
+	for i in $(seq 43); do skip "built targets need root and loop devices"; done
+	exit 0
+fi
+export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
+mkdir -p "$TMPDIR"
+small="-s 32m -r 16 --cache cgroup -n 1 -f -q"
+
+left_behind() { # what of ours is still attached, mounted, on disk or journaled
+	{ losetup -a | grep -F "$T/"; grep -F "$T/" /proc/self/mounts; ls -A "$TMPDIR"; ls -A "$ARRAYBENCH_STATE_DIR" 2>/dev/null; } | tr '\n' ' '
+}
+
+# --dry-run prints the plan and touches nothing.
+"$AB" run --loop 4:256m --array raid10 --fs btrfs $small --dry-run >"$T/plan" 2>&1
+is $? 0 "--dry-run exits 0"
+grep -q 'mkfs.btrfs -f -q -K -d raid10 -m raid10 LOOP0 LOOP1 LOOP2 LOOP3' "$T/plan"; ok $? "the plan shows mkfs.btrfs on the four members"
+grep -q 'undo: umount MOUNT_DIR' "$T/plan"; ok $? "the plan shows each undo"
+is "$(left_behind)" "" "--dry-run leaves nothing"
+
+for fs in ext4 ext3 xfs; do
+	"$AB" run --loop 1:320m --fs "$fs" --mount-opts noatime $small --json "$T/$fs.json" >"$T/$fs.csv" 2>"$T/$fs.err"
+	is $? 0 "$fs on one loop image exits 0"
+	is "$(cut -d, -f3 "$T/$fs.csv")" "$fs-noatime" "the CSV name field is the target label"
+	is "$(python3 -c "import json;t=json.load(open('$T/$fs.json'))['target'];print(t['backend'],t['fs'],'noatime' in t['mount_options_effective'])")" \
+		"device $fs True" "JSON records the target and the options in effect"
+	is "$(left_behind)" "" "$fs: everything is torn down"
+done
+
+for level in raid1 raid10; do
+	"$AB" run --loop 4:256m --array $level --fs btrfs $small --json "$T/$level.json" >"$T/$level.csv" 2>"$T/$level.err"
+	is $? 0 "btrfs $level on four loop images exits 0"
+	is "$(python3 -c "import json;t=json.load(open('$T/$level.json'))['target'];print(t['backend'],t['level'],len(t['members']))")" \
+		"btrfs $level 4" "JSON records backend, level and four members"
+	is "$(left_behind)" "" "btrfs $level: everything is torn down"
+done
+
+# mdadm where the kernel has no md: a clear error, and the images go.
+if [ ! -e /proc/mdstat ]; then
+	"$AB" run --loop 4:256m --array raid10 --fs xfs --backend mdadm $small >/dev/null 2>"$T/md.err"
+	is $? 3 "an mdadm array on a kernel without md exits 3"
+	grep -q 'md RAID is not in this kernel.*--backend btrfs' "$T/md.err"; ok $? "and names the ways forward"
+else
+	"$AB" run --loop 4:256m --array raid10 --fs xfs --backend mdadm $small >/dev/null 2>"$T/md.err"
+	is $? 0 "an mdadm raid10 on loop images exits 0"; ok 0 "(md is in this kernel)"
+fi
+is "$(left_behind)" "" "mdadm attempt: nothing left"
+
+# Safety: a device of our own with an ext4 signature, then mounted.
+truncate -s 64m "$T/victim.img"; mkfs.ext4 -q -F "$T/victim.img"
+dev=$(losetup --find --show "$T/victim.img"); cleanup_add "losetup -d $dev"
+"$AB" run --device "$dev" --fs ext4 $small >/dev/null 2>"$T/sig.err"
+is $? 4 "a device with an ext4 signature is refused with exit 4"
+grep -q "refusing '$dev': it holds an ext4 file system" "$T/sig.err"; ok $? "naming the device and the reason"
+"$AB" run --device "$dev" --fs ext4 --yes-destroy "$dev" $small >/dev/null 2>"$T/yes.err"
+is $? 0 "--yes-destroy naming it lets it through"
+mkdir "$T/m"; mount "$dev" "$T/m"; cleanup_add "umount $T/m"
+"$AB" run --device "$dev" --fs ext4 --yes-destroy "$dev" $small --dry-run >/dev/null 2>"$T/mnt.err"
+is $? 4 "a mounted device is refused even when confirmed"
+grep -q "refusing '$dev': it is mounted at '$T/m'" "$T/mnt.err"; ok $? "naming where it is mounted"
+umount "$T/m"
+root_src=$(findmnt -n -o SOURCE /)
+if [ -b "$root_src" ]; then
+	"$AB" run --device "$root_src" --fs ext4 --yes-destroy "$root_src" $small --dry-run >/dev/null 2>"$T/root.err"
+	is $? 4 "the device behind / is refused (dry run)"
+	grep -q "backs the root file system\|is mounted at '/'" "$T/root.err"; ok $? "saying it backs /"
+else
+	skip "/ is not on a block device here"; skip "/ is not on a block device here"
+fi
+losetup -d "$dev"
+"$AB" run --device "$T/victim.img" --fs ext4 $small >/dev/null 2>"$T/nb.err"
+is $? 1 "a regular file as --device is bad input (exit 1)"
+"$AB" run --loop 1:320m --fs zfs $small >/dev/null 2>"$T/fs.err"
+is $? 1 "--fs zfs is bad input"
+is "$(left_behind)" "" "refusals leave nothing"
+
+# A run on a built btrfs raid1 that is busy for seconds; sets $pid once
+# its phase has started.
+start_slow_run() { # stderr-file
+	"$AB" run --loop 2:256m --array raid1 --fs btrfs -s 64m -r 16 --cache cgroup -n 0 -f200 \
+		--phases per-char-write >/dev/null 2>"$1" &
+	pid=$!
+	for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$1" && break; sleep 0.05; done
+}
+
+# SIGINT mid-phase on a built target: exit 130, all torn down.
+start_slow_run "$T/int.err"
+sleep 0.3; kill -INT $pid; wait $pid
+is $? 130 "SIGINT on a built target exits 130"
+is "$(left_behind)" "" "SIGINT: everything is torn down"
+
+# kill -9: the journal stays, and cleanup finishes the job.
+start_slow_run "$T/k9.err"
+kill -KILL $pid; wait $pid 2>/dev/null
+sleep 0.5 # the workers die with their parent (PR_SET_PDEATHSIG)
+[ -n "$(left_behind)" ]; ok $? "kill -9 leaves the target behind (as expected)"
+ls "$ARRAYBENCH_STATE_DIR"/journal-$pid >/dev/null 2>&1; ok $? "with its journal"
+"$AB" cleanup >"$T/cleanup.out" 2>&1
+is $? 0 "arraybench cleanup exits 0"
+grep -q "undone: umount" "$T/cleanup.out" && grep -q "undone: loop-detach" "$T/cleanup.out" &&
+	grep -q "undone: unlink" "$T/cleanup.out"; ok $? "and reports what it undid"
+is "$(left_behind)" "" "after cleanup nothing is left"
+# the cgroup the killed run made is removed by the next run's stale-group sweep
+"$AB" cleanup >"$T/cleanup2.out" 2>&1
+grep -q "nothing to undo" "$T/cleanup2.out"; ok $? "a second cleanup has nothing to undo"

@@ -1,0 +1,563 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Refusals.  In-use rules run on fake /proc+/sys trees around device nodes
+ * made with mknod under major 60 (reserved for local use, so no driver: the
+ * nodes are never opened).  Fake tree, under a temp ROOT:
+ *
+ *   dev/NAME                       block node MAJ:MIN (not under ROOT/dev in
+ *                                  real life; the code only stats it)
+ *   sys/class/block/NAME/dev       "MAJ:MIN"
+ *   sys/class/block/NAME/holders/H symlink ../../H
+ *   sys/class/block/NAME/PART/{dev,partition}, sys/class/block/PART -> NAME/PART
+ *   sys/dev/block/MAJ:MIN          symlink ../../class/block/NAME[/PART]
+ *   sys/fs/btrfs/FSID/devices/NAME
+ *   proc/self/mountinfo
+ *
+ * Signatures need real data: three loop devices on images made here (ext4,
+ * zeroed, a hand-written DOS MBR), checked against the real /proc and /sys.
+ * They are attached with LO_FLAGS_AUTOCLEAR and the images unlinked at once,
+ * and the process has its own mount namespace, so even a crash leaves no
+ * loop device, mount or image behind.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <linux/loop.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "../../fs-setup/safety.h"
+#include "../../src/error.h"
+
+#define MAJ 60
+#define PROC_LINE "22 1 0:21 / /proc rw,nosuid - proc proc rw\n"
+
+enum { LOOP_EXT4, LOOP_ZERO, LOOP_DOS, LOOP_COUNT };
+
+static struct {
+	char *dir;                 /* images (unlinked at once) and mount point */
+	char *dev[LOOP_COUNT];     /* NULL: not attached, tests skip */
+	int fd[LOOP_COUNT];        /* held open: autoclear detaches on close */
+	gboolean own_mount_ns;
+} loops;
+
+/* --- fake trees ------------------------------------------------------- */
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	g_autofree char *path = g_build_filename(root, rel, NULL);
+	g_autofree char *dir = g_path_get_dirname(path);
+	assert_int_equal(g_mkdir_with_parents(dir, 0755), 0);
+	assert_true(g_file_set_contents(path, text, -1, NULL));
+}
+
+static void link_to(const char *root, const char *rel, const char *target)
+{
+	g_autofree char *path = g_build_filename(root, rel, NULL);
+	g_autofree char *dir = g_path_get_dirname(path);
+	assert_int_equal(g_mkdir_with_parents(dir, 0755), 0);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+/* A block node ROOT/dev/NAME; the path for the caller to name. */
+static char *node(const char *root, const char *name, unsigned min)
+{
+	char *path = g_build_filename(root, "dev", name, NULL);
+	g_autofree char *dir = g_path_get_dirname(path);
+	assert_int_equal(g_mkdir_with_parents(dir, 0755), 0);
+	assert_int_equal(mknod(path, S_IFBLK | 0600, makedev(MAJ, min)), 0);
+	return path;
+}
+
+static void fake_disk(const char *root, const char *name, unsigned maj, unsigned min)
+{
+	g_autofree char *dev = g_strdup_printf("sys/class/block/%s/dev", name);
+	g_autofree char *num = g_strdup_printf("%u:%u\n", maj, min);
+	put(root, dev, num);
+	g_autofree char *key = g_strdup_printf("sys/dev/block/%u:%u", maj, min);
+	g_autofree char *target = g_strdup_printf("../../class/block/%s", name);
+	link_to(root, key, target);
+}
+
+static void fake_part(const char *root, const char *disk, const char *part, unsigned maj, unsigned min)
+{
+	g_autofree char *base = g_strdup_printf("sys/class/block/%s/%s", disk, part);
+	g_autofree char *dev = g_strconcat(base, "/dev", NULL);
+	g_autofree char *mark = g_strconcat(base, "/partition", NULL);
+	g_autofree char *num = g_strdup_printf("%u:%u\n", maj, min);
+	put(root, dev, num);
+	put(root, mark, "1\n");
+	g_autofree char *key = g_strdup_printf("sys/dev/block/%u:%u", maj, min);
+	g_autofree char *target = g_strdup_printf("../../class/block/%s/%s", disk, part);
+	link_to(root, key, target);
+	g_autofree char *cls = g_strdup_printf("sys/class/block/%s", part);
+	g_autofree char *rel = g_strdup_printf("%s/%s", disk, part);
+	link_to(root, cls, rel);
+}
+
+/* `dev` is "NAME" or "DISK/PART". */
+static void fake_holder(const char *root, const char *dev, const char *holder)
+{
+	g_autofree char *rel = g_strdup_printf("sys/class/block/%s/holders/%s", dev, holder);
+	g_autofree char *target = g_strdup_printf("../../%s", holder);
+	link_to(root, rel, target);
+}
+
+static void mountinfo(const char *root, const char *text)
+{
+	g_autofree char *all = g_strconcat(PROC_LINE, text, NULL);
+	put(root, "proc/self/mountinfo", all);
+}
+
+/* abx 60:1 with partitions abxp1 60:2 and abxp2 60:3. */
+static void fake_abx(const char *root)
+{
+	fake_disk(root, "abx", MAJ, 1);
+	fake_part(root, "abx", "abxp1", MAJ, 2);
+	fake_part(root, "abx", "abxp2", MAJ, 3);
+}
+
+static void expect_error(GError *e, int code, const char *message)
+{
+	assert_non_null(e);
+	if (!g_error_matches(e, AB_ERROR, code) || !g_str_equal(e->message, message))
+		fail_msg("got %d '%s', want %d '%s'", e->code, e->message, code, message);
+}
+
+/* The refusal for `dev` (canonical path confirmed, which must not matter). */
+static void expect_refusal(const char *root, const char *dev, const char *why)
+{
+	g_autofree char *canonical = realpath(dev, NULL);
+	const char *confirmed[] = { canonical, NULL };
+	g_autoptr(GError) e = NULL;
+	assert_false(ab_safety_check_device(root, dev, confirmed, &e));
+	g_autofree char *want = g_strdup_printf("refusing '%s': %s", dev, why);
+	expect_error(e, AB_ERROR_UNSAFE, want);
+}
+
+/* In-use checks pass; confirmed so the driverless node is not probed. */
+static void expect_free(const char *root, const char *dev)
+{
+	g_autofree char *canonical = realpath(dev, NULL);
+	const char *confirmed[] = { canonical, NULL };
+	g_autoptr(GError) e = NULL;
+	if (!ab_safety_check_device(root, dev, confirmed, &e))
+		fail_msg("'%s' refused: %s", dev, e->message);
+}
+
+static int tree_setup(void **state)
+{
+	char *root = g_dir_make_tmp("ab-safety-XXXXXX", NULL);
+	assert_non_null(root);
+	*state = root;
+	return 0;
+}
+
+static int tree_teardown(void **state)
+{
+	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", (char *)*state);
+	assert_int_equal(system(cmd), 0);
+	g_free(*state);
+	return 0;
+}
+
+static void need_mknod(const char *root)
+{
+	g_autofree char *probe = g_build_filename(root, "probe", NULL);
+	if (mknod(probe, S_IFBLK | 0600, makedev(MAJ, 0)) != 0)
+		skip();
+	unlink(probe);
+}
+
+/* --- fake-tree tests -------------------------------------------------- */
+
+static void test_clean_device_passes(void **state)
+{
+	const char *root = *state;
+	need_mknod(root);
+	fake_abx(root);
+	mountinfo(root, "23 1 254:1 / / rw - ext4 /dev/vdz1 rw\n");
+	g_autofree char *dev = node(root, "abx", 1);
+	expect_free(root, dev);
+	/* Unconfirmed, the node is probed: no driver behind it. */
+	g_autoptr(GError) e = NULL;
+	assert_false(ab_safety_check_device(root, dev, NULL, &e));
+	g_autofree char *want = g_strdup_printf("cannot open '%s': %s", dev, g_strerror(ENXIO));
+	expect_error(e, AB_ERROR_USAGE, want);
+}
+
+static void test_mounted(void **state)
+{
+	const char *root = *state;
+	need_mknod(root);
+	fake_abx(root);
+	mountinfo(root, "23 1 254:1 / / rw - ext4 /dev/vdz1 rw\n"
+			"40 23 60:1 / /mnt/with\\040space rw,relatime - ext4 /dev/whatever rw\n");
+	g_autofree char *dev = node(root, "abx", 1);
+	expect_refusal(root, dev, "it is mounted at '/mnt/with space'");
+}
+
+static void test_partition_mounted(void **state)
+{
+	const char *root = *state;
+	need_mknod(root);
+	fake_abx(root);
+	mountinfo(root, "41 1 60:3 / /mnt/p rw - xfs /dev/abxp2 rw\n");
+	g_autofree char *disk = node(root, "abx", 1);
+	g_autofree char *p1 = node(root, "abxp1", 2);
+	g_autofree char *p2 = node(root, "abxp2", 3);
+	expect_refusal(root, disk, "its partition 'abxp2' is mounted at '/mnt/p'");
+	expect_refusal(root, p2, "it is mounted at '/mnt/p'");
+	expect_free(root, p1); /* a sibling is not in use */
+}
+
+static void test_btrfs(void **state)
+{
+	const char *root = *state;
+	need_mknod(root);
+	fake_abx(root);
+	fake_disk(root, "aby", MAJ, 10);
+	fake_disk(root, "abz", MAJ, 11);
+	/* Mounted from aby: an anonymous device, the source names it. */
+	mountinfo(root, "42 1 0:45 / /mnt/b rw - btrfs /dev/aby rw,subvol=/\n");
+	put(root, "sys/fs/btrfs/features/raid1", "0\n");
+	put(root, "sys/fs/btrfs/1f2e-btr/devices/aby", "");
+	put(root, "sys/fs/btrfs/1f2e-btr/devices/abz", "");
+	put(root, "sys/fs/btrfs/1f2e-btr/devices/abxp1", "");
+	g_autofree char *aby = node(root, "aby", 10);
+	g_autofree char *abz = node(root, "abz", 11);
+	g_autofree char *abx = node(root, "abx", 1);
+	expect_refusal(root, aby, "it is mounted at '/mnt/b'");
+	expect_refusal(root, abz, "it is a member of the mounted btrfs file system '1f2e-btr'");
+	expect_refusal(root, abx, "its partition 'abxp1' is a member of the mounted btrfs file system '1f2e-btr'");
+	/* The source may also be another path to the node itself. */
+	g_autofree char *line = g_strdup_printf("43 1 0:46 / /mnt/c rw - btrfs %s rw\n", abz);
+	mountinfo(root, line);
+	g_autofree char *fsids = g_build_filename(root, "sys/fs/btrfs/1f2e-btr", NULL);
+	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", fsids);
+	assert_int_equal(system(cmd), 0);
+	expect_refusal(root, abz, "it is mounted at '/mnt/c'");
+}
+
+static void test_holders(void **state)
+{
+	const char *root = *state;
+	need_mknod(root);
+	fake_abx(root);
+	fake_disk(root, "md9", 9, 9);
+	fake_disk(root, "aby", MAJ, 10);
+	fake_disk(root, "dm-3", 253, 3);
+	fake_holder(root, "abx/abxp1", "md9");
+	fake_holder(root, "aby", "md9");
+	fake_holder(root, "aby", "dm-3");
+	mountinfo(root, "");
+	g_autofree char *abx = node(root, "abx", 1);
+	g_autofree char *p1 = node(root, "abxp1", 2);
+	g_autofree char *aby = node(root, "aby", 10);
+	const char *why = " (in use by an array or device mapper)";
+	g_autofree char *w1 = g_strconcat("its partition 'abxp1' is held by 'md9'", why, NULL);
+	g_autofree char *w2 = g_strconcat("it is held by 'md9'", why, NULL);
+	g_autofree char *w3 = g_strconcat("it is held by 'dm-3', 'md9'", why, NULL);
+	expect_refusal(root, abx, w1);
+	expect_refusal(root, p1, w2);
+	expect_refusal(root, aby, w3);
+	/* A mounted holder is named first: it says more. */
+	mountinfo(root, "44 1 9:9 / /srv rw - ext4 /dev/md9 rw\n");
+	expect_refusal(root, aby, "'md9' (built on it) is mounted at '/srv'");
+}
+
+static void test_root_device(void **state)
+{
+	const char *root = *state;
+	need_mknod(root);
+	fake_abx(root);
+	fake_disk(root, "md9", 9, 9);
+	fake_part(root, "md9", "md9p1", 259, 7);
+	fake_disk(root, "aby", MAJ, 10);
+	fake_holder(root, "aby", "md9");
+	g_autofree char *abx = node(root, "abx", 1);
+	g_autofree char *p1 = node(root, "abxp1", 2);
+	g_autofree char *p2 = node(root, "abxp2", 3);
+	g_autofree char *aby = node(root, "aby", 10);
+
+	mountinfo(root, "23 1 60:1 / / rw - ext4 /dev/root rw\n");
+	expect_refusal(root, abx, "it backs the root file system");
+	/* Root on a partition: the disk and that partition, not its sibling. */
+	mountinfo(root, "23 1 60:2 / / rw - ext4 /dev/abxp1 rw\n");
+	expect_refusal(root, abx, "it backs the root file system through its partition 'abxp1'");
+	expect_refusal(root, p1, "it backs the root file system");
+	expect_free(root, p2);
+	/* Root on the whole disk, a partition named. */
+	mountinfo(root, "23 1 60:1 / / rw - ext4 /dev/abx rw\n");
+	expect_refusal(root, p2, "it backs the root file system through its disk 'abx'");
+	/* Root on an md (or its partition) built on the device. */
+	mountinfo(root, "23 1 9:9 / / rw - ext4 /dev/md9 rw\n");
+	expect_refusal(root, aby, "it backs the root file system through 'md9' (built on it)");
+	mountinfo(root, "23 1 259:7 / / rw - ext4 /dev/md9p1 rw\n");
+	expect_refusal(root, aby, "it backs the root file system through 'md9p1' (built on it)");
+	/* btrfs root: anonymous device, the source names the disk. */
+	mountinfo(root, "23 1 0:31 / / rw - btrfs /dev/abx rw\n");
+	expect_refusal(root, abx, "it backs the root file system");
+}
+
+static void test_usage_errors(void **state)
+{
+	const char *root = *state;
+	mountinfo(root, "");
+	g_autoptr(GError) e1 = NULL, e2 = NULL, e3 = NULL;
+	g_autofree char *missing = g_build_filename(root, "no-such-disk", NULL);
+	assert_false(ab_safety_check_device(root, missing, NULL, &e1));
+	g_autofree char *w1 = g_strdup_printf("cannot use device '%s': %s", missing, g_strerror(ENOENT));
+	expect_error(e1, AB_ERROR_USAGE, w1);
+	g_autofree char *file = g_build_filename(root, "disk.img", NULL);
+	assert_true(g_file_set_contents(file, "x", 1, NULL));
+	assert_false(ab_safety_check_device(root, file, NULL, &e2));
+	g_autofree char *w2 = g_strdup_printf("cannot use device '%s': not a block device", file);
+	expect_error(e2, AB_ERROR_USAGE, w2);
+	need_mknod(root);
+	g_autofree char *ghost = node(root, "ghost", 77);
+	assert_false(ab_safety_check_device(root, ghost, NULL, &e3));
+	g_autofree char *w3 = g_strdup_printf("cannot use device '%s': no block device '60:77' in sysfs", ghost);
+	expect_error(e3, AB_ERROR_USAGE, w3);
+}
+
+static void test_parse_confirmed(void **state)
+{
+	const char *root = *state;
+	g_autofree char *a = g_build_filename(root, "a", NULL);
+	g_autofree char *b = g_build_filename(root, "b", NULL);
+	g_autofree char *via = g_build_filename(root, "via", NULL);
+	assert_true(g_file_set_contents(a, "", 0, NULL));
+	assert_true(g_file_set_contents(b, "", 0, NULL));
+	assert_int_equal(symlink("b", via), 0);
+	g_autofree char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+
+	g_autofree char *list = g_strdup_printf("%s,%s", a, via);
+	g_auto(GStrv) out = NULL;
+	assert_true(ab_safety_parse_confirmed(list, &out, NULL));
+	assert_int_equal(g_strv_length(out), 2);
+	assert_string_equal(out[0], ra);
+	assert_string_equal(out[1], rb);
+
+	g_autofree char *missing = g_build_filename(root, "gone", NULL);
+	g_autofree char *bad = g_strdup_printf("%s,%s", a, missing);
+	g_auto(GStrv) none = NULL;
+	g_autoptr(GError) e1 = NULL, e2 = NULL, e3 = NULL;
+	assert_false(ab_safety_parse_confirmed(bad, &none, &e1));
+	assert_null(none);
+	g_autofree char *w1 = g_strdup_printf("cannot confirm device '%s': %s", missing, g_strerror(ENOENT));
+	expect_error(e1, AB_ERROR_USAGE, w1);
+	g_autofree char *empty = g_strdup_printf("%s,,%s", a, b);
+	assert_false(ab_safety_parse_confirmed(empty, &none, &e2));
+	g_autofree char *w2 = g_strdup_printf("empty device name in --yes-destroy '%s'", empty);
+	expect_error(e2, AB_ERROR_USAGE, w2);
+	assert_false(ab_safety_parse_confirmed("", &none, &e3));
+	expect_error(e3, AB_ERROR_USAGE, "no device named in --yes-destroy");
+}
+
+/* --- real loop devices ------------------------------------------------ */
+
+static gboolean make_image(const char *path, int kind)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return FALSE;
+	gboolean ok = ftruncate(fd, 16 << 20) == 0;
+	if (ok && kind == LOOP_DOS) {
+		/* One Linux partition from sector 2048 to the end, and 0x55AA. */
+		unsigned char mbr[512] = { 0 };
+		unsigned char *p = mbr + 446;
+		uint32_t start = 2048, count = (16 << 11) - 2048;
+		p[4] = 0x83;
+		for (int i = 0; i < 4; i++) {
+			p[8 + i] = (start >> (8 * i)) & 0xff;
+			p[12 + i] = (count >> (8 * i)) & 0xff;
+		}
+		mbr[510] = 0x55;
+		mbr[511] = 0xaa;
+		ok = pwrite(fd, mbr, sizeof(mbr), 0) == (ssize_t)sizeof(mbr);
+	}
+	close(fd);
+	if (!ok || kind != LOOP_EXT4)
+		return ok;
+	const char *argv[] = { "mkfs.ext4", "-q", "-F", path, NULL };
+	int status = 0;
+	return g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDIN_FROM_DEV_NULL, NULL,
+			    NULL, NULL, NULL, &status, NULL) &&
+	       g_spawn_check_wait_status(status, NULL);
+}
+
+/* Attach with autoclear and keep the device open: it detaches when the
+ * last opener, at worst this process's exit, closes it. */
+static gboolean attach(const char *image, int slot)
+{
+	int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	int backing = open(image, O_RDWR | O_CLOEXEC);
+	for (int tries = 0; ctl >= 0 && backing >= 0 && tries < 20 && !loops.dev[slot]; tries++) {
+		int n = ioctl(ctl, LOOP_CTL_GET_FREE);
+		if (n < 0)
+			break;
+		char *path = g_strdup_printf("/dev/loop%d", n);
+		int lfd = open(path, O_RDWR | O_CLOEXEC);
+		struct loop_config cfg;
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.fd = (uint32_t)backing;
+		cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR;
+		if (lfd >= 0 && ioctl(lfd, LOOP_CONFIGURE, &cfg) == 0) {
+			loops.dev[slot] = path;
+			loops.fd[slot] = lfd;
+			break;
+		}
+		int e = errno;
+		if (lfd >= 0)
+			close(lfd);
+		g_free(path);
+		if (e != EBUSY)
+			break; /* another process raced us to it: try the next */
+	}
+	if (backing >= 0)
+		close(backing);
+	if (ctl >= 0)
+		close(ctl);
+	return loops.dev[slot] != NULL;
+}
+
+static int group_setup(void **state)
+{
+	loops.dir = g_dir_make_tmp("ab-safety-loops-XXXXXX", NULL);
+	if (!loops.dir)
+		return -1;
+	if (geteuid() != 0 || access("/dev/loop-control", F_OK) != 0)
+		return 0;
+	/* Our mounts vanish with the process, whatever happens to it. */
+	loops.own_mount_ns = unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0;
+	for (int k = 0; k < LOOP_COUNT; k++) {
+		g_autofree char *img = g_strdup_printf("%s/img%d", loops.dir, k);
+		if (make_image(img, k))
+			attach(img, k);
+		unlink(img);
+	}
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	for (int k = 0; k < LOOP_COUNT; k++) {
+		if (!loops.dev[k])
+			continue;
+		ioctl(loops.fd[k], LOOP_CLR_FD, 0);
+		close(loops.fd[k]);
+		g_free(loops.dev[k]);
+	}
+	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", loops.dir);
+	int rc = system(cmd);
+	g_free(loops.dir);
+	return rc == 0 ? 0 : -1;
+}
+
+static const char *loop_or_skip(int k)
+{
+	if (!loops.dev[k])
+		skip();
+	return loops.dev[k];
+}
+
+static void test_ext4_refused_then_confirmed(void **state)
+{
+	const char *dev = loop_or_skip(LOOP_EXT4);
+	g_autoptr(GError) e = NULL;
+	assert_false(ab_safety_check_device("", dev, NULL, &e));
+	g_autofree char *want = g_strdup_printf("refusing '%s': it holds an ext4 file system; "
+						"name it in --yes-destroy to overwrite", dev);
+	expect_error(e, AB_ERROR_UNSAFE, want);
+	/* Confirmed through another name for the same node. */
+	g_autofree char *alias = g_build_filename(loops.dir, "alias", NULL);
+	assert_int_equal(symlink(dev, alias), 0);
+	g_auto(GStrv) confirmed = NULL;
+	assert_true(ab_safety_parse_confirmed(alias, &confirmed, NULL));
+	g_autoptr(GError) e2 = NULL;
+	if (!ab_safety_check_device("", dev, (const char *const *)confirmed, &e2))
+		fail_msg("confirmed '%s' refused: %s", dev, e2->message);
+	unlink(alias);
+}
+
+static void test_confirmation_is_per_device(void **state)
+{
+	const char *ext4 = loop_or_skip(LOOP_EXT4);
+	const char *zero = loop_or_skip(LOOP_ZERO);
+	g_autofree char *list = g_strdup_printf("%s,%s", zero, "/dev/null");
+	g_auto(GStrv) confirmed = NULL;
+	assert_true(ab_safety_parse_confirmed(list, &confirmed, NULL));
+	g_autoptr(GError) e = NULL;
+	assert_false(ab_safety_check_device("", ext4, (const char *const *)confirmed, &e));
+	assert_true(g_error_matches(e, AB_ERROR, AB_ERROR_UNSAFE));
+	assert_non_null(strstr(e->message, "ext4 file system"));
+}
+
+static void test_zeroed_passes(void **state)
+{
+	const char *dev = loop_or_skip(LOOP_ZERO);
+	g_autoptr(GError) e = NULL;
+	if (!ab_safety_check_device("", dev, NULL, &e))
+		fail_msg("'%s' refused: %s", dev, e->message);
+}
+
+static void test_partition_table(void **state)
+{
+	const char *dev = loop_or_skip(LOOP_DOS);
+	g_autoptr(GError) e = NULL;
+	assert_false(ab_safety_check_device("", dev, NULL, &e));
+	g_autofree char *want = g_strdup_printf("refusing '%s': it carries a partition table (dos); "
+						"name it in --yes-destroy to overwrite", dev);
+	expect_error(e, AB_ERROR_UNSAFE, want);
+	const char *confirmed[] = { dev, NULL };
+	assert_true(ab_safety_check_device("", dev, confirmed, NULL));
+}
+
+static void test_really_mounted(void **state)
+{
+	const char *dev = loop_or_skip(LOOP_EXT4);
+	if (!loops.own_mount_ns)
+		skip();
+	g_autofree char *mnt = g_build_filename(loops.dir, "mnt", NULL);
+	assert_int_equal(g_mkdir(mnt, 0700), 0);
+	if (mount(dev, mnt, "ext4", MS_NOATIME, NULL) != 0)
+		skip();
+	g_autofree char *why = g_strdup_printf("it is mounted at '%s'", mnt);
+	expect_refusal("", dev, why);
+	assert_int_equal(umount2(mnt, 0), 0);
+	g_rmdir(mnt);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_clean_device_passes, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_mounted, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_partition_mounted, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_btrfs, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_holders, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_root_device, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_usage_errors, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_parse_confirmed, tree_setup, tree_teardown),
+		cmocka_unit_test(test_ext4_refused_then_confirmed),
+		cmocka_unit_test(test_confirmation_is_per_device),
+		cmocka_unit_test(test_zeroed_passes),
+		cmocka_unit_test(test_partition_table),
+		cmocka_unit_test(test_really_mounted),
+	};
+	return cmocka_run_group_tests_name("safety", tests, group_setup, group_teardown);
+}
