@@ -127,6 +127,20 @@ static void add_phase(JsonBuilder *b, const struct ab_result *r)
 	member_str(b, "cache_mode", r->cache_mode);
 	member_str(b, "sync_mode", r->sync_mode);
 	member_bool(b, "direct", r->direct);
+	json_builder_set_member_name(b, "devices");
+	json_builder_begin_array(b);
+	for (unsigned i = 0; i < r->disks.count; i++) {
+		const struct ab_disk_counters *d = &r->disks.disk[i];
+		json_builder_begin_object(b);
+		member_str(b, "name", d->name);
+		member_int(b, "read_bytes", (int64_t)(d->read_sectors * 512));
+		member_int(b, "written_bytes", (int64_t)(d->write_sectors * 512));
+		member_int(b, "read_ios", (int64_t)d->read_ios);
+		member_int(b, "write_ios", (int64_t)d->write_ios);
+		member_int(b, "busy_ms", (int64_t)d->busy_ms);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
 	json_builder_set_member_name(b, "latency_us");
 	json_builder_begin_object(b);
 	const struct ab_histogram *h = &r->latency;

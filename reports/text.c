@@ -61,6 +61,29 @@ static void header(GString *s, const struct ab_run *run)
 		g_string_append_printf(s, "WARNING %s\n", run->cache_warning);
 }
 
+/* Per-member MiB read/written and busy time, so an imbalance (RAID1 reads
+ * served by one disk) shows without iostat. */
+static void devices(GString *s, const struct ab_run *run)
+{
+	gboolean header = FALSE;
+	for (unsigned id = 0; id < AB_PHASE_COUNT; id++) {
+		const struct ab_result *r = &run->results[id];
+		if (!r->ran || !r->disks.count)
+			continue;
+		if (!header) {
+			g_string_append(s, "per device: MiB read/written, busy seconds\n");
+			header = TRUE;
+		}
+		g_string_append_printf(s, "%-15s", r->phase->name);
+		for (unsigned i = 0; i < r->disks.count; i++) {
+			const struct ab_disk_counters *d = &r->disks.disk[i];
+			g_string_append_printf(s, " %s %.1f/%.1f %.1fs", d->name, d->read_sectors / 2048.0,
+					       d->write_sectors / 2048.0, d->busy_ms / 1000.0);
+		}
+		g_string_append_c(s, '\n');
+	}
+}
+
 char *ab_text_format(const struct ab_run *run)
 {
 	GString *s = g_string_new(NULL);
@@ -89,5 +112,6 @@ char *ab_text_format(const struct ab_run *run)
 				       lat[0], lat[1], lat[2], lat[3], lat[4],
 				       r->measurable ? "" : "  (too fast to measure)");
 	}
+	devices(s, run);
 	return g_string_free(s, FALSE);
 }

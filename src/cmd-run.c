@@ -130,6 +130,16 @@ static gboolean run_all(const struct ab_config *cfg, const struct ab_cache *cach
 {
 	struct ab_suite suite;
 	ab_suite_init(&suite, cfg, cache, cfg->quiet ? NULL : stderr);
+	g_autoptr(GPtrArray) disks = NULL;
+	if (target->members && target->members->len) {
+		g_autoptr(GPtrArray) paths = g_ptr_array_new_null_terminated(4, NULL, TRUE);
+		if (target->source)
+			g_ptr_array_add(paths, target->source);
+		for (guint i = 0; i < target->members->len; i++)
+			g_ptr_array_add(paths, g_ptr_array_index(target->members, i));
+		disks = ab_diskstats_names((const char *const *)paths->pdata);
+		suite.disk_names = disks;
+	}
 	gboolean ok = TRUE;
 	for (unsigned i = 0; ok && i < cfg->repeats; i++) {
 		g_autofree struct ab_run *run = g_new0(struct ab_run, 1);

@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "histogram.h"
+#include "../fs-setup/diskstats.h"
 #include "../fs-setup/target.h"
 #include "../workloads/phase.h"
 
@@ -33,6 +34,7 @@ struct ab_result {
 	char sync_mode[64];
 	char cache_mode[64];
 	struct ab_histogram latency;
+	struct ab_disk_set disks; /* per-member I/O during the phase */
 };
 
 /* Everything a report writer reads about one run. */

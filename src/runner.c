@@ -252,6 +252,8 @@ gboolean ab_runner_run_phase(const struct ab_runner *r, const struct ab_phase *p
 	fflush(stdout);
 	fflush(stderr);
 	struct ab_cpu_snapshot cpu_a, cpu_b;
+	struct ab_disk_set disks_a, disks_b;
+	ab_diskstats_read("", r->disk_names, &disks_a);
 	ab_sysinfo_cpu(&cpu_a);
 	pid_t *pids = g_new0(pid_t, n);
 	pid_t self = getpid();
@@ -286,6 +288,7 @@ gboolean ab_runner_run_phase(const struct ab_runner *r, const struct ab_phase *p
 	struct reaped rp = { 0 };
 	reap_all(pids, n, &unblocked, &rp);
 	ab_sysinfo_cpu(&cpu_b);
+	ab_diskstats_read("", r->disk_names, &disks_b);
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	g_free(pids);
 
@@ -299,6 +302,7 @@ gboolean ab_runner_run_phase(const struct ab_runner *r, const struct ab_phase *p
 		merge(r, phase, samples, n, &rp, res);
 		res->iowait_percent = ab_sysinfo_iowait_percent(&cpu_a, &cpu_b);
 		res->sys_busy_percent = ab_sysinfo_busy_percent(&cpu_a, &cpu_b);
+		ab_diskstats_delta(&disks_a, &disks_b, &res->disks);
 	}
 	munmap(samples, shm_len);
 	return ok;

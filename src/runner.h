@@ -18,6 +18,7 @@ struct ab_runner {
 	const char *io_path;
 	const char *files_dir;
 	struct ab_file_set *files; /* the set of the current file phase */
+	GPtrArray *disk_names;     /* kernel names of the array and members, or NULL */
 };
 
 /* Fork the phase's workers, start them together at a barrier, reap them

@@ -58,6 +58,7 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 	const struct ab_config *cfg = s->cfg;
 	struct ab_runner r = {
 		.cfg = cfg, .cache = s->cache, .io_path = s->io_path, .files_dir = s->files_dir,
+		.disk_names = s->disk_names,
 	};
 	struct ab_file_set *seq = NULL, *rnd = NULL;
 	gboolean ok = TRUE;

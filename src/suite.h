@@ -16,6 +16,7 @@ struct ab_suite {
 	char *io_path;
 	char *files_dir;
 	FILE *progress; /* NULL for none */
+	GPtrArray *disk_names; /* devices whose I/O each phase records, or NULL */
 };
 
 void ab_suite_init(struct ab_suite *s, const struct ab_config *cfg, const struct ab_cache *cache, FILE *progress);

@@ -3,9 +3,9 @@
 # Built targets on loop images: file systems, btrfs arrays, dry run, safety
 # refusals, teardown on success, SIGINT, kill -9 + cleanup.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 43
+plan 45
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 43); do skip "built targets need root and loop devices"; done
+	for i in $(seq 45); do skip "built targets need root and loop devices"; done
 	exit 0
 fi
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -37,6 +37,11 @@ for level in raid1 raid10; do
 	is $? 0 "btrfs $level on four loop images exits 0"
 	is "$(python3 -c "import json;t=json.load(open('$T/$level.json'))['target'];print(t['backend'],t['level'],len(t['members']))")" \
 		"btrfs $level 4" "JSON records backend, level and four members"
+	is "$(python3 -c "
+import json
+p = [p for p in json.load(open('$T/$level.json'))['phases'] if p['name'] == 'block-write'][0]
+print(len(p['devices']), sum(d['written_bytes'] for d in p['devices']) >= 32 << 20)")" "4 True" \
+		"block-write records per-member I/O: all four members, at least the file size written"
 	is "$(left_behind)" "" "btrfs $level: everything is torn down"
 done
 
