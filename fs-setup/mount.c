@@ -74,8 +74,19 @@ char *ab_mount_effective_options(const char *root, const char *target)
 			sep++;
 		if (sep + 1 >= n)
 			continue;
+		/* Per-mount options, then the super block's, each once. */
+		g_autofree char *both = g_strdup_printf("%s,%s", f[5], sep + 3 < n ? f[sep + 3] : "");
+		g_auto(GStrv) opts = g_strsplit(both, ",", -1);
+		GString *uniq = g_string_new(NULL);
+		for (char **o = opts; *o; o++) {
+			gboolean dup = !**o;
+			for (char **p = opts; !dup && p < o; p++)
+				dup = g_str_equal(*p, *o);
+			if (!dup)
+				g_string_append_printf(uniq, "%s%s", uniq->len ? "," : "", *o);
+		}
 		g_free(found); /* the last (top) mount on that point wins */
-		found = g_strdup_printf("%s,%s", f[5], sep + 3 < n ? f[sep + 3] : "");
+		found = g_string_free(uniq, FALSE);
 	}
 	return found;
 }

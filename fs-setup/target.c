@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -286,7 +287,27 @@ static gboolean format_and_mount(const struct ab_target_spec *spec, struct ab_ta
 		return FALSE;
 	t->mount_dir = g_steal_pointer(&dir);
 	t->mount_effective = ab_mount_effective_options("", t->mount_dir);
+	t->mount_extra = g_steal_pointer(&extra);
 	return TRUE;
+}
+
+gboolean ab_target_remount(const struct ab_target *t, GError **error)
+{
+	if (!t->source || !t->mount_dir) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "--cache remount: no mount of ours to remount");
+		return FALSE;
+	}
+	/* Writeback of the last phase can hold the file system briefly. */
+	int rc = -1;
+	for (int i = 0; i < 50 && (rc = umount2(t->mount_dir, 0)) != 0 && errno == EBUSY; i++)
+		g_usleep(100000);
+	if (rc != 0) {
+		ab_set_error_errno(error, AB_ERROR_PHASE, errno, "--cache remount: cannot unmount '%s'", t->mount_dir);
+		return FALSE;
+	}
+	/* The undo still says umount: if this mount fails, that undo finds
+	 * nothing mounted and succeeds. */
+	return ab_mount(t->source, t->mount_dir, t->fs, t->mount_options, t->mount_extra, error);
 }
 
 gboolean ab_target_build(const struct ab_target_spec *spec, struct ab_target *t, FILE *out, GError **error)
@@ -364,6 +385,7 @@ void ab_target_clear(struct ab_target *t)
 	g_free(t->mount_options);
 	g_free(t->mount_effective);
 	g_free(t->label);
+	g_free(t->mount_extra);
 	ab_undo_clear(&t->undo);
 	memset(t, 0, sizeof(*t));
 }

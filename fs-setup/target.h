@@ -45,6 +45,7 @@ struct ab_target {
 	char *mount_options;    /* asked for */
 	char *mount_effective;  /* read back from mountinfo */
 	char *label;            /* short name for the CSV: "btrfs10-btrfs-noatime" */
+	char *mount_extra;      /* data options we add (device=..., no_prefetch...) */
 	struct ab_undo undo;
 };
 
@@ -59,6 +60,9 @@ gboolean ab_target_spec_builds(const struct ab_target_spec *spec);
  * On failure what was done is already unwound. */
 gboolean ab_target_build(const struct ab_target_spec *spec, struct ab_target *target, FILE *out,
 			 GError **error);
+/* --cache remount: unmount and mount again, which drops the file system's
+ * page cache, dentries and inodes (iozone -U).  Only for targets we built. */
+gboolean ab_target_remount(const struct ab_target *target, GError **error);
 /* Unmount and remove everything built, newest first. */
 gboolean ab_target_teardown(struct ab_target *target, GString *report, GError **error);
 void ab_target_clear(struct ab_target *target);

@@ -78,6 +78,7 @@ gboolean ab_cache_resolve(struct ab_config *cfg, GError **error)
 			    "--cache drop: cannot write /proc/sys/vm/drop_caches (needs root)");
 		return FALSE;
 	case AB_CACHE_NONE:
+	case AB_CACHE_REMOUNT: /* checked against the target in ab_config_finish */
 		return TRUE;
 	}
 	return TRUE;
@@ -155,8 +156,8 @@ int ab_cache_join(const struct ab_cache *cache)
 
 gboolean ab_cache_before_read(const struct ab_cache *cache, const char *io_path, GError **error)
 {
-	if (cache->mode == AB_CACHE_NONE)
-		return TRUE;
+	if (cache->mode == AB_CACHE_NONE || cache->mode == AB_CACHE_REMOUNT)
+		return TRUE; /* remount: the suite unmounts and mounts the target again */
 	if (io_path) {
 		int fd = open(io_path, O_RDONLY | O_CLOEXEC);
 		if (fd >= 0) {

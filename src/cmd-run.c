@@ -130,6 +130,7 @@ static gboolean run_all(const struct ab_config *cfg, const struct ab_cache *cach
 {
 	struct ab_suite suite;
 	ab_suite_init(&suite, cfg, cache, cfg->quiet ? NULL : stderr);
+	suite.target = target;
 	g_autoptr(GPtrArray) disks = NULL;
 	if (target->members && target->members->len) {
 		g_autoptr(GPtrArray) paths = g_ptr_array_new_null_terminated(4, NULL, TRUE);

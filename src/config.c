@@ -42,6 +42,7 @@ const char *ab_cache_mode_name(enum ab_cache_mode mode)
 	case AB_CACHE_CGROUP: return "cgroup";
 	case AB_CACHE_DROP: return "drop";
 	case AB_CACHE_NONE: return "none";
+	case AB_CACHE_REMOUNT: return "remount";
 	case AB_CACHE_AUTO: break;
 	}
 	return "auto";
@@ -132,6 +133,12 @@ gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GE
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 			    "-d '%s' and a target to build exclude each other: the built target is mounted privately",
 			    cfg->dir);
+		return FALSE;
+	}
+	if (cfg->cache == AB_CACHE_REMOUNT && !ab_target_spec_builds(&cfg->target)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --cache 'remount': it needs a target arraybench mounts itself "
+			    "(--device, --array or --loop), not -d");
 		return FALSE;
 	}
 	if (!cfg->machine_name)

@@ -34,6 +34,7 @@ enum ab_cache_mode {
 	AB_CACHE_CGROUP,
 	AB_CACHE_DROP,
 	AB_CACHE_NONE,
+	AB_CACHE_REMOUNT, /* unmount and mount again before each phase (iozone -U) */
 };
 
 /* Special values of file_max, as in bonnie++'s -n. */

@@ -162,14 +162,14 @@ static gboolean opt_cache(const char *name, const char *value, gpointer data, GE
 	struct ab_config *cfg = data;
 	static const struct { const char *name; enum ab_cache_mode mode; } modes[] = {
 		{ "auto", AB_CACHE_AUTO }, { "cgroup", AB_CACHE_CGROUP },
-		{ "drop", AB_CACHE_DROP }, { "none", AB_CACHE_NONE },
+		{ "drop", AB_CACHE_DROP }, { "none", AB_CACHE_NONE }, { "remount", AB_CACHE_REMOUNT },
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(modes); i++)
 		if (g_str_equal(value, modes[i].name)) {
 			cfg->cache = modes[i].mode;
 			return TRUE;
 		}
-	return bad_option(error, name, value, "expected 'auto', 'cgroup', 'drop' or 'none'");
+	return bad_option(error, name, value, "expected 'auto', 'cgroup', 'drop', 'remount' or 'none'");
 }
 
 gboolean ab_parse_phase_list(const char *text, struct ab_config *cfg, GError **error)
@@ -382,7 +382,7 @@ static const GOptionEntry entries[] = {
 	{ "data", 0, 0, CB(opt_data), "random (incompressible, default) or zeros (bonnie++ parity)", "KIND" },
 	{ "direct", 'D', NOARG, CB(opt_direct),
 	  "O_DIRECT for every phase that can (per-char stays buffered); unlike bonnie++, reads too", NULL },
-	{ "cache", 0, 0, CB(opt_cache), "auto (default), cgroup, drop or none", "MODE" },
+	{ "cache", 0, 0, CB(opt_cache), "auto (default), cgroup, drop, remount (built targets) or none", "MODE" },
 	{ "csv", 0, 0, CB(opt_csv), "Append the bonnie++ CSV lines to FILE", "FILE" },
 	{ "json", 0, 0, CB(opt_json), "Append one JSON object per run (one per line) to FILE", "FILE" },
 	{ "device", 0, 0, CB(opt_device), "Format this block device with --fs and test on it (instead of -d)", "DEV" },

@@ -89,6 +89,8 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 		}
 		if (ok && (ph->flags & AB_PHASE_READS))
 			ok = ab_cache_before_read(s->cache, (ph->flags & AB_PHASE_IO) ? s->io_path : NULL, error);
+		if (ok && cfg->cache == AB_CACHE_REMOUNT && s->target)
+			ok = ab_target_remount(s->target, error);
 		if (!ok)
 			break;
 		if (s->progress) {

@@ -17,6 +17,7 @@ struct ab_suite {
 	char *files_dir;
 	FILE *progress; /* NULL for none */
 	GPtrArray *disk_names; /* devices whose I/O each phase records, or NULL */
+	const struct ab_target *target; /* for --cache remount */
 };
 
 void ab_suite_init(struct ab_suite *s, const struct ab_config *cfg, const struct ab_cache *cache, FILE *progress);

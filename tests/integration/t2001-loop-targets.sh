@@ -3,9 +3,9 @@
 # Built targets on loop images: file systems, btrfs arrays, dry run, safety
 # refusals, teardown on success, SIGINT, kill -9 + cleanup.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 45
+plan 48
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 45); do skip "built targets need root and loop devices"; done
+	for i in $(seq 48); do skip "built targets need root and loop devices"; done
 	exit 0
 fi
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -44,6 +44,19 @@ print(len(p['devices']), sum(d['written_bytes'] for d in p['devices']) >= 32 << 
 		"block-write records per-member I/O: all four members, at least the file size written"
 	is "$(left_behind)" "" "btrfs $level: everything is torn down"
 done
+
+# --cache remount: the file system is mounted afresh before each phase, so
+# block-read reads the whole file from the device.
+"$AB" run --loop 1:320m --fs ext4 $small -r 0 --cache remount --json "$T/rm.json" >/dev/null 2>"$T/rm.err"
+is $? 0 "--cache remount on a built ext4 exits 0"
+is "$(python3 -c "
+import json
+o = json.load(open('$T/rm.json'))
+p = [p for p in o['phases'] if p['name'] == 'block-read'][0]
+print(o['cache']['mode'], p['devices'][0]['read_bytes'] >= 32 << 20)")" "remount True" \
+	"block-read after a remount reads the whole file from the device"
+"$AB" run -d "$T" --cache remount -s 32m -r 16 >/dev/null 2>"$T/rmd.err"
+is $? 1 "--cache remount with -d is bad input"
 
 # mdadm where the kernel has no md: a clear error, and the images go.
 if [ ! -e /proc/mdstat ]; then
