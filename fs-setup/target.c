@@ -2,6 +2,7 @@
 /* Turn a target spec into a mounted directory: loop images, array, mkfs,
  * mount; each step's undo pushed the moment it succeeds. */
 #include "target.h"
+#include "diskstats.h"
 #include "loop.h"
 #include "mount.h"
 #include "safety.h"
@@ -291,6 +292,57 @@ static gboolean format_and_mount(const struct ab_target_spec *spec, struct ab_ta
 	return TRUE;
 }
 
+static int read_int(const char *dir, const char *file)
+{
+	g_autofree char *path = g_build_filename(dir, file, NULL);
+	g_autofree char *text = NULL;
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		return -1;
+	return (int)g_ascii_strtoll(text, NULL, 10);
+}
+
+gboolean ab_queue_info_read(const char *root, const char *name, struct ab_queue_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	g_autofree char *dir = g_strdup_printf("%s/sys/class/block/%s/queue", root, name);
+	if (!g_file_test(dir, G_FILE_TEST_IS_DIR))
+		return FALSE;
+	g_strlcpy(out->name, name, sizeof(out->name));
+	g_autofree char *path = g_build_filename(dir, "scheduler", NULL);
+	g_autofree char *text = NULL;
+	/* "mq-deadline [none]": the bracketed one is in use. */
+	if (g_file_get_contents(path, &text, NULL, NULL)) {
+		char *open = strchr(text, '['), *close = open ? strchr(open, ']') : NULL;
+		if (open && close) {
+			*close = '\0';
+			g_strlcpy(out->scheduler, open + 1, sizeof(out->scheduler));
+		} else {
+			g_strlcpy(out->scheduler, g_strstrip(text), sizeof(out->scheduler));
+		}
+	}
+	out->read_ahead_kb = read_int(dir, "read_ahead_kb");
+	out->rotational = read_int(dir, "rotational");
+	out->logical_block_size = read_int(dir, "logical_block_size");
+	out->physical_block_size = read_int(dir, "physical_block_size");
+	return TRUE;
+}
+
+static void record_queues(struct ab_target *t)
+{
+	t->queues = g_array_new(FALSE, TRUE, sizeof(struct ab_queue_info));
+	g_autoptr(GPtrArray) paths = g_ptr_array_new_null_terminated(4, NULL, TRUE);
+	if (t->source)
+		g_ptr_array_add(paths, t->source);
+	for (guint i = 0; i < t->members->len; i++)
+		g_ptr_array_add(paths, g_ptr_array_index(t->members, i));
+	g_autoptr(GPtrArray) names = ab_diskstats_names((const char *const *)paths->pdata);
+	for (guint i = 0; i < names->len; i++) {
+		struct ab_queue_info q;
+		if (ab_queue_info_read("", g_ptr_array_index(names, i), &q))
+			g_array_append_val(t->queues, q);
+	}
+}
+
 gboolean ab_target_remount(const struct ab_target *t, GError **error)
 {
 	if (!t->source || !t->mount_dir) {
@@ -361,6 +413,8 @@ gboolean ab_target_build(const struct ab_target_spec *spec, struct ab_target *t,
 		ok = format_and_mount(spec, t, fs, &geo, out, error);
 	if (ok)
 		t->label = make_label(t);
+	if (ok && !out)
+		record_queues(t);
 	if (!ok && !out)
 		ab_undo_unwind(&t->undo, NULL, NULL);
 	return ok;
@@ -386,6 +440,8 @@ void ab_target_clear(struct ab_target *t)
 	g_free(t->mount_effective);
 	g_free(t->label);
 	g_free(t->mount_extra);
+	if (t->queues)
+		g_array_unref(t->queues);
 	ab_undo_clear(&t->undo);
 	memset(t, 0, sizeof(*t));
 }

@@ -31,6 +31,20 @@ struct ab_target_spec {
 	gboolean dry_run;
 };
 
+/* A device's block-queue settings, for the environment record. */
+struct ab_queue_info {
+	char name[32];
+	char scheduler[32];
+	int read_ahead_kb;
+	int rotational;
+	int logical_block_size;
+	int physical_block_size;
+};
+
+/* Settings of /sys/class/block/NAME/queue under ROOT ("" for real); FALSE
+ * when the device has no queue directory. */
+gboolean ab_queue_info_read(const char *root, const char *name, struct ab_queue_info *out);
+
 /* What was built, for the phases and the report. */
 struct ab_target {
 	char *mount_dir;
@@ -46,6 +60,7 @@ struct ab_target {
 	char *mount_effective;  /* read back from mountinfo */
 	char *label;            /* short name for the CSV: "btrfs10-btrfs-noatime" */
 	char *mount_extra;      /* data options we add (device=..., no_prefetch...) */
+	GArray *queues;         /* struct ab_queue_info of the source and members */
 	struct ab_undo undo;
 };
 

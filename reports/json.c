@@ -95,6 +95,20 @@ static void add_environment(JsonBuilder *b, const struct ab_run *run)
 		member_str(b, "mount_options", t->mount_options);
 		member_str(b, "mount_options_effective", t->mount_effective);
 		member_str(b, "label", t->label);
+		json_builder_set_member_name(b, "queues");
+		json_builder_begin_array(b);
+		for (guint i = 0; t->queues && i < t->queues->len; i++) {
+			const struct ab_queue_info *q = &g_array_index(t->queues, struct ab_queue_info, i);
+			json_builder_begin_object(b);
+			member_str(b, "name", q->name);
+			member_str(b, "scheduler", q->scheduler);
+			member_int(b, "read_ahead_kb", q->read_ahead_kb);
+			member_int(b, "rotational", q->rotational);
+			member_int(b, "logical_block_size", q->logical_block_size);
+			member_int(b, "physical_block_size", q->physical_block_size);
+			json_builder_end_object(b);
+		}
+		json_builder_end_array(b);
 	}
 	json_builder_end_object(b);
 	json_builder_set_member_name(b, "cache");

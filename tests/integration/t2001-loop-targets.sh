@@ -3,9 +3,9 @@
 # Built targets on loop images: file systems, btrfs arrays, dry run, safety
 # refusals, teardown on success, SIGINT, kill -9 + cleanup.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 48
+plan 50
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 48); do skip "built targets need root and loop devices"; done
+	for i in $(seq 50); do skip "built targets need root and loop devices"; done
 	exit 0
 fi
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -42,6 +42,11 @@ import json
 p = [p for p in json.load(open('$T/$level.json'))['phases'] if p['name'] == 'block-write'][0]
 print(len(p['devices']), sum(d['written_bytes'] for d in p['devices']) >= 32 << 20)")" "4 True" \
 		"block-write records per-member I/O: all four members, at least the file size written"
+	is "$(python3 -c "
+import json
+q = json.load(open('$T/$level.json'))['target']['queues']
+print(len(q), all(x['logical_block_size'] > 0 and x['scheduler'] for x in q))")" "4 True" \
+		"JSON records each member's queue settings"
 	is "$(left_behind)" "" "btrfs $level: everything is torn down"
 done
 

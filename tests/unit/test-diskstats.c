@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "../../fs-setup/diskstats.h"
+#include "../../fs-setup/target.h"
 
 static char *fake_root(const char *diskstats)
 {
@@ -76,11 +77,38 @@ static void test_names(void **state)
 	assert_string_equal(g_ptr_array_index(n, 0), "null");
 }
 
+static void test_queue_info(void **state)
+{
+	(void)state;
+	char *root = fake_root("");
+	const char *files[][2] = {
+		{ "scheduler", "mq-deadline [bfq] none\n" }, { "read_ahead_kb", "4096\n" },
+		{ "rotational", "0\n" }, { "logical_block_size", "512\n" }, { "physical_block_size", "4096\n" },
+	};
+	g_autofree char *q = g_build_filename(root, "sys/class/block/sdz/queue", NULL);
+	g_mkdir_with_parents(q, 0755);
+	for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
+		g_autofree char *f = g_build_filename(q, files[i][0], NULL);
+		g_file_set_contents(f, files[i][1], -1, NULL);
+	}
+	struct ab_queue_info info;
+	assert_true(ab_queue_info_read(root, "sdz", &info));
+	assert_string_equal(info.name, "sdz");
+	assert_string_equal(info.scheduler, "bfq");
+	assert_int_equal(info.read_ahead_kb, 4096);
+	assert_int_equal(info.rotational, 0);
+	assert_int_equal(info.logical_block_size, 512);
+	assert_int_equal(info.physical_block_size, 4096);
+	assert_false(ab_queue_info_read(root, "sdy", &info));
+	rm_root(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_and_delta),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_queue_info),
 	};
 	return cmocka_run_group_tests_name("diskstats", tests, NULL, NULL);
 }
