@@ -3,9 +3,9 @@
 # Built targets on loop images: file systems, btrfs arrays, dry run, safety
 # refusals, teardown on success, SIGINT, kill -9 + cleanup.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 50
+plan 56
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 50); do skip "built targets need root and loop devices"; done
+	for i in $(seq 56); do skip "built targets need root and loop devices"; done
 	exit 0
 fi
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -23,7 +23,7 @@ grep -q 'mkfs.btrfs -f -q -K -d raid10 -m raid10 LOOP0 LOOP1 LOOP2 LOOP3' "$T/pl
 grep -q 'undo: umount MOUNT_DIR' "$T/plan"; ok $? "the plan shows each undo"
 is "$(left_behind)" "" "--dry-run leaves nothing"
 
-for fs in ext4 ext3 xfs; do
+for fs in ext4 ext3 xfs btrfs; do
 	"$AB" run --loop 1:320m --fs "$fs" --mount-opts noatime $small --json "$T/$fs.json" >"$T/$fs.csv" 2>"$T/$fs.err"
 	is $? 0 "$fs on one loop image exits 0"
 	is "$(cut -d, -f3 "$T/$fs.csv")" "$fs-noatime" "the CSV name field is the target label"
@@ -116,6 +116,15 @@ start_slow_run "$T/int.err"
 sleep 0.3; kill -INT $pid; wait $pid
 is $? 130 "SIGINT on a built target exits 130"
 is "$(left_behind)" "" "SIGINT: everything is torn down"
+
+# SIGINT while the target is being built (as soon as the first image exists).
+"$AB" run --loop 4:256m --array raid10 --fs btrfs $small >/dev/null 2>"$T/setup.err" &
+pid=$!
+for _ in $(seq 560); do ls "$TMPDIR"/*.img >/dev/null 2>&1 && break; sleep 0.005; done
+kill -INT $pid; wait $pid
+is $? 130 "SIGINT during set-up exits 130"
+grep -q "phase '" "$T/setup.err" && diag "(the signal came after set-up this time)"
+is "$(left_behind)" "" "SIGINT during set-up: everything is torn down"
 
 # kill -9: the journal stays, and cleanup finishes the job.
 start_slow_run "$T/k9.err"

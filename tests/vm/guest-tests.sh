@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Runs INSIDE the mdadm test guest (tests/vm/run-guest.sh): arraybench builds
+# an md array with --backend mdadm on the guest's virtio members, benchmarks
+# it, and tears it down; each case checks the exit status, the JSON target,
+# and that no array, mount, superblock or journal is left.  TAP on stdout.
+# Usage: guest-tests.sh [--count]   (--count: print the number of checks)
+# Environment: AB (the arraybench binary, default ./arraybench), GUEST_MEMBERS
+# (/dev/vda,/dev/vdb,...: run-guest.sh sets it).
+set -u
+# name  level  members  fs  extra options
+cases=(
+	"raid0|raid0|2|ext4|"
+	"raid1|raid1|2|ext3|"
+	"raid5|raid5|3|ext3|--chunk 64k"
+	"raid10-f2|raid10|4|xfs|--layout f2"
+	"nested-1+0|1+0|4|ext4|"
+)
+per_case=6
+if [ "${1:-}" = --count ]; then echo $((1 + ${#cases[@]} * per_case)); exit 0; fi
+
+AB=${AB:-$PWD/arraybench}
+IFS=, read -r -a all_members <<<"${GUEST_MEMBERS:-/dev/vda,/dev/vdb,/dev/vdc,/dev/vdd}"
+py=$(command -v /usr/bin/python3 python3 | head -1)
+n=0
+ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
+is() {
+	n=$((n + 1))
+	if [ "$1" = "$2" ]; then echo "ok $n - $3"; else
+		echo "not ok $n - $3"; echo "#   got:  '$1'"; echo "#   want: '$2'"; fi
+}
+diag() { echo "# $*"; }
+
+echo "1..$((1 + ${#cases[@]} * per_case))"
+[ -e /proc/mdstat ]; ok $? "the guest kernel has md RAID ($(uname -r))"
+
+work=$(mktemp -d /tmp/ab-guest.XXXXXX)
+export ARRAYBENCH_STATE_DIR=$work/state TMPDIR=$work/tmp
+mkdir -p "$TMPDIR" "$ARRAYBENCH_STATE_DIR"
+if grep -qw memory /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || [ -w /sys/fs/cgroup/memory ]; then
+	cache="--cache cgroup -r 16"
+else
+	cache="--cache none -r 16"
+fi
+diag "arraybench $AB, cache: $cache, members ${all_members[*]}"
+
+md_devices() { grep -E '^md[0-9_a-z]* *:' /proc/mdstat 2>/dev/null | cut -d' ' -f1 | tr '\n' ' '; }
+mounted() { grep -E '^/dev/(md|vd)' /proc/self/mounts | cut -d' ' -f1,2 | tr '\n' ' '; }
+superblocks() { # the members mdadm still finds a superblock on
+	local m
+	for m in "$@"; do mdadm --examine "$m" </dev/null >/dev/null 2>&1 && printf '%s ' "$m"; done
+}
+
+for c in "${cases[@]}"; do
+	IFS='|' read -r name level count fs extra <<<"$c"
+	members=("${all_members[@]:0:$count}")
+	list=$(IFS=,; echo "${members[*]}")
+	json=$work/$name.json
+	start=$(date +%s)
+	# shellcheck disable=SC2086 # $extra and $cache are option lists
+	timeout -s INT -k 20 240 "$AB" run --array "$level" --members "$list" --fs "$fs" $extra --backend mdadm \
+		-s 64m $cache -n 1 -f --json "$json" -q </dev/null >"$work/$name.csv" 2>"$work/$name.err"
+	status=$?
+	is "$status" 0 "$name: arraybench --array $level on $count members with $fs exits 0 ($(($(date +%s) - start))s)"
+	[ "$status" = 0 ] || sed 's/^/#   /' "$work/$name.err" | tail -15
+	got=$("$py" -c "
+import json, sys
+t = json.loads(open(sys.argv[1]).readline())['target']
+print(t.get('backend'), t.get('level'), t.get('fs'), len(t.get('members') or []))" "$json" 2>&1 | tail -1)
+	is "$got" "mdadm $level $fs $count" "$name: JSON target records backend, level, fs and members"
+	is "$(md_devices)" "" "$name: /proc/mdstat lists no md device afterwards"
+	is "$(mounted)" "" "$name: nothing of the array or its members is mounted afterwards"
+	is "$(superblocks "${members[@]}")" "" "$name: mdadm --examine finds no superblock on the members"
+	is "$(ls -A "$ARRAYBENCH_STATE_DIR" "$TMPDIR" | grep -v ':$' | grep -v '^$' | tr '\n' ' ')" "" \
+		"$name: no journal and no temporary file left"
+	# Whatever a failed case left must not spoil the next one.
+	for md in $(md_devices); do mdadm --stop "/dev/$md" </dev/null >/dev/null 2>&1; done
+	# Fresh members for the next case: arraybench refuses ones with a signature.
+	for m in "${members[@]}"; do
+		mdadm --zero-superblock "$m" </dev/null >/dev/null 2>&1
+		dd if=/dev/zero of="$m" bs=1M count=16 oflag=direct status=none 2>/dev/null
+	done
+done
+rm -rf "$work"
+exit 0
