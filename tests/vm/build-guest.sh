@@ -52,13 +52,13 @@ fi
 log "building the guest for kernel $kver in $dir"
 work=$(mktemp -d "$dir/work.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-deb=$(ls "$dir"/"$pkg"_*.deb 2>/dev/null | head -1 || true)
+deb=$(find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | head -1)
 if [ -z "$deb" ]; then
 	(cd "$work" && apt-get download -q "$pkg" </dev/null >"$work/download.log" 2>&1) ||
 		{ cat "$work/download.log" >&2; skip "apt-get download $pkg failed"; }
 	rm -f "$dir"/linux-image-*.deb
 	mv "$work"/"$pkg"_*.deb "$dir"/
-	deb=$(ls "$dir"/"$pkg"_*.deb | head -1)
+	deb=$(find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | head -1)
 fi
 dpkg -x "$deb" "$work/kernel"
 moddir=$work/kernel/lib/modules/$kver

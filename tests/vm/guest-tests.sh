@@ -8,13 +8,13 @@
 # Environment: AB (the arraybench binary, default ./arraybench), GUEST_MEMBERS
 # (/dev/vda,/dev/vdb,...: run-guest.sh sets it).
 set -u
-# name  level  members  fs  extra options
+# name|level|members|fs|extra options|chunk and layout the JSON must record
 cases=(
-	"raid0|raid0|2|ext4|"
-	"raid1|raid1|2|ext3|"
-	"raid5|raid5|3|ext3|--chunk 64k"
-	"raid10-f2|raid10|4|xfs|--layout f2"
-	"nested-1+0|1+0|4|ext4|"
+	"raid0|raid0|2|ext4||524288 None"
+	"raid1|raid1|2|ext3||0 None"
+	"raid5|raid5|3|ext3|--chunk 64k|65536 None"
+	"raid10-f2|raid10|4|xfs|--layout f2|524288 f2"
+	"nested-1+0|1+0|4|ext4||524288 None"
 )
 per_case=6
 if [ "${1:-}" = --count ]; then echo $((1 + ${#cases[@]} * per_case)); exit 0; fi
@@ -46,19 +46,23 @@ diag "arraybench $AB, cache: $cache, members ${all_members[*]}"
 
 md_devices() { grep -E '^md[0-9_a-z]* *:' /proc/mdstat 2>/dev/null | cut -d' ' -f1 | tr '\n' ' '; }
 mounted() { grep -E '^/dev/(md|vd)' /proc/self/mounts | cut -d' ' -f1,2 | tr '\n' ' '; }
+holders() { # members that something (an array) still holds
+	local m
+	for m in "$@"; do [ -n "$(ls -A "/sys/class/block/${m#/dev/}/holders" 2>/dev/null)" ] && printf 'held:%s ' "$m"; done
+}
 superblocks() { # the members mdadm still finds a superblock on
 	local m
 	for m in "$@"; do mdadm --examine "$m" </dev/null >/dev/null 2>&1 && printf '%s ' "$m"; done
 }
 
 for c in "${cases[@]}"; do
-	IFS='|' read -r name level count fs extra <<<"$c"
+	IFS='|' read -r name level count fs extra geometry <<<"$c"
 	members=("${all_members[@]:0:$count}")
 	list=$(IFS=,; echo "${members[*]}")
 	json=$work/$name.json
 	start=$(date +%s)
 	# shellcheck disable=SC2086 # $extra and $cache are option lists
-	timeout -s INT -k 20 240 "$AB" run --array "$level" --members "$list" --fs "$fs" $extra --backend mdadm \
+	timeout -s INT -k 20 80 "$AB" run --array "$level" --members "$list" --fs "$fs" $extra --backend mdadm \
 		-s 64m $cache -n 1 -f --json "$json" -q </dev/null >"$work/$name.csv" 2>"$work/$name.err"
 	status=$?
 	is "$status" 0 "$name: arraybench --array $level on $count members with $fs exits 0 ($(($(date +%s) - start))s)"
@@ -66,12 +70,13 @@ for c in "${cases[@]}"; do
 	got=$("$py" -c "
 import json, sys
 t = json.loads(open(sys.argv[1]).readline())['target']
-print(t.get('backend'), t.get('level'), t.get('fs'), len(t.get('members') or []))" "$json" 2>&1 | tail -1)
-	is "$got" "mdadm $level $fs $count" "$name: JSON target records backend, level, fs and members"
-	is "$(md_devices)" "" "$name: /proc/mdstat lists no md device afterwards"
+print(t.get('backend'), t.get('level'), t.get('fs'), len(t.get('members') or []), t.get('chunk_bytes'), t.get('layout'))
+" "$json" 2>&1 | tail -1)
+	is "$got" "mdadm $level $fs $count $geometry" "$name: JSON target records backend, level, fs, members, chunk, layout"
+	is "$(md_devices)$(holders "${members[@]}")" "" "$name: /proc/mdstat lists no md device, the members have no holders"
 	is "$(mounted)" "" "$name: nothing of the array or its members is mounted afterwards"
 	is "$(superblocks "${members[@]}")" "" "$name: mdadm --examine finds no superblock on the members"
-	is "$(ls -A "$ARRAYBENCH_STATE_DIR" "$TMPDIR" | grep -v ':$' | grep -v '^$' | tr '\n' ' ')" "" \
+	is "$(find "$ARRAYBENCH_STATE_DIR" "$TMPDIR" -mindepth 1 -maxdepth 1 | tr '\n' ' ')" "" \
 		"$name: no journal and no temporary file left"
 	# Whatever a failed case left must not spoil the next one.
 	for md in $(md_devices); do mdadm --stop "/dev/$md" </dev/null >/dev/null 2>&1; done

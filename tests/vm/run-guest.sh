@@ -40,6 +40,7 @@ case $members in '' | *[!0-9]*) echo "run-guest: -n wants a number" >&2; exit 1 
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ab-vm.XXXXXX") || exit 125
 qpid=
+# shellcheck disable=SC2317 # called from the traps
 finish() {
 	if [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null; then
 		kill -TERM "$qpid" 2>/dev/null
@@ -55,16 +56,17 @@ finish() {
 	rm -rf "$tmp"
 }
 trap finish EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# Clean up, then die of the signal so that a calling script stops too.
+# shellcheck disable=SC2064 # $sig now, $$ when signalled
+for sig in INT TERM; do trap "finish; trap - EXIT $sig; kill -$sig \$\$" $sig; done
 mkdir "$tmp/out" "$tmp/disks"
 
-drives=() names=()
+drives=() names=() letters=abcdefghijklmnop
 for i in $(seq 0 $((members - 1))); do
 	img=$tmp/disks/d$i.img
 	truncate -s "$size" "$img" || exit 125
 	drives+=(-drive "file=$img,if=virtio,format=raw,cache=none")
-	names+=("/dev/vd$(printf "\\$(printf %03o $((97 + i)))")")
+	names+=("/dev/vd${letters:i:1}")
 done
 guest_members=$(IFS=,; echo "${names[*]}")
 

@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# mdadm arrays built by arraybench, in a qemu guest (this kernel has no md):
+# raid0, raid1, raid5, raid10 f2 and nested 1+0 on virtio members, each run
+# and torn down in one boot (tests/vm/guest-tests.sh); the guest's checks are
+# relayed here.  Root only; skipped when qemu cannot be installed or the guest
+# cannot boot.  The kernel and initramfs stay cached in build/vm.
+. "$(dirname "$0")/lib.sh"
+vm=$top/tests/vm
+guest_checks=$(bash "$vm/guest-tests.sh" --count)
+total=$((guest_checks + 3))
+plan $total
+
+skip_rest() { while [ "$_n" -lt "$total" ]; do skip "$*"; done; }
+if ! is_root; then skip_rest "the mdadm guest needs root"; exit 0; fi
+command -v apt-get >/dev/null || { skip_rest "no apt-get to fetch the guest's kernel"; exit 0; }
+
+# 1. The guest: kernel + initramfs from Debian packages (cached).
+"$vm/build-guest.sh" "$top/build/vm" 2>"$T/build.err"
+status=$?
+if [ "$status" = 77 ]; then
+	skip_rest "cannot build the guest here: $(tail -1 "$T/build.err")"
+	exit 0
+fi
+is "$status" 0 "the guest's kernel and initramfs are built (tests/vm/build-guest.sh)"
+if [ "$status" != 0 ]; then
+	sed 's/^/#   /' "$T/build.err" | tail -10
+	skip_rest "no guest"
+	exit 0
+fi
+
+# 2. Boot it once with four members and run every case.
+case $AB in /*) ;; *) AB=$PWD/$AB ;; esac
+export AB TMPDIR=$T
+start=$(date +%s)
+"$vm/run-guest.sh" -d "$top/build/vm" -n 4 -s 512M -t 480 -l "$T/log" "$vm/guest-tests.sh" \
+	>"$T/guest.tap" 2>"$T/run.err"
+status=$?
+diag "guest run: exit $status after $(($(date +%s) - start))s"
+if [ "$status" = 125 ] || { [ "$status" = 124 ] && ! grep -q '^1\.\.' "$T/guest.tap"; }; then
+	sed 's/^/#   /' "$T/run.err" | tail -10
+	reason="the guest did not boot: $(grep -v '^ *$' "$T/run.err" | tail -1 | cut -c1-100)"
+	while [ "$_n" -lt $((total - 1)) ]; do skip "$reason"; done
+else
+	is "$status" 0 "the guest ran the tests and powered off"
+	[ "$status" = 0 ] || sed 's/^/#   /' "$T/run.err" | tail -10
+	# 3. The guest's own checks, renumbered; any it did not report fail.
+	relayed=0
+	while IFS= read -r line; do
+		case $line in
+		'#'*) echo "$line" ;;
+		ok\ *'# SKIP'*) [ $relayed -lt "$guest_checks" ] && { skip "${line#*# SKIP }"; relayed=$((relayed + 1)); } ;;
+		ok\ *) [ $relayed -lt "$guest_checks" ] && { ok 0 "guest: ${line#ok * - }"; relayed=$((relayed + 1)); } ;;
+		not\ ok\ *) [ $relayed -lt "$guest_checks" ] && { ok 1 "guest: ${line#not ok * - }"; relayed=$((relayed + 1)); } ;;
+		esac
+	done <"$T/guest.tap"
+	if [ $relayed -lt "$guest_checks" ]; then
+		diag "the guest reported $relayed of $guest_checks checks; its stderr and console end with:"
+		tail -15 "$T/log/stderr" 2>/dev/null | sed 's/^/#   /'
+		tail -15 "$T/log/console.log" 2>/dev/null | sed 's/^/#   /'
+	fi
+	while [ $relayed -lt "$guest_checks" ]; do ok 1 "guest check $((relayed + 1)) not reported"; relayed=$((relayed + 1)); done
+fi
+
+# 4. Nothing of the run is left: images, share, loop devices, qemu.
+left=$({
+	ls -d "$T"/ab-vm.* 2>/dev/null
+	losetup -a | grep -F "$T/"
+	pgrep -a -f "qemu-system-x86_64 .*$T/"
+} | tr '\n' ' ')
+is "$left" "" "the guest's images, share and qemu process are gone"
