@@ -70,15 +70,14 @@ static int run_random(struct ab_phase_ctx *ctx, int top, uint64_t *prev)
 {
 	const struct ab_file_set *set = ctx->files;
 	for (uint32_t k = 0; k < set->count; k++) {
-		uint32_t i = set->order[k];
-		const char *rel = ab_file_set_path(set, i);
+		const char *rel = set->blob + set->order_offset[k];
 		if (unlinkat(top, rel, 0) != 0)
 			return ab_worker_fail(ctx, errno, "cannot remove '%s/%s'", ctx->files_dir, rel);
 		if (ctx->cfg->sync_each_write) {
 			int dfd = top;
 			if (set->dirs > 1) {
 				char name[8];
-				ab_file_set_dir_name(ab_file_set_dir_of(set, i), name);
+				ab_file_set_dir_name(ab_file_set_dir_of(set, set->order[k]), name);
 				dfd = openat(top, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			}
 			int rc = dfd >= 0 ? fsync(dfd) : -1;

@@ -87,7 +87,7 @@ static int run_random(struct ab_phase_ctx *ctx, int top, void *buf, uint64_t *by
 {
 	uint64_t prev = ab_now_ns();
 	for (uint32_t k = 0; k < ctx->files->count; k++) {
-		if (stat_one(ctx, top, ab_file_set_path(ctx->files, ctx->files->order[k]), buf, bytes) != 0)
+		if (stat_one(ctx, top, ctx->files->blob + ctx->files->order_offset[k], buf, bytes) != 0)
 			return -1;
 		ab_worker_tick(ctx, &prev);
 	}

@@ -24,6 +24,7 @@ struct ab_file_set *ab_file_set_new(const struct ab_config *cfg, gboolean random
 	set->dirs = cfg->num_dirs;
 	set->offset = g_new(uint32_t, set->count);
 	set->order = g_new(uint32_t, set->count);
+	set->order_offset = g_new(uint32_t, set->count);
 	set->size = g_new0(uint64_t, set->count);
 	struct ab_rng rng;
 	ab_rng_init(&rng, seed, random_names ? 0xf11e2 : 0xf11e1);
@@ -46,6 +47,7 @@ struct ab_file_set *ab_file_set_new(const struct ab_config *cfg, gboolean random
 			g_string_append_printf(blob, "%010x%s", i, rnd);
 		g_string_append_c(blob, '\0');
 		set->order[i] = i;
+		set->order_offset[i] = set->offset[i];
 		if (cfg->file_max > 0) {
 			uint64_t lo = cfg->file_min, hi = (uint64_t)cfg->file_max;
 			set->size[i] = lo == hi ? hi : lo + ab_rng_below(&rng, hi - lo + 1);
@@ -65,6 +67,8 @@ void ab_file_set_shuffle(struct ab_file_set *set, uint64_t seed)
 		set->order[i - 1] = set->order[j];
 		set->order[j] = t;
 	}
+	for (uint32_t k = 0; k < set->count; k++)
+		set->order_offset[k] = set->offset[set->order[k]];
 }
 
 void ab_file_set_free(struct ab_file_set *set)
@@ -74,6 +78,7 @@ void ab_file_set_free(struct ab_file_set *set)
 	g_free(set->blob);
 	g_free(set->offset);
 	g_free(set->order);
+	g_free(set->order_offset);
 	g_free(set->size);
 	g_free(set);
 }

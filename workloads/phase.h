@@ -67,6 +67,9 @@ struct ab_file_set {
 	char *blob;        /* NUL-separated relative paths */
 	uint32_t *offset;  /* count entries into blob */
 	uint32_t *order;   /* shuffled indexes for the random-order phases */
+	/* blob offsets in that shuffled order: the timed loop then reads one
+	 * array in sequence and the names, with no extra random lookup */
+	uint32_t *order_offset;
 	uint64_t *size;    /* bytes to write into each file */
 };
 

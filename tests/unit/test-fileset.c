@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* File-phase names: count, directories, name shapes, sizes, shuffles. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "../../workloads/fileset.h"
+
+static void test_names_and_sizes(void **state)
+{
+	(void)state;
+	struct ab_config cfg;
+	ab_config_init(&cfg);
+	assert_true(ab_parse_files_spec("2:4k:1k:3", &cfg, NULL));
+	struct ab_file_set *seq = ab_file_set_new(&cfg, FALSE, 1);
+	struct ab_file_set *rnd = ab_file_set_new(&cfg, TRUE, 1);
+	assert_int_equal(seq->count, 2048);
+	g_autoptr(GHashTable) names = g_hash_table_new(g_str_hash, g_str_equal);
+	uint32_t per_dir[3] = { 0 };
+	for (uint32_t i = 0; i < seq->count; i++) {
+		const char *s = ab_file_set_path(seq, i), *r = ab_file_set_path(rnd, i);
+		/* "0000N/" then, sequential: 10 hex digits of the index first;
+		 * random: the same 10 digits last. */
+		char hex[11];
+		snprintf(hex, sizeof(hex), "%010x", i);
+		assert_int_equal(s[5], '/');
+		assert_memory_equal(s + 6, hex, 10);
+		assert_true(g_str_has_suffix(r, hex));
+		assert_true(strlen(s + 6) <= 22);
+		uint32_t d = ab_file_set_dir_of(seq, i);
+		char dn[8];
+		ab_file_set_dir_name(d, dn);
+		assert_memory_equal(s, dn, 5);
+		per_dir[d]++;
+		assert_true(g_hash_table_add(names, (gpointer)s));
+		assert_in_range(seq->size[i], 1024, 4096);
+	}
+	for (int d = 0; d < 3; d++)
+		assert_in_range(per_dir[d], 682, 683);
+	ab_file_set_free(seq);
+	ab_file_set_free(rnd);
+	ab_config_clear(&cfg);
+}
+
+static void test_shuffle(void **state)
+{
+	(void)state;
+	struct ab_config cfg;
+	ab_config_init(&cfg);
+	assert_true(ab_parse_files_spec("1", &cfg, NULL));
+	struct ab_file_set *set = ab_file_set_new(&cfg, TRUE, 9);
+	ab_file_set_shuffle(set, 5);
+	g_autofree uint8_t *seen = g_new0(uint8_t, set->count);
+	uint32_t moved = 0;
+	for (uint32_t k = 0; k < set->count; k++) {
+		assert_true(set->order[k] < set->count);
+		assert_int_equal(seen[set->order[k]]++, 0);
+		assert_int_equal(set->order_offset[k], set->offset[set->order[k]]);
+		moved += set->order[k] != k;
+	}
+	assert_true(moved > set->count / 2);
+	ab_file_set_free(set);
+	ab_config_clear(&cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names_and_sizes),
+		cmocka_unit_test(test_shuffle),
+	};
+	return cmocka_run_group_tests_name("fileset", tests, NULL, NULL);
+}
