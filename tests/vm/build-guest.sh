@@ -138,7 +138,8 @@ mount -t overlay -o lowerdir=/host,upperdir=/rw/upper,workdir=/rw/work overlay /
 mount -t proc proc /newroot/proc
 mount -t sysfs sys /newroot/sys
 mount -t devtmpfs dev /newroot/dev
-mount -t tmpfs tmp /newroot/tmp
+# No tmpfs over /tmp: the overlay already makes it writable, and a tree
+# checked out under the host's /tmp (CI's clone) must stay visible.
 mount -t tmpfs run /newroot/run 2>/dev/null
 mkdir -p /newroot/out
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /newroot/out || off "cannot mount the out share"
