@@ -77,8 +77,8 @@
 #   -H 0|1         fio fadvise_hint                                [0]
 #   -h             this help
 # With the defaults every phase but the two stat phases (1.5 to 1.8 s) lasted
-# over 2 s on a 2-core VM, and the script took 15.5 minutes; -n 1280 brings
-# the stat phases to about 2 s for about 3 more minutes.
+# over 2 s on a 2-core VM, and the script took 15.5 to 17 minutes; -n 1280
+# brings the stat phases to about 2 s for about 3 more minutes.
 #
 # Exit status: 0 every check passed, 1 at least one FAIL or unmeasured
 # check, 2 bad usage or a missing tool, 3 set-up failed.  The image, loop
