@@ -18,18 +18,13 @@ void ab_text_format_latency(uint64_t ns, char *out, size_t len)
 		snprintf(out, len, "%.2fs", ns / 1e9);
 }
 
-static void size_text(uint64_t bytes, char *out, size_t len)
-{
-	ab_csv_format_chunk(bytes, out, len);
-}
-
 static void header(GString *s, const struct ab_run *run)
 {
 	const struct ab_config *cfg = run->cfg;
 	char fsz[32], chunk[32], pcs[32];
-	size_text(cfg->file_size, fsz, sizeof(fsz));
-	size_text(cfg->io_chunk, chunk, sizeof(chunk));
-	size_text(cfg->byte_io_size, pcs, sizeof(pcs));
+	ab_csv_format_chunk(cfg->file_size, fsz, sizeof(fsz));
+	ab_csv_format_chunk(cfg->io_chunk, chunk, sizeof(chunk));
+	ab_csv_format_chunk(cfg->byte_io_size, pcs, sizeof(pcs));
 	g_string_append_printf(s, "arraybench %s  machine %s  run %u of %u  seed %" G_GUINT64_FORMAT "\n",
 			       AB_VERSION, run->machine, run->repeat_index + 1, cfg->repeats, run->seed);
 	g_string_append_printf(s, "target  %s (%s)  kernel %s\n", run->dir, run->fs_type, run->kernel);
@@ -45,7 +40,7 @@ static void header(GString *s, const struct ab_run *run)
 				       fsz, chunk, cfg->seeks, cfg->seekers, ab_per_char_mode_name(cfg->per_char), pcs);
 	if (cfg->num_files) {
 		char fchunk[32];
-		size_text(cfg->file_chunk, fchunk, sizeof(fchunk));
+		ab_csv_format_chunk(cfg->file_chunk, fchunk, sizeof(fchunk));
 		g_string_append_printf(s, "files   %u x 1024 in %u dir%s  size %s", cfg->num_files, cfg->num_dirs,
 				       cfg->num_dirs > 1 ? "s" : "", cfg->file_max == AB_FILES_HARDLINK ? "hard links"
 				       : cfg->file_max == AB_FILES_SYMLINK ? "symlinks" : "");

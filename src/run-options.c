@@ -37,14 +37,21 @@ static gboolean opt_user(const char *name, const char *value, gpointer data, GEr
 	return ab_parse_user_spec(value, data, error);
 }
 
+/* Every option that keeps its text: refuse empty, replace what was there. */
+static gboolean set_string(const char *name, const char *value, const char *what, char **slot, GError **error)
+{
+	if (!*value) {
+		g_autofree char *why = g_strdup_printf("empty %s", what);
+		return bad_option(error, name, value, why);
+	}
+	g_free(*slot);
+	*slot = g_strdup(value);
+	return TRUE;
+}
+
 static gboolean opt_dir(const char *name, const char *value, gpointer data, GError **error)
 {
-	struct ab_config *cfg = data;
-	if (!*value)
-		return bad_option(error, name, value, "empty directory name");
-	g_free(cfg->dir);
-	cfg->dir = g_strdup(value);
-	return TRUE;
+	return set_string(name, value, "directory name", &((struct ab_config *)data)->dir, error);
 }
 
 static gboolean opt_ram(const char *name, const char *value, gpointer data, GError **error)
@@ -199,23 +206,14 @@ static gboolean opt_phases(const char *name, const char *value, gpointer data, G
 	return ab_parse_phase_list(value, data, error);
 }
 
-static gboolean opt_path(const char *name, const char *value, char **slot, GError **error)
-{
-	if (!*value)
-		return bad_option(error, name, value, "empty file name");
-	g_free(*slot);
-	*slot = g_strdup(value);
-	return TRUE;
-}
-
 static gboolean opt_csv(const char *name, const char *value, gpointer data, GError **error)
 {
-	return opt_path(name, value, &((struct ab_config *)data)->csv_path, error);
+	return set_string(name, value, "file name", &((struct ab_config *)data)->csv_path, error);
 }
 
 static gboolean opt_json(const char *name, const char *value, gpointer data, GError **error)
 {
-	return opt_path(name, value, &((struct ab_config *)data)->json_path, error);
+	return set_string(name, value, "file name", &((struct ab_config *)data)->json_path, error);
 }
 
 static gboolean opt_direct(const char *name, const char *value, gpointer data, GError **error)
@@ -239,23 +237,14 @@ static gboolean opt_quiet(const char *name, const char *value, gpointer data, GE
 	return TRUE;
 }
 
-static gboolean opt_target_str(const char *name, const char *value, char **slot, GError **error)
-{
-	if (!*value)
-		return bad_option(error, name, value, "empty value");
-	g_free(*slot);
-	*slot = g_strdup(value);
-	return TRUE;
-}
-
 static gboolean opt_device(const char *name, const char *value, gpointer data, GError **error)
 {
-	return opt_target_str(name, value, &((struct ab_config *)data)->target.device, error);
+	return set_string(name, value, "value", &((struct ab_config *)data)->target.device, error);
 }
 
 static gboolean opt_array(const char *name, const char *value, gpointer data, GError **error)
 {
-	return opt_target_str(name, value, &((struct ab_config *)data)->target.array_level, error);
+	return set_string(name, value, "value", &((struct ab_config *)data)->target.array_level, error);
 }
 
 static gboolean opt_fs(const char *name, const char *value, gpointer data, GError **error)
@@ -263,24 +252,24 @@ static gboolean opt_fs(const char *name, const char *value, gpointer data, GErro
 	enum ab_fs_type fs;
 	if (!ab_fs_type_parse(value, &fs, error))
 		return FALSE;
-	return opt_target_str(name, value, &((struct ab_config *)data)->target.fs, error);
+	return set_string(name, value, "value", &((struct ab_config *)data)->target.fs, error);
 }
 
 static gboolean opt_layout(const char *name, const char *value, gpointer data, GError **error)
 {
 	if (!g_str_equal(value, "n2") && !g_str_equal(value, "f2") && !g_str_equal(value, "o2"))
 		return bad_option(error, name, value, "expected n2, f2 or o2");
-	return opt_target_str(name, value, &((struct ab_config *)data)->target.layout, error);
+	return set_string(name, value, "value", &((struct ab_config *)data)->target.layout, error);
 }
 
 static gboolean opt_mkfs_opts(const char *name, const char *value, gpointer data, GError **error)
 {
-	return opt_target_str(name, value, &((struct ab_config *)data)->target.mkfs_opts, error);
+	return set_string(name, value, "value", &((struct ab_config *)data)->target.mkfs_opts, error);
 }
 
 static gboolean opt_mount_opts(const char *name, const char *value, gpointer data, GError **error)
 {
-	return opt_target_str(name, value, &((struct ab_config *)data)->target.mount_opts, error);
+	return set_string(name, value, "value", &((struct ab_config *)data)->target.mount_opts, error);
 }
 
 static gboolean opt_members(const char *name, const char *value, gpointer data, GError **error)

@@ -21,7 +21,7 @@ static int run(struct ab_phase_ctx *ctx)
 		return -1;
 	ab_worker_start(ctx);
 	int rc = 0;
-	uint64_t prev = ab_now_ns();
+	uint64_t prev = ctx->sample->start_ns;
 	for (uint64_t i = 0; i < chunks; i++) {
 		ssize_t n = ab_read_full(fd, buf, cfg->io_chunk);
 		if (n != (ssize_t)cfg->io_chunk) {

@@ -21,7 +21,7 @@ static int run(struct ab_phase_ctx *ctx)
 		return -1;
 	ab_worker_start(ctx);
 	int rc = 0;
-	uint64_t prev = ab_now_ns();
+	uint64_t prev = ctx->sample->start_ns;
 	for (uint64_t i = 0; i < chunks; i++) {
 		if (ab_write_all(fd, ab_databuf_block(&db, i), cfg->io_chunk) != 0) {
 			rc = ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);

@@ -110,7 +110,7 @@ static int run(struct ab_phase_ctx *ctx)
 	ab_worker_start(ctx);
 	int rc = 0;
 	uint64_t bytes = 0;
-	uint64_t prev = ab_now_ns();
+	uint64_t prev = ctx->sample->start_ns;
 	for (uint32_t i = 0; i < ctx->files->count; i++) {
 		if ((rc = create_one(ctx, top, i, &db, &bytes)) != 0)
 			break;

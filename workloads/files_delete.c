@@ -97,9 +97,9 @@ static int run(struct ab_phase_ctx *ctx)
 	int top = open(ctx->files_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (top < 0)
 		return ab_worker_fail(ctx, errno, "cannot open directory '%s'", ctx->files_dir);
-	gboolean random_order = ab_phase_by_id(AB_PHASE_RAND_DELETE) == ctx->phase;
+	gboolean random_order = (ctx->phase->flags & AB_PHASE_RANDOM_ORDER) != 0;
 	ab_worker_start(ctx);
-	uint64_t prev = ab_now_ns();
+	uint64_t prev = ctx->sample->start_ns;
 	int rc = random_order ? run_random(ctx, top, &prev) : run_seq(ctx, top, &prev);
 	for (uint32_t d = 0; rc == 0 && ctx->files->dirs > 1 && d < ctx->files->dirs; d++) {
 		char name[8];

@@ -59,7 +59,7 @@ static int stat_dir(struct ab_phase_ctx *ctx, int dirfd, void *buf, uint64_t *se
 
 static int run_seq(struct ab_phase_ctx *ctx, int top, void *buf, uint64_t *bytes)
 {
-	uint64_t seen = 0, prev = ab_now_ns();
+	uint64_t seen = 0, prev = ctx->sample->start_ns;
 	const struct ab_file_set *set = ctx->files;
 	if (set->dirs <= 1) {
 		if (stat_dir(ctx, top, buf, &seen, bytes, &prev) != 0)
@@ -85,7 +85,7 @@ static int run_seq(struct ab_phase_ctx *ctx, int top, void *buf, uint64_t *bytes
 
 static int run_random(struct ab_phase_ctx *ctx, int top, void *buf, uint64_t *bytes)
 {
-	uint64_t prev = ab_now_ns();
+	uint64_t prev = ctx->sample->start_ns;
 	for (uint32_t k = 0; k < ctx->files->count; k++) {
 		if (stat_one(ctx, top, ctx->files->blob + ctx->files->order_offset[k], buf, bytes) != 0)
 			return -1;
@@ -102,7 +102,7 @@ static int run(struct ab_phase_ctx *ctx)
 	int top = open(ctx->files_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (top < 0)
 		return ab_worker_fail(ctx, errno, "cannot open directory '%s'", ctx->files_dir);
-	gboolean random_order = (ab_phase_by_id(AB_PHASE_RAND_STAT) == ctx->phase);
+	gboolean random_order = (ctx->phase->flags & AB_PHASE_RANDOM_ORDER) != 0;
 	uint64_t bytes = 0;
 	ab_worker_start(ctx);
 	int rc = random_order ? run_random(ctx, top, buf, &bytes) : run_seq(ctx, top, buf, &bytes);

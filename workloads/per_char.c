@@ -18,7 +18,7 @@
 static int write_syscall(struct ab_phase_ctx *ctx, int fd, struct ab_databuf *db, uint64_t groups)
 {
 	size_t chunk = ctx->cfg->io_chunk;
-	uint64_t prev = ab_now_ns();
+	uint64_t prev = ctx->sample->start_ns;
 	for (uint64_t g = 0; g < groups; g++) {
 		const unsigned char *p = ab_databuf_block(db, g);
 		for (size_t j = 0; j < chunk; j++) {
@@ -37,7 +37,7 @@ static int write_syscall(struct ab_phase_ctx *ctx, int fd, struct ab_databuf *db
 static int write_stdio(struct ab_phase_ctx *ctx, FILE *f, struct ab_databuf *db, uint64_t groups)
 {
 	size_t chunk = ctx->cfg->io_chunk;
-	uint64_t prev = ab_now_ns();
+	uint64_t prev = ctx->sample->start_ns;
 	for (uint64_t g = 0; g < groups; g++) {
 		const unsigned char *p = ab_databuf_block(db, g);
 		for (size_t j = 0; j < chunk; j++)
@@ -89,7 +89,7 @@ static int run_read(struct ab_phase_ctx *ctx)
 		return ab_worker_fail(ctx, errno, "cannot open '%s'", ctx->io_path);
 	ab_worker_start(ctx);
 	int rc = 0;
-	uint64_t prev = ab_now_ns();
+	uint64_t prev = ctx->sample->start_ns;
 	for (uint64_t g = 0; g < groups && rc == 0; g++) {
 		for (size_t j = 0; j < chunk; j++) {
 			if (f) {

@@ -114,7 +114,8 @@ int ab_worker_start(struct ab_phase_ctx *ctx);
 void ab_worker_stop(struct ab_phase_ctx *ctx);
 int ab_worker_fail(struct ab_phase_ctx *ctx, int errnum, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 /* Latency of the operation that just ended: now - *prev, then *prev = now.
- * One clock read per operation. */
+ * One clock read per operation; start *prev at ctx->sample->start_ns, the
+ * stamp ab_worker_start() took, rather than reading the clock again. */
 void ab_worker_tick(struct ab_phase_ctx *ctx, uint64_t *prev);
 /* The timed end of an I/O phase: fsync (when asked and nothing failed yet),
  * close, stop the clock.  Returns rc, or -1 if fsync or close failed. */

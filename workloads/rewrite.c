@@ -24,7 +24,7 @@ static int run(struct ab_phase_ctx *ctx)
 	uint64_t stamp = ctx->seed * 0x2545f4914f6cdd1dull;
 	ab_worker_start(ctx);
 	int rc = 0;
-	uint64_t prev = ab_now_ns();
+	uint64_t prev = ctx->sample->start_ns;
 	for (uint64_t i = 0; i < chunks; i++) {
 		uint64_t off = i * cfg->io_chunk;
 		if ((rc = ab_worker_pread_chunk(ctx, fd, buf, cfg->io_chunk, off)) != 0)

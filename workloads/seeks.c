@@ -36,7 +36,7 @@ static int run(struct ab_phase_ctx *ctx)
 	ab_worker_start(ctx);
 	int rc = 0;
 	uint64_t bytes = 0;
-	uint64_t prev = ab_now_ns();
+	uint64_t prev = ctx->sample->start_ns;
 	for (uint64_t k = 0; k < mine; k++) {
 		uint64_t off = ab_rng_below(&rng, chunks) * cfg->io_chunk;
 		if ((rc = ab_worker_pread_chunk(ctx, fd, buf, cfg->io_chunk, off)) != 0)
