@@ -56,7 +56,7 @@ gboolean ab_btrfs_plan(struct ab_plan *plan, const char *profile, const char *co
 
 	g_autofree char *what = g_strdup_printf("create btrfs %s file system on %u device%s", profile, n,
 						n == 1 ? "" : "s");
-	ab_plan_add(plan, what, (const char *const *)argv->pdata, AB_UNDO_KIND_COUNT, NULL);
+	ab_plan_add(plan, what, (const char *const *)argv->pdata, AB_UNDO_KIND_COUNT, NULL, NULL);
 	return TRUE;
 }
 

@@ -10,14 +10,14 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-gboolean ab_loop_make_image(const char *path, uint64_t size, GError **error)
+gboolean ab_loop_make_image(const char *path, uint64_t size, struct stat *st, GError **error)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot create image '%s'", path);
 		return FALSE;
 	}
-	if (ftruncate(fd, (off_t)size) != 0) {
+	if (ftruncate(fd, (off_t)size) != 0 || fstat(fd, st) != 0) {
 		int e = errno;
 		close(fd);
 		unlink(path);
@@ -28,18 +28,26 @@ gboolean ab_loop_make_image(const char *path, uint64_t size, GError **error)
 	return TRUE;
 }
 
-char *ab_loop_attach(const char *image, gboolean direct_io, GError **error)
+char *ab_loop_attach(const char *image, const struct stat *id, gboolean direct_io, GError **error)
 {
 	int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
 	if (ctl < 0) {
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot open '/dev/loop-control'");
 		return NULL;
 	}
-	int backing = open(image, O_RDWR | O_CLOEXEC | (direct_io ? O_DIRECT : 0));
+	int backing = open(image, O_RDWR | O_NOFOLLOW | O_CLOEXEC | (direct_io ? O_DIRECT : 0));
 	if (backing < 0) {
 		int e = errno;
 		close(ctl);
 		ab_set_error_errno(error, AB_ERROR_USAGE, e, "cannot open image '%s'", image);
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(backing, &st) != 0 || st.st_dev != id->st_dev || st.st_ino != id->st_ino) {
+		close(backing);
+		close(ctl);
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing image '%s': it is not the file arraybench made",
+			    image);
 		return NULL;
 	}
 	char *dev = NULL;

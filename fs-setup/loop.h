@@ -5,12 +5,16 @@
 #include <glib.h>
 #include <stdint.h>
 
-/* Make a sparse image file of `size` bytes; refuses to overwrite one. */
-gboolean ab_loop_make_image(const char *path, uint64_t size, GError **error);
+#include <sys/stat.h>
+
+/* Make a sparse image file of `size` bytes, never over an existing one;
+ * *st gets its identity. */
+gboolean ab_loop_make_image(const char *path, uint64_t size, struct stat *st, GError **error);
 /* Attach an image to a free loop device, with direct I/O so the image is
  * not cached a second time in the page cache of the file system holding it
  * (a cold read of the array would otherwise come from RAM one layer down).
- * Returns the device path ("/dev/loop3"), or NULL. */
-char *ab_loop_attach(const char *image, gboolean direct_io, GError **error);
+ * The image must still be the file `id` describes (AB_ERROR_UNSAFE if another
+ * took its name).  Returns the device path ("/dev/loop3"), or NULL. */
+char *ab_loop_attach(const char *image, const struct stat *id, gboolean direct_io, GError **error);
 
 #endif

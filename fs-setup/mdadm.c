@@ -110,9 +110,11 @@ static gboolean check_names(const char *md_prefix, guint last_index, GError **er
 static void add_array(struct ab_plan *plan, const char *dev, const char *level, const char *const *members,
 		      guint n, uint32_t chunk, const char *layout)
 {
+	/* The name mdadm writes into each member's superblock. */
+	const char *name = strrchr(dev, '/') + 1;
 	for (guint i = 0; i < n; i++) {
 		g_autofree char *what = g_strdup_printf("zero the md superblock of %s when undoing", members[i]);
-		ab_plan_add(plan, what, NULL, AB_UNDO_MDADM_ZERO, members[i]);
+		ab_plan_add(plan, what, NULL, AB_UNDO_MDADM_ZERO, members[i], name);
 	}
 	g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
 	/* --run: never ask (stdin is /dev/null, which mdadm takes as "no");
@@ -130,7 +132,7 @@ static void add_array(struct ab_plan *plan, const char *dev, const char *level, 
 		g_ptr_array_add(argv, g_strdup(members[i]));
 	g_ptr_array_add(argv, NULL);
 	g_autofree char *what = g_strdup_printf("create raid%s array %s", level, dev);
-	ab_plan_add(plan, what, (const char *const *)argv->pdata, AB_UNDO_MDADM_STOP, dev);
+	ab_plan_add(plan, what, (const char *const *)argv->pdata, AB_UNDO_MDADM_STOP, dev, NULL);
 }
 
 /* Stripe width in chunks as the kernel reports it (io_opt / io_min), which

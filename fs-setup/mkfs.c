@@ -204,6 +204,6 @@ gboolean ab_mkfs_plan(struct ab_plan *plan, enum ab_fs_type fs, const char *devi
 	g_ptr_array_add(argv, NULL);
 
 	g_autofree char *what = g_strdup_printf("create %s file system on %s", ab_fs_type_name(fs), device);
-	ab_plan_add(plan, what, (const char *const *)argv->pdata, AB_UNDO_KIND_COUNT, NULL);
+	ab_plan_add(plan, what, (const char *const *)argv->pdata, AB_UNDO_KIND_COUNT, NULL, NULL);
 	return TRUE;
 }

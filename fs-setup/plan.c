@@ -11,6 +11,7 @@ static void step_free(struct ab_plan_step *step)
 	g_free(step->what);
 	g_strfreev(step->argv);
 	g_free(step->undo_arg);
+	g_free(step->undo_detail);
 	g_free(step);
 }
 
@@ -25,13 +26,14 @@ void ab_plan_clear(struct ab_plan *plan)
 }
 
 void ab_plan_add(struct ab_plan *plan, const char *what, const char *const *argv, enum ab_undo_kind undo,
-		 const char *undo_arg)
+		 const char *undo_arg, const char *undo_detail)
 {
 	struct ab_plan_step *step = g_new0(struct ab_plan_step, 1);
 	step->what = g_strdup(what);
 	step->argv = g_strdupv((char **)argv);
 	step->undo = undo;
 	step->undo_arg = g_strdup(undo_arg);
+	step->undo_detail = g_strdup(undo_detail);
 	g_ptr_array_add(plan->steps, step);
 }
 

@@ -20,7 +20,8 @@ struct ab_plan_step {
 				  * before the create, so unwinding stops the array
 				  * first) */
 	enum ab_undo_kind undo;  /* AB_UNDO_KIND_COUNT: nothing to undo */
-	char *undo_arg;
+	char *undo_arg;          /* the object's path */
+	char *undo_detail;       /* NULL, or what the undo kind needs (undo.h) */
 };
 
 struct ab_plan {
@@ -31,7 +32,7 @@ void ab_plan_init(struct ab_plan *plan);
 void ab_plan_clear(struct ab_plan *plan);
 /* Append a step; argv is copied.  undo_arg may be NULL with AB_UNDO_KIND_COUNT. */
 void ab_plan_add(struct ab_plan *plan, const char *what, const char *const *argv, enum ab_undo_kind undo,
-		 const char *undo_arg);
+		 const char *undo_arg, const char *undo_detail);
 /* "mkfs.xfs -f -q /dev/loop3" with shell quoting where needed; NULL for a
  * step with no command (argv NULL). */
 char *ab_plan_step_command(const struct ab_plan_step *step);
@@ -76,7 +77,8 @@ char *ab_btrfs_mount_data(const char *const *members, const char *user_data);
  * the mirrors take 0..k-1 and the stripe k.  chunk_bytes 0 means mdadm's
  * default, 512 KiB; layout (NULL: default) is n2, f2 or o2, level 10 only.
  * Each array's undo is stop, preceded by the zeroing of its members'
- * superblocks (argv NULL steps).  geo_out (may be NULL) gets the stripe
+ * superblocks (argv NULL steps, whose detail is the array's name: only a
+ * superblock of that array is zeroed).  geo_out (may be NULL) gets the stripe
  * geometry as the kernel reports it for mkfs; array_dev_out (may be NULL)
  * the device to put the file system on, to be g_free'd. */
 gboolean ab_mdadm_plan(struct ab_plan *plan, const char *level, const char *const *members, uint32_t chunk_bytes,

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Turn a target spec into a mounted directory: loop images, array, mkfs,
- * mount; each step's undo pushed the moment it succeeds. */
+ * mount.  One code path checks (touching nothing), prints the plan
+ * (--dry-run) and builds, so the three cannot disagree.  When building,
+ * each step is journaled before it is taken and identified once it exists. */
 #include "target.h"
 #include "diskstats.h"
 #include "loop.h"
@@ -10,10 +12,26 @@
 #include "../src/runner.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+enum mode {
+	CHECK, /* validate only */
+	PRINT, /* validate and print the plan */
+	BUILD, /* do it */
+};
+
+struct build {
+	const struct ab_target_spec *spec;
+	struct ab_target *t;
+	struct ab_undo *undo; /* BUILD only */
+	const char *run_id;
+	enum mode mode;
+	FILE *out;            /* PRINT only */
+};
 
 void ab_target_spec_init(struct ab_target_spec *spec)
 {
@@ -65,76 +83,102 @@ gboolean ab_target_spec_parse_loop(const char *text, struct ab_target_spec *spec
 	return TRUE;
 }
 
-/* Runs a step (or only pushes its undo when argv is NULL); dry run prints. */
-static gboolean run_step(struct ab_target *t, const struct ab_plan_step *step, FILE *out, GError **error)
+static gboolean interrupted(GError **error)
 {
-	if (out) {
-		if (step->argv) {
-			g_autofree char *cmd = ab_plan_step_command(step);
-			fprintf(out, "  %s\n", cmd);
-		}
-		if (step->undo != AB_UNDO_KIND_COUNT)
-			fprintf(out, "      undo: %s %s\n", ab_undo_kind_name(step->undo), step->undo_arg);
-		return TRUE;
-	}
-	if (ab_stop_requested) {
-		g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted while building the target");
+	if (!ab_stop_requested)
+		return FALSE;
+	g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted while building the target");
+	return TRUE;
+}
+
+/* The tool's last words are the reason, as a rule; -v shows them all. */
+static char *last_line(char *text)
+{
+	g_auto(GStrv) lines = g_strsplit(g_strstrip(text), "\n", -1);
+	for (guint i = g_strv_length(lines); i-- > 0;)
+		if (*g_strstrip(lines[i]))
+			return g_strdup(lines[i]);
+	return g_strdup("no message");
+}
+
+static gboolean spawn(struct build *b, const struct ab_plan_step *step, GError **error)
+{
+	g_autofree char *out = NULL, *err = NULL;
+	int status;
+	if (!g_spawn_sync(NULL, step->argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL, &out,
+			  &err, &status, error)) {
+		g_prefix_error(error, "cannot %s: ", step->what);
+		(*error)->domain = AB_ERROR;
+		(*error)->code = AB_ERROR_SKIPPED;
 		return FALSE;
 	}
-	if (step->argv) {
-		g_autofree char *err = NULL;
-		int status;
-		if (!g_spawn_sync(NULL, step->argv, NULL,
-				  G_SPAWN_SEARCH_PATH | G_SPAWN_STDIN_FROM_DEV_NULL | G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
-				  NULL, NULL, &err, &status, error)) {
-			g_prefix_error(error, "cannot %s: ", step->what);
-			(*error)->domain = AB_ERROR;
-			(*error)->code = AB_ERROR_SKIPPED;
-			return FALSE;
-		}
-		if (!g_spawn_check_wait_status(status, NULL)) {
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot %s: %s failed: %s", step->what,
-				    step->argv[0], err && *g_strstrip(err) ? err : "no message");
-			return FALSE;
-		}
+	g_autofree char *cmd = ab_plan_step_command(step);
+	g_string_append_printf(b->t->tool_output, "$ %s\n%s%s", cmd, out ? out : "", err ? err : "");
+	if (!g_spawn_check_wait_status(status, NULL)) {
+		g_autofree char *why = last_line(err);
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot %s: %s failed: %s (-v shows all it said)",
+			    step->what, step->argv[0], why);
+		return FALSE;
 	}
-	if (step->undo != AB_UNDO_KIND_COUNT)
-		return ab_undo_push(&t->undo, step->undo, step->undo_arg, error);
 	return TRUE;
 }
 
-static gboolean run_plan(struct ab_target *t, struct ab_plan *plan, FILE *out, GError **error)
+/* Journal the step's undo, then run its command. */
+static gboolean run_step(struct build *b, const struct ab_plan_step *step, GError **error)
+{
+	if (b->mode == PRINT) {
+		if (step->argv) {
+			g_autofree char *cmd = ab_plan_step_command(step);
+			fprintf(b->out, "  %s\n", cmd);
+		}
+		if (step->undo != AB_UNDO_KIND_COUNT)
+			fprintf(b->out, "      undo: %s %s\n", ab_undo_kind_name(step->undo), step->undo_arg);
+	}
+	if (b->mode != BUILD)
+		return TRUE;
+	if (interrupted(error))
+		return FALSE;
+	if (step->undo != AB_UNDO_KIND_COUNT &&
+	    !ab_undo_intend(b->undo, step->undo, step->undo_arg, step->undo_detail, NULL, error))
+		return FALSE;
+	return !step->argv || spawn(b, step, error);
+}
+
+static gboolean run_plan(struct build *b, struct ab_plan *plan, GError **error)
 {
 	for (guint i = 0; i < plan->steps->len; i++)
-		if (!run_step(t, g_ptr_array_index(plan->steps, i), out, error))
+		if (!run_step(b, g_ptr_array_index(plan->steps, i), error))
 			return FALSE;
 	return TRUE;
 }
 
-static gboolean make_loops(const struct ab_target_spec *spec, struct ab_target *t, FILE *out, GError **error)
+static gboolean make_loop(struct build *b, uint32_t i, GError **error)
 {
-	for (uint32_t i = 0; i < spec->loop_count; i++) {
-		g_autofree char *img = g_strdup_printf("%s/arraybench-%d-%u.img", spec->loop_dir, (int)getpid(), i);
-		if (out) {
-			fprintf(out, "  truncate -s %" G_GUINT64_FORMAT " %s\n      undo: unlink %s\n", spec->loop_size,
-				img, img);
-			fprintf(out, "  losetup --find --show --direct-io=on %s   # LOOP%u\n      undo: loop-detach LOOP%u\n",
-				img, i, i);
-			g_ptr_array_add(t->members, g_strdup_printf("LOOP%u", i));
-			continue;
-		}
-		if (ab_stop_requested) {
-			g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted while building the target");
-			return FALSE;
-		}
-		if (!ab_loop_make_image(img, spec->loop_size, error) ||
-		    !ab_undo_push(&t->undo, AB_UNDO_UNLINK, img, error))
-			return FALSE;
-		g_autofree char *dev = ab_loop_attach(img, TRUE, error);
-		if (!dev || !ab_undo_push(&t->undo, AB_UNDO_LOOP_DETACH, dev, error))
-			return FALSE;
-		g_ptr_array_add(t->members, g_steal_pointer(&dev));
+	const struct ab_target_spec *spec = b->spec;
+	g_autofree char *img = g_strdup_printf("%s/arraybench-%s-%u.img", spec->loop_dir, b->run_id, i);
+	if (b->mode != BUILD) {
+		if (b->out)
+			fprintf(b->out, "  truncate -s %" G_GUINT64_FORMAT " %s\n      undo: unlink %s\n"
+				"  losetup --find --show --direct-io=on %s   # LOOP%u\n      undo: loop-detach LOOP%u\n",
+				spec->loop_size, img, img, img, i, i);
+		g_ptr_array_add(b->t->members, g_strdup_printf("LOOP%u", i));
+		return TRUE;
 	}
+	if (interrupted(error))
+		return FALSE;
+	g_autofree char *size = g_strdup_printf("%" G_GUINT64_FORMAT, spec->loop_size);
+	struct ab_undo_step *made = ab_undo_intend(b->undo, AB_UNDO_UNLINK, img, size, NULL, error);
+	struct stat st;
+	if (!made || !ab_loop_make_image(img, spec->loop_size, &st, error) ||
+	    !ab_undo_identify(b->undo, made, &st, error))
+		return FALSE;
+	/* Detaching looks for loop devices backed by this very image. */
+	if (!ab_undo_intend(b->undo, AB_UNDO_LOOP_DETACH, img, NULL, &st, error))
+		return FALSE;
+	char *dev = ab_loop_attach(img, &st, TRUE, error);
+	if (!dev)
+		return FALSE;
+	g_ptr_array_add(b->t->members, dev);
 	return TRUE;
 }
 
@@ -195,11 +239,13 @@ static char *make_label(const struct ab_target *t)
 	return g_string_free(s, FALSE);
 }
 
-static gboolean build_array_plan(const struct ab_target_spec *spec, struct ab_target *t, enum ab_fs_type fs,
-				 enum ab_backend backend, const char *const *members, struct ab_plan *planp,
-				 struct ab_array_geometry *geo, FILE *out, GError **error)
+static gboolean build_array_plan(struct build *b, enum ab_fs_type fs, struct ab_plan *planp,
+				 struct ab_array_geometry *geo, GError **error)
 {
-	if (backend == AB_BACKEND_BTRFS) {
+	const struct ab_target_spec *spec = b->spec;
+	struct ab_target *t = b->t;
+	const char *const *members = (const char *const *)t->members->pdata;
+	if (pick_backend(spec, fs) == AB_BACKEND_BTRFS) {
 		const char *profile = btrfs_profile(spec->array_level);
 		if (fs != AB_FS_BTRFS || !profile) {
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
@@ -212,17 +258,10 @@ static gboolean build_array_plan(const struct ab_target_spec *spec, struct ab_ta
 		t->source = g_strdup(members[0]);
 		if (!ab_btrfs_plan(planp, profile, members, spec->mkfs_opts, error))
 			return FALSE;
-		g_autofree char *cmd = ab_plan_step_command(g_ptr_array_index(planp->steps, 0));
-		t->mkfs_command = g_steal_pointer(&cmd);
-		return run_plan(t, planp, out, error);
+		t->mkfs_command = ab_plan_step_command(g_ptr_array_index(planp->steps, 0));
+		return TRUE;
 	}
-	if (!md_available() && !out) {
-		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
-			    "md RAID is not in this kernel (no /proc/mdstat): use --fs btrfs --backend btrfs for "
-			    "a btrfs array here, or run on a kernel with md (see tests/vm)");
-		return FALSE;
-	}
-	g_autofree char *prefix = g_strdup_printf("/dev/md/ab%d-", (int)getpid());
+	g_autofree char *prefix = g_strdup_printf("/dev/md/ab%s-", b->run_id);
 	char *array_dev = NULL;
 	if (!ab_mdadm_plan(planp, spec->array_level, members, spec->chunk_bytes, spec->layout, prefix, geo,
 			   &array_dev, error))
@@ -232,31 +271,62 @@ static gboolean build_array_plan(const struct ab_target_spec *spec, struct ab_ta
 	t->layout = g_strdup(spec->layout);
 	t->chunk_bytes = geo->chunk_bytes;
 	t->source = array_dev;
-	return run_plan(t, planp, out, error);
+	/* Checked after the level: a bad level is the first thing to say. */
+	if (!md_available()) {
+		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
+			    "md RAID is not in this kernel (no /proc/mdstat): use --fs btrfs --backend btrfs for "
+			    "a btrfs array here, or run on a kernel with md (see tests/vm)");
+		return FALSE;
+	}
+	return TRUE;
 }
 
-static gboolean build_array(const struct ab_target_spec *spec, struct ab_target *t, enum ab_fs_type fs,
-			    struct ab_array_geometry *geo, FILE *out, GError **error)
+static gboolean build_array(struct build *b, enum ab_fs_type fs, struct ab_array_geometry *geo, GError **error)
 {
-	enum ab_backend backend = pick_backend(spec, fs);
-	const char *const *members = (const char *const *)t->members->pdata;
 	struct ab_plan plan;
 	ab_plan_init(&plan);
-	gboolean ok = build_array_plan(spec, t, fs, backend, members, &plan, geo, out, error);
+	gboolean ok = build_array_plan(b, fs, &plan, geo, error) && run_plan(b, &plan, error);
 	ab_plan_clear(&plan);
 	return ok;
 }
 
-static gboolean format_and_mount(const struct ab_target_spec *spec, struct ab_target *t, enum ab_fs_type fs,
-				 const struct ab_array_geometry *geo, FILE *out, GError **error)
+/* A mount point of our own, named after the run, made exclusively. */
+static gboolean make_mount_point(struct build *b, char **dir_out, GError **error)
 {
+	g_autofree char *tmp = realpath(g_get_tmp_dir(), NULL);
+	if (!tmp) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot use the temporary directory '%s'",
+				   g_get_tmp_dir());
+		return FALSE;
+	}
+	g_autofree char *dir = g_strdup_printf("%s/arraybench-mnt.%s", tmp, b->run_id);
+	struct ab_undo_step *step = ab_undo_intend(b->undo, AB_UNDO_RMDIR, dir, NULL, NULL, error);
+	if (!step)
+		return FALSE;
+	struct stat st;
+	if (mkdir(dir, 0700) != 0 || lstat(dir, &st) != 0) {
+		ab_set_error_errno(error, errno == EEXIST ? AB_ERROR_USAGE : AB_ERROR_SKIPPED, errno,
+				   "cannot make the mount point '%s'", dir);
+		return FALSE;
+	}
+	if (!ab_undo_identify(b->undo, step, &st, error))
+		return FALSE;
+	*dir_out = g_steal_pointer(&dir);
+	return TRUE;
+}
+
+static gboolean format_and_mount(struct build *b, enum ab_fs_type fs, const struct ab_array_geometry *geo,
+				 GError **error)
+{
+	const struct ab_target_spec *spec = b->spec;
+	struct ab_target *t = b->t;
 	if (!g_str_equal(t->backend, "btrfs")) {
 		struct ab_plan plan;
 		ab_plan_init(&plan);
 		gboolean ok = ab_mkfs_plan(&plan, fs, t->source, geo, spec->no_stripe_hint, spec->mkfs_opts, error);
 		if (ok) {
 			t->mkfs_command = ab_plan_step_command(g_ptr_array_index(plan.steps, 0));
-			ok = run_plan(t, &plan, out, error);
+			ok = run_plan(b, &plan, error);
 		}
 		ab_plan_clear(&plan);
 		if (!ok)
@@ -267,63 +337,24 @@ static gboolean format_and_mount(const struct ab_target_spec *spec, struct ab_ta
 		extra = ab_btrfs_mount_data((const char *const *)t->members->pdata, NULL);
 	else if (fs == AB_FS_EXT3 || fs == AB_FS_EXT4)
 		extra = g_strdup("no_prefetch_block_bitmaps"); /* no ext4lazyinit thread during the phases */
-	if (out) {
-		fprintf(out, "  mkdir MOUNT_DIR\n      undo: rmdir MOUNT_DIR\n");
-		fprintf(out, "  mount -t %s -o %s%s%s %s MOUNT_DIR\n      undo: umount MOUNT_DIR\n", t->fs,
-			extra ? extra : "", extra && t->mount_options && *t->mount_options ? "," : "",
-			t->mount_options ? t->mount_options : "", t->source);
+	if (b->mode != BUILD) {
+		if (b->out)
+			fprintf(b->out, "  mkdir %s/arraybench-mnt.%s   # MOUNT_DIR\n      undo: rmdir MOUNT_DIR\n"
+				"  mount -t %s -o %s%s%s %s MOUNT_DIR\n      undo: umount MOUNT_DIR\n", g_get_tmp_dir(),
+				b->run_id, t->fs, extra ? extra : "", extra && t->mount_options && *t->mount_options ? "," : "",
+				t->mount_options ? t->mount_options : "", t->source);
 		t->mount_dir = g_strdup("MOUNT_DIR");
 		return TRUE;
 	}
-	g_autofree char *dir = g_dir_make_tmp("arraybench-mnt-XXXXXX", NULL);
-	if (!dir) {
-		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot make a mount point");
+	g_autofree char *dir = NULL;
+	if (interrupted(error) || !make_mount_point(b, &dir, error))
 		return FALSE;
-	}
-	if (!ab_undo_push(&t->undo, AB_UNDO_RMDIR, dir, error))
-		return FALSE;
-	if (!ab_mount(t->source, dir, t->fs, spec->mount_opts, extra, error))
-		return FALSE;
-	if (!ab_undo_push(&t->undo, AB_UNDO_UMOUNT, dir, error))
+	if (!ab_undo_intend(b->undo, AB_UNDO_UMOUNT, dir, t->source, NULL, error) ||
+	    !ab_mount(t->source, dir, t->fs, spec->mount_opts, extra, error))
 		return FALSE;
 	t->mount_dir = g_steal_pointer(&dir);
 	t->mount_effective = ab_mount_effective_options("", t->mount_dir);
 	t->mount_extra = g_steal_pointer(&extra);
-	return TRUE;
-}
-
-static int read_int(const char *dir, const char *file)
-{
-	g_autofree char *path = g_build_filename(dir, file, NULL);
-	g_autofree char *text = NULL;
-	if (!g_file_get_contents(path, &text, NULL, NULL))
-		return -1;
-	return (int)g_ascii_strtoll(text, NULL, 10);
-}
-
-gboolean ab_queue_info_read(const char *root, const char *name, struct ab_queue_info *out)
-{
-	memset(out, 0, sizeof(*out));
-	g_autofree char *dir = g_strdup_printf("%s/sys/class/block/%s/queue", root, name);
-	if (!g_file_test(dir, G_FILE_TEST_IS_DIR))
-		return FALSE;
-	g_strlcpy(out->name, name, sizeof(out->name));
-	g_autofree char *path = g_build_filename(dir, "scheduler", NULL);
-	g_autofree char *text = NULL;
-	/* "mq-deadline [none]": the bracketed one is in use. */
-	if (g_file_get_contents(path, &text, NULL, NULL)) {
-		char *open = strchr(text, '['), *close = open ? strchr(open, ']') : NULL;
-		if (open && close) {
-			*close = '\0';
-			g_strlcpy(out->scheduler, open + 1, sizeof(out->scheduler));
-		} else {
-			g_strlcpy(out->scheduler, g_strstrip(text), sizeof(out->scheduler));
-		}
-	}
-	out->read_ahead_kb = read_int(dir, "read_ahead_kb");
-	out->rotational = read_int(dir, "rotational");
-	out->logical_block_size = read_int(dir, "logical_block_size");
-	out->physical_block_size = read_int(dir, "physical_block_size");
 	return TRUE;
 }
 
@@ -362,14 +393,14 @@ gboolean ab_target_remount(const struct ab_target *t, GError **error)
 	return ab_mount(t->source, t->mount_dir, t->fs, t->mount_options, t->mount_extra, error);
 }
 
-gboolean ab_target_build(const struct ab_target_spec *spec, struct ab_target *t, FILE *out, GError **error)
+static gboolean build(struct build *b, GError **error)
 {
+	const struct ab_target_spec *spec = b->spec;
+	struct ab_target *t = b->t;
 	memset(t, 0, sizeof(*t));
 	/* NULL-terminated: pdata is the member list the builders take. */
 	t->members = g_ptr_array_new_null_terminated(4, g_free, TRUE);
-	g_autofree char *state = ab_undo_state_dir();
-	if (!ab_undo_open(&t->undo, out ? NULL : state, error))
-		return FALSE;
+	t->tool_output = g_string_new(NULL);
 	if (!ab_target_spec_builds(spec)) {
 		t->mount_dir = g_strdup(spec->dir);
 		t->backend = g_strdup("dir");
@@ -384,45 +415,56 @@ gboolean ab_target_build(const struct ab_target_spec *spec, struct ab_target *t,
 		return FALSE;
 	t->fs = g_strdup(spec->fs);
 	t->mount_options = g_strdup(spec->mount_opts);
-	if (out)
-		fprintf(out, "arraybench: plan (--dry-run: nothing is touched), each step with its undo:\n");
-	gboolean ok = check_named_devices(spec, error);
-	for (char **m = spec->members; ok && m && *m; m++)
+	/* Again when building: a device may have been mounted since the check. */
+	if (!check_named_devices(spec, error))
+		return FALSE;
+	for (char **m = spec->members; m && *m; m++)
 		g_ptr_array_add(t->members, g_strdup(*m));
-	if (ok && spec->loop_count)
-		ok = make_loops(spec, t, out, error);
+	for (uint32_t i = 0; i < spec->loop_count; i++)
+		if (!make_loop(b, i, error))
+			return FALSE;
 	struct ab_array_geometry geo = { 0 };
-	if (ok && spec->array_level) {
-		ok = build_array(spec, t, fs, &geo, out, error);
-	} else if (ok) {
+	if (spec->array_level) {
+		if (!build_array(b, fs, &geo, error))
+			return FALSE;
+	} else {
 		const char *dev = spec->device ? spec->device
 				  : t->members->len ? g_ptr_array_index(t->members, 0) : NULL;
 		if (!dev || t->members->len > 1) {
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 				    "%s: name one --device, or an --array with its members", dev ? "several devices" : "no device");
-			ok = FALSE;
-		} else {
-			t->backend = g_strdup("device");
-			t->level = g_strdup("single");
-			t->source = g_strdup(dev);
-			if (spec->device)
-				g_ptr_array_add(t->members, g_strdup(dev));
+			return FALSE;
 		}
+		t->backend = g_strdup("device");
+		t->level = g_strdup("single");
+		t->source = g_strdup(dev);
+		if (spec->device)
+			g_ptr_array_add(t->members, g_strdup(dev));
 	}
-	if (ok)
-		ok = format_and_mount(spec, t, fs, &geo, out, error);
-	if (ok)
-		t->label = make_label(t);
-	if (ok && !out)
+	if (!format_and_mount(b, fs, &geo, error))
+		return FALSE;
+	t->label = make_label(t);
+	if (b->mode == BUILD)
 		record_queues(t);
-	if (!ok && !out)
-		ab_undo_unwind(&t->undo, NULL, NULL);
+	return TRUE;
+}
+
+gboolean ab_target_check(struct ab_target_spec *spec, const char *run_id, FILE *out, GError **error)
+{
+	if (!ab_target_spec_check_options(spec, error))
+		return FALSE;
+	struct ab_target scratch;
+	struct build b = { .spec = spec, .t = &scratch, .run_id = run_id, .mode = out ? PRINT : CHECK, .out = out };
+	gboolean ok = build(&b, error);
+	ab_target_clear(&scratch);
 	return ok;
 }
 
-gboolean ab_target_teardown(struct ab_target *t, GString *report, GError **error)
+gboolean ab_target_build(const struct ab_target_spec *spec, struct ab_target *t, struct ab_undo *undo,
+			 const char *run_id, GError **error)
 {
-	return ab_undo_unwind(&t->undo, report, error);
+	struct build b = { .spec = spec, .t = t, .undo = undo, .run_id = run_id, .mode = BUILD };
+	return build(&b, error);
 }
 
 void ab_target_clear(struct ab_target *t)
@@ -442,6 +484,7 @@ void ab_target_clear(struct ab_target *t)
 	g_free(t->mount_extra);
 	if (t->queues)
 		g_array_unref(t->queues);
-	ab_undo_clear(&t->undo);
+	if (t->tool_output)
+		g_string_free(t->tool_output, TRUE);
 	memset(t, 0, sizeof(*t));
 }

@@ -26,7 +26,7 @@ struct ab_target_spec {
 	gboolean no_stripe_hint;
 	uint32_t loop_count;    /* --loop N:SIZE[:DIR] */
 	uint64_t loop_size;
-	char *loop_dir;
+	char *loop_dir;         /* absolute once checked */
 	char **confirmed;       /* --yes-destroy, canonical paths */
 	gboolean dry_run;
 };
@@ -61,7 +61,7 @@ struct ab_target {
 	char *label;            /* short name for the CSV: "btrfs10-btrfs-noatime" */
 	char *mount_extra;      /* data options we add (device=..., no_prefetch...) */
 	GArray *queues;         /* struct ab_queue_info of the source and members */
-	struct ab_undo undo;
+	GString *tool_output;   /* what mkfs, mdadm... said, in full (for -v) */
 };
 
 void ab_target_spec_init(struct ab_target_spec *spec);
@@ -70,16 +70,28 @@ gboolean ab_target_spec_parse_loop(const char *text, struct ab_target_spec *spec
 /* Does the spec ask to build anything (root needed), or just use -d? */
 gboolean ab_target_spec_builds(const struct ab_target_spec *spec);
 
-/* Build, format and mount; every step's undo is pushed as it succeeds.
- * --dry-run prints the plan with its undo to `out` and touches nothing.
- * On failure what was done is already unwound. */
-gboolean ab_target_build(const struct ab_target_spec *spec, struct ab_target *target, FILE *out,
-			 GError **error);
+/* The options of a spec on their own (part of ab_target_check): which
+ * exclude each other, the --loop directory, option words, duplicate
+ * members; makes its paths absolute. */
+gboolean ab_target_spec_check_options(struct ab_target_spec *spec, GError **error);
+/*
+ * Everything the build needs, checked before anything is made: options
+ * that exclude each other, the file system, the level for the backend, md
+ * in the kernel, the member count, duplicate members, the --loop directory,
+ * option words that would name a device, and the safety of every named
+ * device.  Makes the spec's paths absolute (members, device, loop
+ * directory), so journals and cleanup do not depend on the working
+ * directory.  With `out`, also prints the plan with each undo (--dry-run).
+ * Touches nothing.
+ */
+gboolean ab_target_check(struct ab_target_spec *spec, const char *run_id, FILE *out, GError **error);
+/* Build, format and mount a checked spec; every step is journaled in `undo`
+ * before it is taken.  On failure the caller unwinds `undo`. */
+gboolean ab_target_build(const struct ab_target_spec *spec, struct ab_target *target, struct ab_undo *undo,
+			 const char *run_id, GError **error);
 /* --cache remount: unmount and mount again, which drops the file system's
  * page cache, dentries and inodes (iozone -U).  Only for targets we built. */
 gboolean ab_target_remount(const struct ab_target *target, GError **error);
-/* Unmount and remove everything built, newest first. */
-gboolean ab_target_teardown(struct ab_target *target, GString *report, GError **error);
 void ab_target_clear(struct ab_target *target);
 
 #endif

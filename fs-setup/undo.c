@@ -1,19 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The in-memory undo stack and its write-ahead journal. */
 #include "undo.h"
+#include "journal.h"
+#include "statedir.h"
 #include "../src/error.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/loop.h>
-#include <signal.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
+#include <sys/file.h>
 #include <unistd.h>
-
-#define JOURNAL_MAGIC "arraybench-undo 1"
 
 static const char *const kind_names[AB_UNDO_KIND_COUNT] = {
 	[AB_UNDO_UMOUNT] = "umount",
@@ -22,6 +18,8 @@ static const char *const kind_names[AB_UNDO_KIND_COUNT] = {
 	[AB_UNDO_RMDIR] = "rmdir",
 	[AB_UNDO_MDADM_STOP] = "mdadm-stop",
 	[AB_UNDO_MDADM_ZERO] = "mdadm-zero-superblock",
+	[AB_UNDO_CGROUP] = "remove-cgroup",
+	[AB_UNDO_RUN_DIR] = "remove-test-files",
 };
 
 const char *ab_undo_kind_name(enum ab_undo_kind kind)
@@ -29,81 +27,143 @@ const char *ab_undo_kind_name(enum ab_undo_kind kind)
 	return kind < AB_UNDO_KIND_COUNT ? kind_names[kind] : "?";
 }
 
-static gboolean kind_from_name(const char *name, enum ab_undo_kind *out)
+gboolean ab_undo_kind_from_name(const char *name, enum ab_undo_kind *out)
 {
 	for (int k = 0; k < AB_UNDO_KIND_COUNT; k++)
-		if (g_str_equal(kind_names[k], name)) {
+		if (name && g_str_equal(kind_names[k], name)) {
 			*out = (enum ab_undo_kind)k;
 			return TRUE;
 		}
 	return FALSE;
 }
 
-char *ab_undo_state_dir(void)
-{
-	const char *env = g_getenv("ARRAYBENCH_STATE_DIR");
-	return g_strdup(env && *env ? env : "/var/lib/arraybench");
-}
-
 void ab_undo_step_free(struct ab_undo_step *step)
 {
 	if (!step)
 		return;
-	g_free(step->arg);
+	g_free(step->path);
+	g_free(step->detail);
 	g_free(step);
 }
 
-static gboolean journal_append(struct ab_undo *u, const char *line, GError **error)
+/* Durable before we go on: the write-ahead rule depends on it. */
+static gboolean journal_append(int fd, const char *path, const char *line, GError **error)
 {
-	if (u->journal_fd < 0)
+	if (fd < 0)
 		return TRUE;
 	size_t len = strlen(line);
-	if (write(u->journal_fd, line, len) != (ssize_t)len || fdatasync(u->journal_fd) != 0) {
-		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot write the undo journal '%s'",
-				   u->journal_path);
+	if (write(fd, line, len) != (ssize_t)len || fdatasync(fd) != 0) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno ? errno : EIO, "cannot write the undo journal '%s'",
+				   path ? path : "");
 		return FALSE;
 	}
 	return TRUE;
 }
 
-gboolean ab_undo_open(struct ab_undo *u, const char *dir, GError **error)
+/*
+ * The journal is written and locked under a hidden name first, then linked
+ * to its real name, so `cleanup` never sees a live run's journal empty or
+ * unlocked.  Both names are created exclusively: nothing is overwritten,
+ * truncated or reached through a symlink.
+ */
+static gboolean create_journal(struct ab_undo *u, const char *run_id, GError **error)
+{
+	g_autofree char *tmp = g_strdup_printf(".journal-%s", run_id);
+	int fd = openat(u->dir_fd, tmp, O_RDWR | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ab_set_error_errno(error, errno == EEXIST ? AB_ERROR_USAGE : AB_ERROR_SKIPPED, errno,
+				   "cannot create the undo journal '%s'", u->journal_path);
+		return FALSE;
+	}
+	struct ab_journal_owner o;
+	memset(&o, 0, sizeof(o));
+	g_strlcpy(o.run_id, run_id, sizeof(o.run_id));
+	ab_process_id_of("", (int)getpid(), &o.process);
+	o.uid = geteuid();
+	g_autofree char *head = ab_journal_header(&o);
+	gboolean ok = flock(fd, LOCK_EX) == 0 && journal_append(fd, u->journal_path, head, NULL);
+	int e = errno;
+	if (ok && linkat(u->dir_fd, tmp, u->dir_fd, u->journal_name, 0) != 0) {
+		e = errno;
+		ok = FALSE;
+	}
+	unlinkat(u->dir_fd, tmp, 0);
+	if (!ok) {
+		close(fd);
+		if (e == EEXIST)
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "cannot create the undo journal '%s': run id '%s' is taken (a journal exists)",
+				    u->journal_path, run_id);
+		else
+			ab_set_error_errno(error, AB_ERROR_SKIPPED, e, "cannot create the undo journal '%s'",
+					   u->journal_path);
+		return FALSE;
+	}
+	fsync(u->dir_fd);
+	u->journal_fd = fd;
+	return TRUE;
+}
+
+gboolean ab_undo_open(struct ab_undo *u, const char *state_dir, const char *run_id, GError **error)
 {
 	memset(u, 0, sizeof(*u));
 	u->steps = g_ptr_array_new_with_free_func((GDestroyNotify)ab_undo_step_free);
+	u->dir_fd = -1;
 	u->journal_fd = -1;
+	u->owner = geteuid();
 	u->exec = ab_undo_exec_real;
-	if (!dir)
+	if (!state_dir)
 		return TRUE;
-	if (g_mkdir_with_parents(dir, 0700) != 0) {
-		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot create the state directory '%s'", dir);
+	if (!ab_state_dir_open(state_dir, TRUE, &u->dir_fd, error))
 		return FALSE;
-	}
-	u->journal_path = g_strdup_printf("%s/journal-%d", dir, (int)getpid());
-	u->journal_fd = open(u->journal_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
-	if (u->journal_fd < 0) {
-		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot create the undo journal '%s'",
-				   u->journal_path);
-		return FALSE;
-	}
-	g_autofree char *head = g_strdup_printf(JOURNAL_MAGIC " pid=%d\n", (int)getpid());
-	return journal_append(u, head, error);
+	u->journal_name = g_strdup_printf("journal-%s", run_id);
+	u->journal_path = g_build_filename(state_dir, u->journal_name, NULL);
+	return create_journal(u, run_id, error);
 }
 
-gboolean ab_undo_push(struct ab_undo *u, enum ab_undo_kind kind, const char *arg, GError **error)
+static void set_identity(struct ab_undo_step *step, const struct stat *st)
 {
+	step->identified = TRUE;
+	step->dev = st->st_dev;
+	step->ino = st->st_ino;
+}
+
+struct ab_undo_step *ab_undo_intend(struct ab_undo *u, enum ab_undo_kind kind, const char *path,
+				    const char *detail, const struct stat *id, GError **error)
+{
+	if (!g_path_is_absolute(path)) {
+		/* cleanup may run anywhere: a relative path would name something else */
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot journal '%s': not an absolute path", path);
+		return NULL;
+	}
 	struct ab_undo_step *step = g_new0(struct ab_undo_step, 1);
 	step->kind = kind;
-	step->arg = g_strdup(arg);
+	step->path = g_strdup(path);
+	step->detail = g_strdup(detail);
+	step->owner = u->owner;
+	if (id)
+		set_identity(step, id);
+	g_autofree char *line = ab_journal_intent_line(step);
+	if (!journal_append(u->journal_fd, u->journal_path, line, error)) {
+		ab_undo_step_free(step);
+		return NULL;
+	}
 	g_ptr_array_add(u->steps, step);
-	g_autofree char *escaped = g_strescape(arg, NULL);
-	g_autofree char *line = g_strdup_printf("push\t%s\t%s\n", ab_undo_kind_name(kind), escaped);
-	/* Kept in memory even if the journal write fails: the in-process unwind
-	 * must still undo it. */
-	return journal_append(u, line, error);
+	return step;
 }
 
-static gboolean run_steps(GPtrArray *steps, ab_undo_exec_fn exec, struct ab_undo *journal, GString *report,
-			  GError **error)
+gboolean ab_undo_identify(struct ab_undo *u, struct ab_undo_step *step, const struct stat *st, GError **error)
+{
+	guint index;
+	if (!g_ptr_array_find(u->steps, step, &index))
+		g_return_val_if_reached(FALSE);
+	set_identity(step, st);
+	g_autofree char *line = ab_journal_ident_line(index, step);
+	return journal_append(u->journal_fd, u->journal_path, line, error);
+}
+
+gboolean ab_undo_run_steps(GPtrArray *steps, ab_undo_exec_fn exec, int journal_fd, GString *report,
+			   GError **error)
 {
 	gboolean all_ok = TRUE;
 	for (guint i = steps->len; i-- > 0;) {
@@ -111,192 +171,58 @@ static gboolean run_steps(GPtrArray *steps, ab_undo_exec_fn exec, struct ab_undo
 		if (step->done)
 			continue;
 		g_autoptr(GError) e = NULL;
-		if (exec(step, &e)) {
-			step->done = TRUE;
+		enum ab_undo_outcome outcome = exec(step, &e);
+		const char *kind = ab_undo_kind_name(step->kind);
+		if (outcome == AB_UNDO_FAILED) {
 			if (report)
-				g_string_append_printf(report, "undone: %s %s\n", ab_undo_kind_name(step->kind), step->arg);
-			if (journal) {
-				g_autofree char *line = g_strdup_printf("done\t%u\n", i);
-				journal_append(journal, line, NULL);
-			}
-		} else {
-			if (report)
-				g_string_append_printf(report, "failed: %s %s: %s\n", ab_undo_kind_name(step->kind),
-						       step->arg, e->message);
-			if (all_ok)
-				g_propagate_prefixed_error(error, g_steal_pointer(&e), "cannot undo %s '%s': ",
-							   ab_undo_kind_name(step->kind), step->arg);
+				g_string_append_printf(report, "failed: %s %s: %s\n", kind, step->path,
+						       e ? e->message : "?");
+			if (all_ok && e)
+				g_propagate_prefixed_error(error, g_steal_pointer(&e), "cannot undo %s '%s': ", kind,
+							   step->path);
+			else if (all_ok)
+				g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED, "cannot undo %s '%s'", kind, step->path);
 			all_ok = FALSE;
+			continue;
 		}
+		step->done = TRUE;
+		if (report && outcome == AB_UNDO_UNDONE)
+			g_string_append_printf(report, "undone: %s %s\n", kind, step->path);
+		else if (report && outcome == AB_UNDO_FOREIGN)
+			g_string_append_printf(report, "left alone: %s %s: %s\n", kind, step->path,
+					       e ? e->message : "not made by this run");
+		g_autofree char *line = ab_journal_done_line(i);
+		journal_append(journal_fd, NULL, line, NULL);
 	}
 	return all_ok;
 }
 
 gboolean ab_undo_unwind(struct ab_undo *u, GString *report, GError **error)
 {
-	gboolean ok = run_steps(u->steps, u->exec, u, report, error);
-	if (ok && u->journal_path) {
-		close(u->journal_fd);
+	gboolean ok = ab_undo_run_steps(u->steps, u->exec, u->journal_fd, report, error);
+	if (!ok)
+		return FALSE;
+	if (u->journal_fd >= 0) {
+		unlinkat(u->dir_fd, u->journal_name, 0);
+		fsync(u->dir_fd);
+		close(u->journal_fd); /* releases the lock last */
 		u->journal_fd = -1;
-		unlink(u->journal_path);
-		g_clear_pointer(&u->journal_path, g_free);
 	}
-	if (ok)
-		g_ptr_array_set_size(u->steps, 0);
-	return ok;
+	g_ptr_array_set_size(u->steps, 0);
+	return TRUE;
 }
 
 void ab_undo_clear(struct ab_undo *u)
 {
 	if (u->journal_fd >= 0)
 		close(u->journal_fd);
+	if (u->dir_fd >= 0)
+		close(u->dir_fd);
 	g_free(u->journal_path);
+	g_free(u->journal_name);
 	if (u->steps)
 		g_ptr_array_unref(u->steps);
 	memset(u, 0, sizeof(*u));
 	u->journal_fd = -1;
-}
-
-GPtrArray *ab_undo_journal_read(const char *path, GError **error)
-{
-	g_autofree char *text = NULL;
-	if (!g_file_get_contents(path, &text, NULL, NULL)) {
-		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot read the undo journal '%s'", path);
-		return NULL;
-	}
-	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-	if (!lines[0] || !g_str_has_prefix(lines[0], JOURNAL_MAGIC)) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "'%s' is not an arraybench undo journal", path);
-		return NULL;
-	}
-	GPtrArray *steps = g_ptr_array_new_with_free_func((GDestroyNotify)ab_undo_step_free);
-	for (char **l = lines + 1; *l; l++) {
-		g_auto(GStrv) f = g_strsplit(*l, "\t", 3);
-		enum ab_undo_kind kind;
-		if (f[0] && g_str_equal(f[0], "push") && f[1] && f[2] && kind_from_name(f[1], &kind)) {
-			struct ab_undo_step *step = g_new0(struct ab_undo_step, 1);
-			step->kind = kind;
-			step->arg = g_strcompress(f[2]);
-			g_ptr_array_add(steps, step);
-		} else if (f[0] && g_str_equal(f[0], "done") && f[1]) {
-			guint64 i;
-			if (g_ascii_string_to_unsigned(f[1], 10, 0, G_MAXUINT, &i, NULL) && i < steps->len)
-				((struct ab_undo_step *)g_ptr_array_index(steps, i))->done = TRUE;
-		}
-		/* A torn last line (power cut mid-write) is ignored. */
-	}
-	return steps;
-}
-
-gboolean ab_undo_recover(const char *dir, ab_undo_exec_fn exec, GString *report, GError **error)
-{
-	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
-	if (!d)
-		return TRUE; /* nothing was ever journaled */
-	gboolean ok = TRUE;
-	const char *name;
-	while ((name = g_dir_read_name(d))) {
-		guint64 pid;
-		if (!g_str_has_prefix(name, "journal-") ||
-		    !g_ascii_string_to_unsigned(name + strlen("journal-"), 10, 1, G_MAXINT, &pid, NULL))
-			continue;
-		if (kill((pid_t)pid, 0) == 0 && (pid_t)pid != getpid()) {
-			if (report)
-				g_string_append_printf(report, "skipped: run %d is still going\n", (int)pid);
-			continue;
-		}
-		g_autofree char *path = g_build_filename(dir, name, NULL);
-		g_autoptr(GError) e = NULL;
-		g_autoptr(GPtrArray) steps = ab_undo_journal_read(path, &e);
-		if (!steps) {
-			if (ok)
-				g_propagate_error(error, g_steal_pointer(&e));
-			ok = FALSE;
-			continue;
-		}
-		struct ab_undo journal = { .journal_fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC),
-					   .journal_path = path };
-		if (report)
-			g_string_append_printf(report, "journal of run %d: %u step(s)\n", (int)pid, steps->len);
-		gboolean this_ok = run_steps(steps, exec, &journal, report, ok ? error : NULL);
-		if (journal.journal_fd >= 0)
-			close(journal.journal_fd);
-		if (this_ok)
-			unlink(path);
-		ok = ok && this_ok;
-	}
-	return ok;
-}
-
-static gboolean run_mdadm(const char *action, const char *arg, GError **error)
-{
-	const char *argv[] = { "mdadm", action, arg, NULL };
-	g_autofree char *err = NULL;
-	int status;
-	if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL |
-			  G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL, NULL, &err, &status, error))
-		return FALSE;
-	if (!g_spawn_check_wait_status(status, NULL)) {
-		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED, "mdadm %s failed: %s", action, g_strstrip(err));
-		return FALSE;
-	}
-	return TRUE;
-}
-
-gboolean ab_undo_exec_real(const struct ab_undo_step *step, GError **error)
-{
-	const char *arg = step->arg;
-	switch (step->kind) {
-	case AB_UNDO_UMOUNT:
-		/* Writeback after a big run can keep the file system busy briefly. */
-		for (int i = 0; i < 50; i++) {
-			if (umount2(arg, 0) == 0 || errno == EINVAL || errno == ENOENT)
-				return TRUE;
-			if (errno != EBUSY)
-				break;
-			g_usleep(100000);
-		}
-		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "umount");
-		return FALSE;
-	case AB_UNDO_LOOP_DETACH: {
-		int fd = open(arg, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			if (errno == ENOENT)
-				return TRUE;
-			ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "open");
-			return FALSE;
-		}
-		int rc = -1;
-		for (int i = 0; i < 50; i++) {
-			rc = ioctl(fd, LOOP_CLR_FD, 0);
-			if (rc == 0 || errno == ENXIO || errno != EBUSY)
-				break;
-			g_usleep(100000);
-		}
-		int e = errno;
-		close(fd);
-		if (rc == 0 || e == ENXIO)
-			return TRUE;
-		ab_set_error_errno(error, AB_ERROR_SKIPPED, e, "detach");
-		return FALSE;
-	}
-	case AB_UNDO_UNLINK:
-		if (unlink(arg) == 0 || errno == ENOENT)
-			return TRUE;
-		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "unlink");
-		return FALSE;
-	case AB_UNDO_RMDIR:
-		if (rmdir(arg) == 0 || errno == ENOENT)
-			return TRUE;
-		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "rmdir");
-		return FALSE;
-	case AB_UNDO_MDADM_STOP:
-		return run_mdadm("--stop", arg, error);
-	case AB_UNDO_MDADM_ZERO:
-		return run_mdadm("--zero-superblock", arg, error);
-	case AB_UNDO_KIND_COUNT:
-		break;
-	}
-	g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "unknown undo step");
-	return FALSE;
+	u->dir_fd = -1;
 }

@@ -3,58 +3,92 @@
 #define AB_UNDO_H
 
 #include <glib.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "liveness.h"
 
 /*
- * The undo stack of target set-up.  Every step that changes the machine
- * (attach a loop device, mount, create an array) pushes its undo the moment
- * it succeeds; the stack unwinds last-in first-out on success, error and
- * signals.  Each push and each completed undo is appended to a journal file
- * and synced, so after kill -9 or a power cut `arraybench cleanup` can finish
- * the job from the journal alone.
+ * The undo stack of a run.  Every step that changes the machine (an image
+ * file, a loop device, a mount, an array, the memory cgroup, the test
+ * directory) is journaled *before* it is taken (an intent), and the object's
+ * identity (device and inode) is added as soon as it exists.  The stack
+ * unwinds last-in first-out on success, error and signals; after kill -9 or
+ * a power cut `arraybench cleanup` replays the journal.  Either way an undo
+ * acts only on the object the run made: one whose identity no longer
+ * matches is left alone and reported.
  */
 enum ab_undo_kind {
-	AB_UNDO_UMOUNT,       /* arg: mount point */
-	AB_UNDO_LOOP_DETACH,  /* arg: /dev/loopN */
-	AB_UNDO_UNLINK,       /* arg: file */
-	AB_UNDO_RMDIR,        /* arg: empty directory */
-	AB_UNDO_MDADM_STOP,   /* arg: /dev/mdN */
-	AB_UNDO_MDADM_ZERO,   /* arg: member whose superblock we wrote */
+	AB_UNDO_UMOUNT,       /* path: mount point; detail: the source we mounted */
+	AB_UNDO_LOOP_DETACH,  /* path: the backing image; identity: the image's */
+	AB_UNDO_UNLINK,       /* path: an image file; detail: its planned size */
+	AB_UNDO_RMDIR,        /* path: a mount point directory we made */
+	AB_UNDO_MDADM_STOP,   /* path: /dev/md/NAME */
+	AB_UNDO_MDADM_ZERO,   /* path: a member; detail: the array name its superblock must carry */
+	AB_UNDO_CGROUP,       /* path: the memory cgroup directory */
+	AB_UNDO_RUN_DIR,      /* path: DIR/arraybench.RUNID, the phases' files */
 	AB_UNDO_KIND_COUNT
 };
 
 struct ab_undo_step {
 	enum ab_undo_kind kind;
-	char *arg;
+	char *path;
+	char *detail;         /* NULL, or what the kind says above */
+	gboolean identified;  /* dev and ino are known */
+	dev_t dev;
+	ino_t ino;
+	uid_t owner;          /* the run's user: who must own an unidentified object */
 	gboolean done;
 };
 
-/* Runs one undo step for real; tests swap in a recorder. */
-typedef gboolean (*ab_undo_exec_fn)(const struct ab_undo_step *step, GError **error);
+/* What undoing a step found. */
+enum ab_undo_outcome {
+	AB_UNDO_UNDONE,   /* it was there and is gone now */
+	AB_UNDO_ABSENT,   /* nothing to undo: never made, or undone already */
+	AB_UNDO_FOREIGN,  /* something is there that this run did not make: left alone */
+	AB_UNDO_FAILED,   /* ours, but it could not be undone (yet): kept in the journal */
+};
+
+/* Undoes one step for real; tests swap in a recorder. */
+typedef enum ab_undo_outcome (*ab_undo_exec_fn)(const struct ab_undo_step *step, GError **error);
 
 struct ab_undo {
-	GPtrArray *steps; /* struct ab_undo_step *, oldest first */
-	char *journal_path;
-	int journal_fd;
+	GPtrArray *steps;        /* struct ab_undo_step *, oldest first */
+	int dir_fd;              /* the state directory, -1 without a journal */
+	char *journal_path;      /* for messages */
+	char *journal_name;      /* "journal-RUNID" in dir_fd */
+	int journal_fd;          /* locked (flock) while the run lives */
+	uid_t owner;
 	ab_undo_exec_fn exec;
 };
 
 const char *ab_undo_kind_name(enum ab_undo_kind kind);
-/* Where journals live: $ARRAYBENCH_STATE_DIR or /var/lib/arraybench. */
-char *ab_undo_state_dir(void);
-/* Start an empty stack journaled at DIR/journal-<pid>; dir NULL: no journal. */
-gboolean ab_undo_open(struct ab_undo *u, const char *dir, GError **error);
-gboolean ab_undo_push(struct ab_undo *u, enum ab_undo_kind kind, const char *arg, GError **error);
+gboolean ab_undo_kind_from_name(const char *name, enum ab_undo_kind *out);
+
+/* Start an empty stack.  With a state directory (already trusted, see
+ * statedir.h), its journal is DIR/journal-RUN_ID, created exclusively and
+ * locked; NULL dir: no journal (dry run, tests). */
+gboolean ab_undo_open(struct ab_undo *u, const char *state_dir, const char *run_id, GError **error);
+/* Journal (and sync) that the caller is about to make an object, before it
+ * does.  `id` is its identity when known beforehand (a loop device's backing
+ * image), else NULL.  NULL return: not journaled, so do not make it. */
+struct ab_undo_step *ab_undo_intend(struct ab_undo *u, enum ab_undo_kind kind, const char *path,
+				    const char *detail, const struct stat *id, GError **error);
+/* The object exists now: journal its device and inode. */
+gboolean ab_undo_identify(struct ab_undo *u, struct ab_undo_step *step, const struct stat *st, GError **error);
 /* Undo everything, newest first.  A failing step is reported and the rest
  * still run; FALSE if any failed (the journal then stays for cleanup). */
 gboolean ab_undo_unwind(struct ab_undo *u, GString *report, GError **error);
+/* Close the journal, leaving it on disk if steps remain. */
 void ab_undo_clear(struct ab_undo *u);
 
-/* Read a journal back: the steps not yet undone, oldest first. */
-GPtrArray *ab_undo_journal_read(const char *path, GError **error);
-/* `arraybench cleanup`: finish every journal in dir whose process is gone. */
-gboolean ab_undo_recover(const char *dir, ab_undo_exec_fn exec, GString *report, GError **error);
+/* Run the steps not yet done, newest first, journaling each one finished to
+ * journal_fd (-1: none).  Shared by unwind and cleanup. */
+gboolean ab_undo_run_steps(GPtrArray *steps, ab_undo_exec_fn exec, int journal_fd, GString *report,
+			   GError **error);
 void ab_undo_step_free(struct ab_undo_step *step);
-/* The real executor. */
-gboolean ab_undo_exec_real(const struct ab_undo_step *step, GError **error);
+
+/* The real executor (undo-exec.c). */
+enum ab_undo_outcome ab_undo_exec_real(const struct ab_undo_step *step, GError **error);
 
 #endif

@@ -2,6 +2,7 @@
 /* Human-readable table: the conditions first, then one row per phase with
  * rate, CPU, iowait and latency percentiles (bonnie++ shows only the max). */
 #include "report.h"
+#include "../src/cache.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -52,6 +53,9 @@ static void header(GString *s, const struct ab_run *run)
 	g_string_append_printf(s, "cache   %s  direct %s  data %s  sync %s\n", run->cache_desc,
 			       cfg->direct ? "yes (per-char stays buffered)" : "no", ab_data_mode_name(cfg->data),
 			       cfg->sync_each_write ? "fsync each write (-b)" : "fsync at close, timed");
+	const char *limits = ab_cache_limits(cfg->cache);
+	if (limits)
+		g_string_append_printf(s, "        (%s: %s)\n", ab_cache_mode_name(cfg->cache), limits);
 	if (run->cache_warning)
 		g_string_append_printf(s, "WARNING %s\n", run->cache_warning);
 }

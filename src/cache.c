@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <string.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -60,9 +59,10 @@ gboolean ab_cache_resolve(struct ab_config *cfg, GError **error)
 {
 	int version = 0;
 	g_autofree char *cg = geteuid() == 0 ? ab_cache_find_cgroup("", &version) : NULL;
+	cfg->cgroup_available = cg != NULL;
 	switch (cfg->cache) {
 	case AB_CACHE_AUTO:
-		cfg->cache = cg ? AB_CACHE_CGROUP : can_drop_caches() ? AB_CACHE_DROP : AB_CACHE_NONE;
+		cfg->cache = cg ? AB_CACHE_CGROUP : can_drop_caches() ? AB_CACHE_DROP : AB_CACHE_FADVISE;
 		return TRUE;
 	case AB_CACHE_CGROUP:
 		if (cg)
@@ -78,31 +78,15 @@ gboolean ab_cache_resolve(struct ab_config *cfg, GError **error)
 			    "--cache drop: cannot write /proc/sys/vm/drop_caches (needs root)");
 		return FALSE;
 	case AB_CACHE_NONE:
+	case AB_CACHE_FADVISE:
 	case AB_CACHE_REMOUNT: /* checked against the target in ab_config_finish */
 		return TRUE;
 	}
 	return TRUE;
 }
 
-/* Groups left by an arraybench that was killed outright; rmdir only
- * succeeds once a group has no processes, so a live run's group is safe. */
-static void remove_stale_groups(const char *root)
-{
-	g_autoptr(GDir) dir = g_dir_open(root, 0, NULL);
-	const char *name;
-	while (dir && (name = g_dir_read_name(dir))) {
-		guint64 pid;
-		if (!g_str_has_prefix(name, "arraybench.") ||
-		    !g_ascii_string_to_unsigned(name + strlen("arraybench."), 10, 1, G_MAXINT, &pid, NULL))
-			continue;
-		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		g_autofree char *path = g_build_filename(root, name, NULL);
-		rmdir(path);
-	}
-}
-
-gboolean ab_cache_setup(struct ab_cache *cache, const struct ab_config *cfg, GError **error)
+gboolean ab_cache_setup(struct ab_cache *cache, const struct ab_config *cfg, struct ab_undo *undo,
+			const char *run_id, GError **error)
 {
 	memset(cache, 0, sizeof(*cache));
 	cache->mode = cfg->cache;
@@ -113,9 +97,10 @@ gboolean ab_cache_setup(struct ab_cache *cache, const struct ab_config *cfg, GEr
 		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED, "--cache cgroup: no writable memory cgroup");
 		return FALSE;
 	}
-	remove_stale_groups(cache->cgroup_root);
 	cache->limit_bytes = ab_config_effective_ram_mib(cfg, 0) * AB_MIB;
-	g_autofree char *dir = g_strdup_printf("%s/arraybench.%d", cache->cgroup_root, (int)getpid());
+	g_autofree char *dir = g_strdup_printf("%s/arraybench.%s", cache->cgroup_root, run_id);
+	if (!ab_undo_intend(undo, AB_UNDO_CGROUP, dir, NULL, NULL, error))
+		return FALSE;
 	if (mkdir(dir, 0755) != 0) {
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot create cgroup '%s'", dir);
 		return FALSE;
@@ -125,10 +110,8 @@ gboolean ab_cache_setup(struct ab_cache *cache, const struct ab_config *cfg, GEr
 						      cache->cgroup_version == 1 ? "memory.limit_in_bytes"
 										 : "memory.max");
 	g_autofree char *limit = g_strdup_printf("%" G_GUINT64_FORMAT, cache->limit_bytes);
-	if (!write_text(limit_file, limit, error)) {
-		ab_cache_teardown(cache);
-		return FALSE;
-	}
+	if (!write_text(limit_file, limit, error))
+		return FALSE; /* the undo removes the group */
 	if (cache->cgroup_version == 2) {
 		/* No swap either, or anonymous memory escapes the limit. */
 		g_autofree char *swap = g_strdup_printf("%s/memory.swap.max", cache->cgroup_dir);
@@ -178,14 +161,9 @@ gboolean ab_cache_before_read(const struct ab_cache *cache, const char *io_path,
 	return TRUE;
 }
 
-void ab_cache_teardown(struct ab_cache *cache)
+void ab_cache_clear(struct ab_cache *cache)
 {
-	if (cache->cgroup_dir) {
-		/* The workers are reaped, but the kernel may take a moment to let go. */
-		for (int i = 0; i < 50 && rmdir(cache->cgroup_dir) != 0 && errno == EBUSY; i++)
-			g_usleep(20000);
-		g_clear_pointer(&cache->cgroup_dir, g_free);
-	}
+	g_clear_pointer(&cache->cgroup_dir, g_free);
 	g_clear_pointer(&cache->cgroup_root, g_free);
 }
 
@@ -209,4 +187,17 @@ char *ab_cache_describe(const struct ab_cache *cache)
 		return g_strdup_printf("cgroup-v%d limit %" G_GUINT64_FORMAT "M", cache->cgroup_version,
 				       cache->limit_bytes / AB_MIB);
 	return g_strdup(ab_cache_mode_name(cache->mode));
+}
+
+const char *ab_cache_limits(enum ab_cache_mode mode)
+{
+	switch (mode) {
+	case AB_CACHE_FADVISE:
+		return "the test file's pages are written back and evicted before each read phase; what a phase "
+		       "reads stays cached for the rest of it, and metadata is never evicted";
+	case AB_CACHE_NONE:
+		return "nothing is evicted: reads may come from the page cache";
+	default:
+		return NULL;
+	}
 }

@@ -1,18 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `arraybench run`: options, cache control, repeats, outputs, cleanup. */
+/* `arraybench run`: checks, then the journaled target, files and cgroup,
+ * the repeats and their outputs, and always the unwind. */
 #include "commands.h"
 #include "cache.h"
 #include "error.h"
 #include "fsutil.h"
 #include "rng.h"
 #include "run-options.h"
+#include "rundir.h"
+#include "runid.h"
 #include "runner.h"
 #include "suite.h"
 #include "sysinfo.h"
+#include "usercheck.h"
+#include "../fs-setup/statedir.h"
 #include "../reports/report.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -23,7 +29,8 @@ struct outputs {
 
 static FILE *open_append(const char *path, GError **error)
 {
-	FILE *f = fopen(path, "a");
+	/* "e": O_CLOEXEC, and the workers close it anyway. */
+	FILE *f = fopen(path, "ae");
 	if (!f)
 		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot open '%s' for appending", path);
 	return f;
@@ -44,6 +51,7 @@ static void close_outputs(struct outputs *out)
 		fclose(out->csv);
 	if (out->json)
 		fclose(out->json);
+	memset(out, 0, sizeof(*out));
 }
 
 static gboolean check_space(const struct ab_config *cfg, GError **error)
@@ -95,41 +103,60 @@ static void fill_run(struct ab_run *run, const struct ab_config *cfg, const stru
 	run->cache_controlled = run->cache_warning == NULL;
 }
 
+/* Writes one output whole and flushed; FALSE if it failed. */
+static gboolean put(FILE *f, const char *text)
+{
+	fputs(text, f);
+	return fflush(f) == 0 && !ferror(f);
+}
+
 static gboolean emit(const struct ab_run *run, const struct ab_config *cfg, struct outputs *out, GError **error)
 {
 	g_autofree char *table = ab_text_format(run);
 	g_autofree char *csv = ab_csv_format_line(run);
 	g_autofree char *json = ab_json_format(run);
-	FILE *tty = cfg->quiet ? stderr : stdout;
-	fputs(table, tty);
-	fflush(tty);
-	fputs(csv, stdout);
-	fflush(stdout);
-	if (out->csv) {
-		fputs(csv, out->csv);
-		fflush(out->csv);
-	}
-	if (out->json) {
-		fprintf(out->json, "%s\n", json);
-		fflush(out->json);
-	}
+	g_autofree char *json_line = g_strdup_printf("%s\n", json);
+	struct {
+		FILE *f;
+		const char *text;
+		const char *name;
+	} dest[] = {
+		{ cfg->quiet ? stderr : stdout, table, cfg->quiet ? "the table on standard error" : NULL },
+		{ stdout, csv, "standard output" },
+		{ out->csv, csv, cfg->csv_path },
+		{ out->json, json_line, cfg->json_path },
+	};
 	/* SIGPIPE is ignored, so a closed pipe shows up here, after cleanup is
-	 * still possible. */
-	const char *failed = ferror(stdout) ? "standard output"
-			     : out->csv && ferror(out->csv) ? cfg->csv_path
-			     : out->json && ferror(out->json) ? cfg->json_path : NULL;
-	if (failed) {
-		ab_set_error_errno(error, AB_ERROR_USAGE, errno ? errno : EIO, "cannot write the results to '%s'", failed);
+	 * still possible.  Every output is tried; the error names the ones
+	 * that failed and the ones that hold this run. */
+	g_autoptr(GString) written = g_string_new(NULL), failed = g_string_new(NULL);
+	int first_errno = 0;
+	for (size_t i = 0; i < G_N_ELEMENTS(dest); i++) {
+		if (!dest[i].f)
+			continue;
+		errno = 0;
+		gboolean ok = put(dest[i].f, dest[i].text);
+		if (!dest[i].name)
+			continue; /* the table on stdout: the CSV line names stdout */
+		GString *list = ok ? written : failed;
+		g_string_append_printf(list, "%s'%s'", list->len ? ", " : "", dest[i].name);
+		if (!ok && !first_errno)
+			first_errno = errno ? errno : EIO;
+	}
+	if (failed->len) {
+		g_set_error(error, AB_ERROR, AB_ERROR_OUTPUT, "cannot write the results to %s: %s; %s%s", failed->str,
+			    g_strerror(first_errno), written->len ? "they are whole in " : "no output holds them",
+			    written->str);
 		return FALSE;
 	}
 	return TRUE;
 }
 
 static gboolean run_all(const struct ab_config *cfg, const struct ab_cache *cache, const struct ab_target *target,
-			uint64_t ram_bytes, struct outputs *out, GError **error)
+			const struct ab_run_dir *run_dir, uint64_t ram_bytes, struct outputs *out, GError **error)
 {
 	struct ab_suite suite;
-	ab_suite_init(&suite, cfg, cache, cfg->quiet ? NULL : stderr);
+	ab_suite_init(&suite, cfg, cache, run_dir, cfg->quiet ? NULL : stderr);
 	suite.target = target;
 	g_autoptr(GPtrArray) disks = NULL;
 	if (target->members && target->members->len) {
@@ -157,40 +184,39 @@ static gboolean run_all(const struct ab_config *cfg, const struct ab_cache *cach
 	return ok;
 }
 
-/* Everything after the target exists: checks that need its directory, the
- * outputs, the cache, the runs. */
-static gboolean measure(struct ab_config *cfg, const struct ab_target *target, uint64_t ram_bytes, GError **error)
+/* Everything after the target exists: its directory, the run's own
+ * directory in it, the cache, the runs. */
+static gboolean measure(const struct ab_config *cfg, const struct ab_target *target, struct ab_undo *undo,
+			const char *run_id, uint64_t ram_bytes, struct outputs *out, GError **error)
 {
-	if (!ab_dir_check_writable(cfg->dir, error) || !check_space(cfg, error))
+	if (!ab_dir_check(cfg->dir, error))
 		return FALSE;
-	struct outputs out = { 0 };
-	if (!open_outputs(cfg, &out, error)) {
-		close_outputs(&out);
-		return FALSE;
-	}
-	g_autofree char *warning = cache_warning(cfg, ram_bytes);
+	struct ab_run_dir run_dir;
+	ab_run_dir_init(&run_dir, cfg->dir, run_id);
+	/* First: whether DIR takes anything at all is the clearer error. */
+	gboolean ok = ab_run_dir_create(&run_dir, undo, cfg->user_given && geteuid() == 0, cfg->uid, cfg->gid, error) &&
+		      check_space(cfg, error);
+	g_autofree char *warning = ok ? cache_warning(cfg, ram_bytes) : NULL;
 	if (warning)
 		fprintf(stderr, "arraybench: warning: %s\n", warning);
-	struct ab_cache cache;
-	gboolean ok = ab_cache_setup(&cache, cfg, error);
+	struct ab_cache cache = { 0 };
 	if (ok)
-		ok = run_all(cfg, &cache, target, ram_bytes, &out, error);
-	ab_cache_teardown(&cache);
-	close_outputs(&out);
+		ok = ab_cache_setup(&cache, cfg, undo, run_id, error);
+	if (ok)
+		ok = run_all(cfg, &cache, target, &run_dir, ram_bytes, out, error);
+	ab_cache_clear(&cache);
+	ab_run_dir_clear(&run_dir);
 	return ok;
 }
 
-static gboolean build_target(struct ab_config *cfg, struct ab_target *target, GError **error)
+static gboolean build_target(struct ab_config *cfg, struct ab_target *target, struct ab_undo *undo,
+			     const char *run_id, GError **error)
 {
-	if (ab_target_spec_builds(&cfg->target) && geteuid() != 0) {
-		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
-			    "building a target (--device, --array, --loop) needs root; -d DIR does not");
-		return FALSE;
-	}
-	if (!ab_target_build(&cfg->target, target, NULL, error))
-		return FALSE;
-	if (!ab_target_spec_builds(&cfg->target))
-		return TRUE;
+	gboolean ok = ab_target_build(&cfg->target, target, undo, run_id, error);
+	if (cfg->verbose && target->tool_output && target->tool_output->len)
+		fprintf(stderr, "arraybench: what the set-up tools said:\n%s", target->tool_output->str);
+	if (!ok || !ab_target_spec_builds(&cfg->target))
+		return ok;
 	cfg->dir = g_strdup(target->mount_dir);
 	if (!cfg->machine_given && target->label) {
 		g_free(cfg->machine_name);
@@ -205,6 +231,48 @@ static gboolean build_target(struct ab_config *cfg, struct ab_target *target, GE
 	return TRUE;
 }
 
+/* --dry-run: what a run would make besides the target, each with its undo. */
+static void print_run_plan(const struct ab_config *cfg, const char *run_id, const char *state_dir)
+{
+	const char *dir = ab_target_spec_builds(&cfg->target) ? "MOUNT_DIR" : cfg->dir;
+	printf("  journal %s/journal-%s\n", state_dir, run_id);
+	printf("  mkdir %s/arraybench.%s\n      undo: %s %s/arraybench.%s\n", dir, run_id,
+	       ab_undo_kind_name(AB_UNDO_RUN_DIR), dir, run_id);
+	if (cfg->cache == AB_CACHE_CGROUP) {
+		int version;
+		g_autofree char *root = ab_cache_find_cgroup("", &version);
+		printf("  mkdir %s/arraybench.%s   # memory limit %" G_GUINT64_FORMAT "M\n      undo: %s %s/arraybench.%s\n",
+		       root ? root : "CGROUP", run_id, ab_config_effective_ram_mib(cfg, 0),
+		       ab_undo_kind_name(AB_UNDO_CGROUP), root ? root : "CGROUP", run_id);
+	}
+	printf("  phases:");
+	for (unsigned id = 0; id < AB_PHASE_COUNT; id++)
+		if (cfg->phase_mask & (1u << id))
+			printf(" %s", ab_phase_by_id(id)->name);
+	printf("\n");
+}
+
+/* Everything that can be known before anything is made. */
+static gboolean check_all(struct ab_config *cfg, const char *run_id, GError **error)
+{
+	gboolean dry = cfg->target.dry_run;
+	if (dry)
+		printf("arraybench: plan (--dry-run: nothing is touched), each step with its undo:\n");
+	if (!ab_target_check(&cfg->target, run_id, dry ? stdout : NULL, error))
+		return FALSE;
+	if (!ab_target_spec_builds(&cfg->target)) {
+		if (!ab_dir_check(cfg->dir, error))
+			return FALSE;
+		/* Journaled paths are absolute: cleanup may run from anywhere. */
+		char *real = realpath(cfg->dir, NULL);
+		if (real) {
+			g_free(cfg->dir);
+			cfg->dir = real;
+		}
+	}
+	return ab_user_check(cfg, error);
+}
+
 int ab_cmd_run(int argc, char **argv, GError **error)
 {
 	g_auto(ab_config_auto) cfg;
@@ -216,20 +284,35 @@ int ab_cmd_run(int argc, char **argv, GError **error)
 	uint64_t ram_bytes = ab_sysinfo_ram_bytes();
 	if (!ab_cache_resolve(&cfg, error) || !ab_config_finish(&cfg, ram_bytes, error))
 		return ab_error_exit_status(*error);
-	struct ab_target target;
+	g_autofree char *run_id = ab_run_id_new(error);
+	g_autofree char *state_dir = ab_state_dir_path();
+	if (!run_id || !check_all(&cfg, run_id, error))
+		return ab_error_exit_status(*error);
 	if (cfg.target.dry_run) {
-		gboolean ok = ab_target_build(&cfg.target, &target, stdout, error);
-		ab_target_clear(&target);
-		return ok ? 0 : ab_error_exit_status(*error);
+		print_run_plan(&cfg, run_id, state_dir);
+		return 0;
+	}
+	struct outputs out = { 0 };
+	if (!open_outputs(&cfg, &out, error)) {
+		close_outputs(&out);
+		return ab_error_exit_status(*error);
 	}
 	ab_runner_install_signals();
-	gboolean ok = build_target(&cfg, &target, error);
+	struct ab_undo undo;
+	if (!ab_undo_open(&undo, state_dir, run_id, error)) {
+		ab_undo_clear(&undo);
+		close_outputs(&out);
+		return ab_error_exit_status(*error);
+	}
+	struct ab_target target = { 0 };
+	gboolean ok = build_target(&cfg, &target, &undo, run_id, error);
 	if (ok)
-		ok = measure(&cfg, &target, ram_bytes, error);
-	/* Always unwind what was built, whatever happened above. */
+		ok = measure(&cfg, &target, &undo, run_id, ram_bytes, &out, error);
+	close_outputs(&out);
+	/* Always unwind what was made, whatever happened above. */
 	g_autoptr(GString) report = g_string_new(NULL);
 	g_autoptr(GError) teardown_error = NULL;
-	if (!ab_target_teardown(&target, report, &teardown_error)) {
+	if (!ab_undo_unwind(&undo, report, &teardown_error)) {
 		fprintf(stderr, "arraybench: error: teardown: %s; 'arraybench cleanup' retries it\n",
 			teardown_error->message);
 		if (ok) {
@@ -237,6 +320,7 @@ int ab_cmd_run(int argc, char **argv, GError **error)
 			ok = FALSE;
 		}
 	}
+	ab_undo_clear(&undo);
 	ab_target_clear(&target);
 	if (ab_stop_requested && !ok && (*error)->code != AB_ERROR_INTERRUPTED) {
 		g_clear_error(error);

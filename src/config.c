@@ -43,6 +43,7 @@ const char *ab_cache_mode_name(enum ab_cache_mode mode)
 	case AB_CACHE_DROP: return "drop";
 	case AB_CACHE_NONE: return "none";
 	case AB_CACHE_REMOUNT: return "remount";
+	case AB_CACHE_FADVISE: return "fadvise";
 	case AB_CACHE_AUTO: break;
 	}
 	return "auto";
@@ -89,6 +90,22 @@ uint64_t ab_config_effective_ram_mib(const struct ab_config *cfg, uint64_t physi
 	if (cfg->cache == AB_CACHE_CGROUP)
 		return AB_CGROUP_DEFAULT_RAM_MIB;
 	return physical_ram_bytes / AB_MIB;
+}
+
+/* Only remedies that the checks would then accept. */
+static char *cache_hint(const struct ab_config *cfg, uint64_t ram_mib)
+{
+	uint64_t max_r = cfg->file_size / AB_MIB / 2;
+	gboolean cgroup_r_ok = max_r >= AB_CGROUP_MIN_RAM_MIB;
+	if (cfg->cache == AB_CACHE_CGROUP)
+		return cgroup_r_ok ? g_strdup_printf("use -s %" G_GUINT64_FORMAT "m or more, or -r %" G_GUINT64_FORMAT
+						     " or less", 2 * ram_mib, max_r)
+				   : g_strdup_printf("use -s %" G_GUINT64_FORMAT "m or more", 2 * ram_mib);
+	g_autofree char *cgroup = cfg->cgroup_available && cgroup_r_ok
+					  ? g_strdup_printf(", --cache cgroup -r %" G_GUINT64_FORMAT, max_r)
+					  : g_strdup("");
+	return g_strdup_printf("use -s %" G_GUINT64_FORMAT "m or more%s, or -r 0 to accept cached results",
+			       2 * ram_mib, cgroup);
 }
 
 static gboolean check_phases(struct ab_config *cfg, GError **error)
@@ -161,11 +178,11 @@ gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GE
 			return FALSE;
 		}
 		if (ram_mib && cfg->file_size < 2 * ram_mib * AB_MIB) {
+			g_autofree char *hint = cache_hint(cfg, ram_mib);
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 				    "file size %" G_GUINT64_FORMAT "M is less than twice the RAM (%" G_GUINT64_FORMAT
-				    "M) under --cache %s: reads would come from the page cache; "
-				    "use a larger -s, --cache cgroup with -r, or -r 0 to accept cached results",
-				    cfg->file_size / AB_MIB, ram_mib, ab_cache_mode_name(cfg->cache));
+				    "M) under --cache %s: reads would come from the page cache; %s",
+				    cfg->file_size / AB_MIB, ram_mib, ab_cache_mode_name(cfg->cache), hint);
 			return FALSE;
 		}
 	}

@@ -35,6 +35,7 @@ enum ab_cache_mode {
 	AB_CACHE_DROP,
 	AB_CACHE_NONE,
 	AB_CACHE_REMOUNT, /* unmount and mount again before each phase (iozone -U) */
+	AB_CACHE_FADVISE, /* evict the test file's own pages before each read phase (any user) */
 };
 
 /* Special values of file_max, as in bonnie++'s -n. */
@@ -64,12 +65,14 @@ struct ab_config {
 	gboolean sync_each_write; /* -b */
 	gboolean direct;           /* --direct, -D */
 	gboolean quiet;
+	gboolean verbose;     /* -v: what mkfs, mdadm... said, in full */
 	gboolean user_given;
 	uid_t uid;
 	gid_t gid;
 	enum ab_per_char_mode per_char;
 	enum ab_data_mode data;
 	enum ab_cache_mode cache;
+	gboolean cgroup_available; /* set by ab_cache_resolve: may hints suggest it? */
 	uint32_t phase_mask;  /* bit per enum ab_phase_id; only phases asked for */
 	gboolean phases_given;
 	char *csv_path;

@@ -9,7 +9,8 @@ enum ab_error_code {
 	AB_ERROR_USAGE = 1,       /* bad option or input */
 	AB_ERROR_PHASE = 2,       /* a phase failed (I/O error, full disk) */
 	AB_ERROR_SKIPPED = 3,     /* lack of resource or privilege */
-	AB_ERROR_UNSAFE = 4,      /* unsafe target refused */
+	AB_ERROR_UNSAFE = 4,      /* unsafe target or state directory refused */
+	AB_ERROR_OUTPUT = 5,      /* the results could not be written */
 	AB_ERROR_INTERRUPTED = 130,
 };
 

@@ -3,9 +3,12 @@
 #include "commands.h"
 #include "error.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 struct command {
 	const char *name;
@@ -31,8 +34,22 @@ static void usage(FILE *to)
 		    "Example: arraybench run -d /mnt/array -s 1g -r 512 -n 4\n");
 }
 
+/* With fd 0, 1 or 2 closed at start (">&-"), the next open() would take it:
+ * the journal would become "standard output" and the CSV line would land in
+ * it.  /dev/null holds those places instead. */
+static void hold_standard_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			int got = open("/dev/null", O_RDWR);
+			if (got >= 0 && got != fd)
+				close(got); /* cannot happen: open takes the lowest free fd */
+		}
+}
+
 int main(int argc, char **argv)
 {
+	hold_standard_fds();
 	/* Numbers in the CSV and JSON must never get a decimal comma. */
 	setlocale(LC_ALL, "");
 	setlocale(LC_NUMERIC, "C");

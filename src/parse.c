@@ -180,25 +180,46 @@ static gboolean all_digits(const char *s)
 	return TRUE;
 }
 
+/* A numeric id, below (uid_t)-1: setuid(-1) would change nothing. */
+static gboolean parse_id(const char *text, guint32 *out)
+{
+	guint64 n;
+	if (!g_ascii_string_to_unsigned(text, 10, 0, G_MAXUINT32 - 1, &n, NULL))
+		return FALSE;
+	*out = (guint32)n;
+	return TRUE;
+}
+
 gboolean ab_parse_user_spec(const char *text, struct ab_config *cfg, GError **error)
 {
 	g_auto(GStrv) parts = g_strsplit(text, ":", 2);
 	if (!parts[0] || !*parts[0])
 		return bad(error, "-u value", text, "expected USER[:GROUP]");
-	struct passwd *pw = all_digits(parts[0]) ? getpwuid((uid_t)g_ascii_strtoull(parts[0], NULL, 10))
-						 : getpwnam(parts[0]);
-	if (!pw && !all_digits(parts[0]))
-		return bad(error, "user", parts[0], "no such user");
-	cfg->uid = pw ? pw->pw_uid : (uid_t)g_ascii_strtoull(parts[0], NULL, 10);
-	cfg->gid = pw ? pw->pw_gid : (gid_t)cfg->uid;
+	guint32 id;
+	if (all_digits(parts[0])) {
+		if (!parse_id(parts[0], &id))
+			return bad(error, "user id", parts[0], "out of range");
+		struct passwd *pw = getpwuid((uid_t)id);
+		cfg->uid = (uid_t)id;
+		cfg->gid = pw ? pw->pw_gid : (gid_t)id;
+	} else {
+		struct passwd *pw = getpwnam(parts[0]);
+		if (!pw)
+			return bad(error, "user", parts[0], "no such user");
+		cfg->uid = pw->pw_uid;
+		cfg->gid = pw->pw_gid;
+	}
 	if (parts[1] && *parts[1]) {
-		struct group *gr = all_digits(parts[1]) ? NULL : getgrnam(parts[1]);
-		if (all_digits(parts[1]))
-			cfg->gid = (gid_t)g_ascii_strtoull(parts[1], NULL, 10);
-		else if (!gr)
-			return bad(error, "group", parts[1], "no such group");
-		else
+		if (all_digits(parts[1])) {
+			if (!parse_id(parts[1], &id))
+				return bad(error, "group id", parts[1], "out of range");
+			cfg->gid = (gid_t)id;
+		} else {
+			struct group *gr = getgrnam(parts[1]);
+			if (!gr)
+				return bad(error, "group", parts[1], "no such group");
 			cfg->gid = gr->gr_gid;
+		}
 	}
 	cfg->user_given = TRUE;
 	return TRUE;

@@ -170,13 +170,14 @@ static gboolean opt_cache(const char *name, const char *value, gpointer data, GE
 	static const struct { const char *name; enum ab_cache_mode mode; } modes[] = {
 		{ "auto", AB_CACHE_AUTO }, { "cgroup", AB_CACHE_CGROUP },
 		{ "drop", AB_CACHE_DROP }, { "none", AB_CACHE_NONE }, { "remount", AB_CACHE_REMOUNT },
+		{ "fadvise", AB_CACHE_FADVISE },
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(modes); i++)
 		if (g_str_equal(value, modes[i].name)) {
 			cfg->cache = modes[i].mode;
 			return TRUE;
 		}
-	return bad_option(error, name, value, "expected 'auto', 'cgroup', 'drop', 'remount' or 'none'");
+	return bad_option(error, name, value, "expected 'auto', 'cgroup', 'drop', 'fadvise', 'remount' or 'none'");
 }
 
 gboolean ab_parse_phase_list(const char *text, struct ab_config *cfg, GError **error)
@@ -234,6 +235,13 @@ static gboolean opt_quiet(const char *name, const char *value, gpointer data, GE
 {
 	(void)name, (void)value, (void)error;
 	((struct ab_config *)data)->quiet = TRUE;
+	return TRUE;
+}
+
+static gboolean opt_verbose(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)value, (void)error;
+	((struct ab_config *)data)->verbose = TRUE;
 	return TRUE;
 }
 
@@ -361,6 +369,7 @@ static const GOptionEntry entries[] = {
 	  "-f skips the per-char phases; -fSIZE (attached) sets their size (3m)", "SIZE" },
 	{ "sync-each-write", 'b', NOARG, CB(opt_sync), "fsync after every write (and file create/delete)", NULL },
 	{ "quiet", 'q', NOARG, CB(opt_quiet), "Table and progress to stderr; stdout has only the CSV", NULL },
+	{ "verbose", 'v', NOARG, CB(opt_verbose), "Show all that mkfs, mdadm and the other set-up tools said", NULL },
 	{ "user", 'u', 0, CB(opt_user), "Run the workers as this user (as root)", "USER[:GROUP]" },
 	{ "seekers", 0, 0, CB(opt_seekers), "Forked seeker processes (5)", "N" },
 	{ "seeks", 0, 0, CB(opt_seeks), "Random seeks in all (8192)", "N" },
@@ -371,7 +380,9 @@ static const GOptionEntry entries[] = {
 	{ "data", 0, 0, CB(opt_data), "random (incompressible, default) or zeros (bonnie++ parity)", "KIND" },
 	{ "direct", 'D', NOARG, CB(opt_direct),
 	  "O_DIRECT for every phase that can (per-char stays buffered); unlike bonnie++, reads too", NULL },
-	{ "cache", 0, 0, CB(opt_cache), "auto (default), cgroup, drop, remount (built targets) or none", "MODE" },
+	{ "cache", 0, 0, CB(opt_cache),
+	  "auto (default: cgroup, else drop, else fadvise), cgroup, drop, fadvise, remount (built targets) or none",
+	  "MODE" },
 	{ "csv", 0, 0, CB(opt_csv), "Append the bonnie++ CSV lines to FILE", "FILE" },
 	{ "json", 0, 0, CB(opt_json), "Append one JSON object per run (one per line) to FILE", "FILE" },
 	{ "device", 0, 0, CB(opt_device), "Format this block device with --fs and test on it (instead of -d)", "DEV" },
@@ -383,12 +394,14 @@ static const GOptionEntry entries[] = {
 	{ "chunk", 0, 0, CB(opt_chunk), "Array chunk size (KiB without a suffix)", "SIZE" },
 	{ "layout", 0, 0, CB(opt_layout), "RAID10 layout: n2, f2 or o2", "LAYOUT" },
 	{ "fs", 0, 0, CB(opt_fs), "File system to make: ext3, ext4, xfs or btrfs", "FS" },
-	{ "mkfs-opts", 0, 0, CB(opt_mkfs_opts), "Extra mkfs options", "\"OPTS\"" },
-	{ "mount-opts", 0, 0, CB(opt_mount_opts), "Mount options (noatime... become flags, the rest go to the fs)",
+	{ "mkfs-opts", 0, 0, CB(opt_mkfs_opts), "Extra mkfs options; none may name a path or device (exit 4)",
+	  "\"OPTS\"" },
+	{ "mount-opts", 0, 0, CB(opt_mount_opts),
+	  "Mount options (noatime... become flags, the rest go to the fs); none may name a path or device",
 	  "OPTS" },
 	{ "no-stripe-hint", 0, NOARG, CB(opt_no_stripe_hint), "Do not pass the array geometry to mkfs", NULL },
-	{ "loop", 0, 0, CB(opt_loop), "Make N sparse images of SIZE in DIR (tmp) on loop devices as members",
-	  "N:SIZE[:DIR]" },
+	{ "loop", 0, 0, CB(opt_loop),
+	  "Make N sparse images of SIZE in DIR (tmp) on loop devices as members; DIR must exist", "N:SIZE[:DIR]" },
 	{ "yes-destroy", 0, 0, CB(opt_yes_destroy),
 	  "Overwrite these devices even though they carry a signature", "DEV,DEV..." },
 	{ "dry-run", 0, NOARG, CB(opt_dry_run), "Print the set-up plan with each undo and touch nothing", NULL },
@@ -398,7 +411,10 @@ static const GOptionEntry entries[] = {
 static const char run_description[] =
 	"Runs bonnie++'s phases in DIR and prints a table and a bonnie++ 1.98 CSV line.\n"
 	"Exit status: 0 ok, 1 bad input, 2 a phase failed, 3 missing resource or privilege,\n"
-	"4 unsafe target, 130 interrupted.  See arraybench(1).";
+	"4 unsafe target or state directory, 5 results not written, 130 interrupted.\n"
+	"Every run journals what it makes (in $ARRAYBENCH_STATE_DIR, /var/lib/arraybench for\n"
+	"root, ~/.local/state/arraybench for others) so 'arraybench cleanup' can undo it\n"
+	"after a crash.  See arraybench(1).";
 
 gboolean ab_run_options_parse(int argc, char **argv, struct ab_config *cfg, GError **error)
 {

@@ -45,9 +45,23 @@ void ab_runner_install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* Close every descriptor the parent had but the barrier's two: the undo
+ * journal, the state directory, the CSV and JSON files were opened by root
+ * and must not reach a worker running as -u USER. */
+static void close_inherited(int keep_a, int keep_b)
+{
+	unsigned lo = (unsigned)MIN(keep_a, keep_b), hi = (unsigned)MAX(keep_a, keep_b);
+	if (lo > 3)
+		close_range(3, lo - 1, 0);
+	if (hi > lo + 1)
+		close_range(lo + 1, hi - 1, 0);
+	close_range(hi + 1, ~0u, 0);
+}
+
 static void worker_main(const struct ab_runner *r, const struct ab_phase *phase, struct ab_phase_ctx *ctx,
 			const sigset_t *orig_mask, pid_t parent)
 {
+	close_inherited(ctx->ready_fd, ctx->go_fd);
 	/* A parent killed outright (SIGKILL, crash) takes its workers along
 	 * rather than leaving them writing into the user's directory. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);

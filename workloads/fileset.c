@@ -17,6 +17,27 @@ uint32_t ab_file_set_dir_of(const struct ab_file_set *set, uint32_t i)
 	return (uint32_t)((uint64_t)i * set->dirs / set->count);
 }
 
+static gboolean all_hex(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!g_ascii_isdigit(s[i]) && !(s[i] >= 'a' && s[i] <= 'f'))
+			return FALSE;
+	return TRUE;
+}
+
+gboolean ab_file_set_name_is_ours(const char *name)
+{
+	size_t len = strlen(name);
+	if (len < 10 || len > 22 || strspn(name, name_chars) != len)
+		return FALSE;
+	return all_hex(name, 10) || all_hex(name + len - 10, 10);
+}
+
+gboolean ab_file_set_dir_name_is_ours(const char *name)
+{
+	return strlen(name) == 5 && strspn(name, "0123456789") == 5;
+}
+
 struct ab_file_set *ab_file_set_new(const struct ab_config *cfg, gboolean random_names, uint64_t seed)
 {
 	struct ab_file_set *set = g_new0(struct ab_file_set, 1);

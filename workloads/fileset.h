@@ -20,5 +20,10 @@ static inline const char *ab_file_set_path(const struct ab_file_set *set, uint32
 /* Subdirectory name ("00003") of directory d, when there is more than one. */
 void ab_file_set_dir_name(uint32_t d, char out[8]);
 uint32_t ab_file_set_dir_of(const struct ab_file_set *set, uint32_t i);
+/* Could a file set have made this name?  `cleanup` removes only such names
+ * from the tree of a run that died: a file (10 hex digits of the index with
+ * up to 12 name characters before or after) or a subdirectory ("00003"). */
+gboolean ab_file_set_name_is_ours(const char *name);
+gboolean ab_file_set_dir_name_is_ours(const char *name);
 
 #endif

@@ -177,8 +177,8 @@ if is_root && id nobody >/dev/null 2>&1; then
 	fi
 	dir_is_empty "$T/u-own"; ok $? "nothing is left in nobody's directory"
 	"$AB" run -d "$T/u-root" -s 32m -n 0 -f "${cache[@]}" --phases block-write -u nobody -q >/dev/null 2>"$T/u.err"
-	is $? 2 "-u nobody in a root-only directory fails the phase: exit 2"
-	one_error "$T/u.err" "Permission denied"; ok $? "one error line: permission denied"
+	is $? 1 "-u nobody in a root-only directory is refused before anything runs: exit 1"
+	one_error "$T/u.err" "cannot write in '$T/u-root': Permission denied"; ok $? "one error line naming the user's problem"
 	dir_is_empty "$T/u-root"; ok $? "nothing is left in the root-only directory"
 else
 	for i in 1 2 3 4 5 6; do skip "-u needs root"; done

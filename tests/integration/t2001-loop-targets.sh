@@ -3,9 +3,9 @@
 # Built targets on loop images: file systems, btrfs arrays, dry run, safety
 # refusals, teardown on success, SIGINT, kill -9 + cleanup.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 56
+plan 58
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 56); do skip "built targets need root and loop devices"; done
+	for i in $(seq 58); do skip "built targets need root and loop devices"; done
 	exit 0
 fi
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -131,12 +131,14 @@ start_slow_run "$T/k9.err"
 kill -KILL $pid; wait $pid 2>/dev/null
 sleep 0.5 # the workers die with their parent (PR_SET_PDEATHSIG)
 [ -n "$(left_behind)" ]; ok $? "kill -9 leaves the target behind (as expected)"
-ls "$ARRAYBENCH_STATE_DIR"/journal-$pid >/dev/null 2>&1; ok $? "with its journal"
+cgroups() { ls -d /sys/fs/cgroup/memory/arraybench.*-"$1"-* /sys/fs/cgroup/arraybench.*-"$1"-* 2>/dev/null; }
+[ -n "$(cgroups $pid)" ]; ok $? "and its memory cgroup"
+ls "$ARRAYBENCH_STATE_DIR"/journal-*-$pid-* >/dev/null 2>&1; ok $? "with its journal, named by its run id"
 "$AB" cleanup >"$T/cleanup.out" 2>&1
 is $? 0 "arraybench cleanup exits 0"
 grep -q "undone: umount" "$T/cleanup.out" && grep -q "undone: loop-detach" "$T/cleanup.out" &&
 	grep -q "undone: unlink" "$T/cleanup.out"; ok $? "and reports what it undid"
 is "$(left_behind)" "" "after cleanup nothing is left"
-# the cgroup the killed run made is removed by the next run's stale-group sweep
+is "$(cgroups $pid)" "" "not even the memory cgroup"
 "$AB" cleanup >"$T/cleanup2.out" 2>&1
 grep -q "nothing to undo" "$T/cleanup2.out"; ok $? "a second cleanup has nothing to undo"

@@ -59,7 +59,7 @@ for p in per-char-write block-write rewrite per-char-read block-read seeks seq-c
 	if kill -0 "$pid" 2>/dev/null; then
 		diag "$p: still running $((took / 1000)) ms after SIGINT; killing it"
 		kill -KILL "$pid" $(pgrep -f -- "-d $d ")
-		sleep 0.5; rmdir /sys/fs/cgroup/memory/arraybench."$pid" /sys/fs/cgroup/arraybench."$pid" 2>/dev/null
+		sleep 0.5; rmdir /sys/fs/cgroup/memory/arraybench.*-"$pid"-* /sys/fs/cgroup/arraybench.*-"$pid"-* 2>/dev/null
 	fi
 	wait "$pid"
 	is $? 130 "$p: SIGINT mid-phase exits 130"
@@ -69,8 +69,8 @@ for p in per-char-write block-write rewrite per-char-read block-read seeks seq-c
 	dir_is_empty "$d"; ok $? "$p: nothing is left in DIR"
 	left=$(pgrep -f -- "-d $d ")
 	is "$left" "" "$p: no worker process is left"
-	is "$(ls -d /sys/fs/cgroup/memory/arraybench."$pid" /sys/fs/cgroup/arraybench."$pid" 2>/dev/null)" "" \
-		"$p: no memory cgroup arraybench.$pid is left"
+	is "$(ls -d /sys/fs/cgroup/memory/arraybench.*-"$pid"-* /sys/fs/cgroup/arraybench.*-"$pid"-* 2>/dev/null)" "" \
+		"$p: no memory cgroup of run pid $pid is left"
 	grep -q . "$T/out" && diag "$p: stdout: $(head -c 300 "$T/out")"
 	dir_is_empty "$d" || diag "$p: left: $(ls -A "$d" | head -3 | tr '\n' ' ')"
 	tail -1 "$T/err" | grep -q "interrupted during phase '$p'" || diag "$p: stderr: $(tail -3 "$T/err")"

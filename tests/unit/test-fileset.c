@@ -67,9 +67,43 @@ static void test_shuffle(void **state)
 	ab_config_clear(&cfg);
 }
 
+/* cleanup after a crash removes only names a file set could make: every
+ * name it makes passes, other names do not. */
+static void test_names_cleanup_may_remove(void **state)
+{
+	(void)state;
+	struct ab_config cfg;
+	ab_config_init(&cfg);
+	assert_true(ab_parse_files_spec("3:0:0:7", &cfg, NULL));
+	for (int random_names = 0; random_names < 2; random_names++) {
+		struct ab_file_set *set = ab_file_set_new(&cfg, random_names, 42);
+		for (uint32_t i = 0; i < set->count; i++) {
+			const char *p = ab_file_set_path(set, i);
+			char dir[8];
+			memcpy(dir, p, 5);
+			dir[5] = '\0';
+			assert_true(ab_file_set_dir_name_is_ours(dir));
+			assert_true(ab_file_set_name_is_ours(p + 6));
+		}
+		ab_file_set_free(set);
+	}
+	const char *strangers[] = { "notes.txt", "", ".", "..", "0000000001", "0000000001.bak", "README",
+				    "abcdefghijklmno", "0000000001ABCDEFGHIJKLM", "zzzzzzzzzz", "../0000000001" };
+	for (size_t i = 0; i < G_N_ELEMENTS(strangers); i++)
+		if (i == 4)
+			assert_true(ab_file_set_name_is_ours(strangers[i])); /* an index alone is a valid name */
+		else
+			assert_false(ab_file_set_name_is_ours(strangers[i]));
+	assert_false(ab_file_set_dir_name_is_ours("0001"));
+	assert_false(ab_file_set_dir_name_is_ours("000012"));
+	assert_false(ab_file_set_dir_name_is_ours("0a001"));
+	ab_config_clear(&cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names_cleanup_may_remove),
 		cmocka_unit_test(test_names_and_sizes),
 		cmocka_unit_test(test_shuffle),
 	};

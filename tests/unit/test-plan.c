@@ -83,14 +83,15 @@ static void test_step_command_quoting(void **state)
 	ab_plan_init(&plan);
 	const char *argv[] = { "mkfs.ext4", "-L", "my label", "", "it's", "a$b", "-E",
 			       "x=1,y_z.2:/dev/A+B@C%D-", "semi;colon", "*", NULL };
-	ab_plan_add(&plan, "quoting", argv, AB_UNDO_UNLINK, "/img/a");
-	ab_plan_add(&plan, "undo only", NULL, AB_UNDO_MDADM_ZERO, "/dev/loop1");
+	ab_plan_add(&plan, "quoting", argv, AB_UNDO_UNLINK, "/img/a", "4096");
+	ab_plan_add(&plan, "undo only", NULL, AB_UNDO_MDADM_ZERO, "/dev/loop1", NULL);
 	const struct ab_plan_step *s = g_ptr_array_index(plan.steps, 0);
 	/* argv is copied, not borrowed. */
 	assert_true(s->argv != (char **)argv);
 	assert_string_equal(s->what, "quoting");
 	assert_int_equal(s->undo, AB_UNDO_UNLINK);
 	assert_string_equal(s->undo_arg, "/img/a");
+	assert_string_equal(s->undo_detail, "4096");
 	g_autofree char *cmd = ab_plan_step_command(s);
 	assert_string_equal(cmd, "mkfs.ext4 -L 'my label' '' 'it'\\''s' 'a$b' -E x=1,y_z.2:/dev/A+B@C%D- "
 				 "'semi;colon' '*'");
@@ -432,14 +433,16 @@ static void test_mdadm_nested_1_0(void **state)
 
 static GString *trace;
 
-static gboolean record(const struct ab_undo_step *step, GError **error)
+static enum ab_undo_outcome record(const struct ab_undo_step *step, GError **error)
 {
-	g_string_append_printf(trace, "%s %s\n", ab_undo_kind_name(step->kind), step->arg);
-	return TRUE;
+	g_string_append_printf(trace, "%s %s%s%s\n", ab_undo_kind_name(step->kind), step->path,
+			       step->detail ? " of " : "", step->detail ? step->detail : "");
+	return AB_UNDO_UNDONE;
 }
 
-/* Pushing each step's undo as an executor would, the unwind stops every
- * array before wiping its members, the stripe before the mirrors. */
+/* Journaling each step's undo as the builder does, the unwind stops every
+ * array before wiping its members, the stripe before the mirrors, and wipes
+ * a member only of the array it belongs to. */
 static void test_mdadm_undo_order(void **state)
 {
 	(void)state;
@@ -447,23 +450,23 @@ static void test_mdadm_undo_order(void **state)
 	ab_plan_init(&plan);
 	assert_true(ab_mdadm_plan(&plan, "1+0", four, 0, NULL, "/dev/md/t-", NULL, NULL, NULL));
 	struct ab_undo u;
-	assert_true(ab_undo_open(&u, NULL, NULL));
+	assert_true(ab_undo_open(&u, NULL, NULL, NULL));
 	u.exec = record;
 	for (guint i = 0; i < plan.steps->len; i++) {
 		const struct ab_plan_step *s = g_ptr_array_index(plan.steps, i);
-		assert_true(ab_undo_push(&u, s->undo, s->undo_arg, NULL));
+		assert_non_null(ab_undo_intend(&u, s->undo, s->undo_arg, s->undo_detail, NULL, NULL));
 	}
 	trace = g_string_new(NULL);
 	assert_true(ab_undo_unwind(&u, NULL, NULL));
 	assert_string_equal(trace->str, "mdadm-stop /dev/md/t-2\n"
-					"mdadm-zero-superblock /dev/md/t-1\n"
-					"mdadm-zero-superblock /dev/md/t-0\n"
+					"mdadm-zero-superblock /dev/md/t-1 of t-2\n"
+					"mdadm-zero-superblock /dev/md/t-0 of t-2\n"
 					"mdadm-stop /dev/md/t-1\n"
-					"mdadm-zero-superblock /dev/loop7\n"
-					"mdadm-zero-superblock /dev/loop6\n"
+					"mdadm-zero-superblock /dev/loop7 of t-1\n"
+					"mdadm-zero-superblock /dev/loop6 of t-1\n"
 					"mdadm-stop /dev/md/t-0\n"
-					"mdadm-zero-superblock /dev/loop5\n"
-					"mdadm-zero-superblock /dev/loop4\n");
+					"mdadm-zero-superblock /dev/loop5 of t-0\n"
+					"mdadm-zero-superblock /dev/loop4 of t-0\n");
 	g_string_free(trace, TRUE);
 	ab_undo_clear(&u);
 	ab_plan_clear(&plan);

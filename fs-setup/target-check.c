@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The target options on their own, before anything is planned or made. */
+#include "target.h"
+#include "mount.h"
+#include "optwords.h"
+#include "../src/error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+/* Replace *path with its canonical form when it exists; journals and
+ * cleanup must not depend on the working directory. */
+static void make_absolute(char **path)
+{
+	char *real = realpath(*path, NULL);
+	if (real) {
+		g_free(*path);
+		*path = real;
+	}
+}
+
+static gboolean check_members(struct ab_target_spec *spec, GError **error)
+{
+	guint n = spec->members ? g_strv_length(spec->members) : 0;
+	g_autofree dev_t *devs = g_new0(dev_t, n + 1);
+	for (guint i = 0; i < n; i++) {
+		g_autofree char *given = g_strdup(spec->members[i]);
+		make_absolute(&spec->members[i]);
+		struct stat st;
+		if (stat(spec->members[i], &st) == 0 && S_ISBLK(st.st_mode))
+			devs[i] = st.st_rdev;
+		for (guint j = 0; j < i; j++)
+			if (g_str_equal(spec->members[i], spec->members[j]) || (devs[i] && devs[i] == devs[j])) {
+				g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+					    "invalid --members: '%s' is the same device as '%s', named before", given,
+					    spec->members[j]);
+				return FALSE;
+			}
+	}
+	return TRUE;
+}
+
+static gboolean check_loop_dir(struct ab_target_spec *spec, GError **error)
+{
+	g_autofree char *real = realpath(spec->loop_dir, NULL);
+	struct stat st;
+	if (!real || stat(real, &st) != 0) {
+		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "invalid --loop directory '%s'", spec->loop_dir);
+		return FALSE;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "invalid --loop directory '%s': not a directory",
+			    spec->loop_dir);
+		return FALSE;
+	}
+	g_free(spec->loop_dir);
+	spec->loop_dir = g_steal_pointer(&real);
+	return TRUE;
+}
+
+static gboolean needs_target(const char *option, gboolean given, GError **error)
+{
+	if (!given)
+		return TRUE;
+	g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%s needs a target to build (--device, --array or --loop)",
+		    option);
+	return FALSE;
+}
+
+gboolean ab_target_spec_check_options(struct ab_target_spec *spec, GError **error)
+{
+	if (!ab_target_spec_builds(spec))
+		return needs_target("--members", spec->members != NULL, error) &&
+		       needs_target("--fs", spec->fs != NULL, error) &&
+		       needs_target("--mkfs-opts", spec->mkfs_opts != NULL, error) &&
+		       needs_target("--mount-opts", spec->mount_opts != NULL, error);
+	if (spec->device && (spec->array_level || spec->members || spec->loop_count)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "--device '%s' excludes --array, --members and --loop: it is the whole target",
+			    spec->device);
+		return FALSE;
+	}
+	if (spec->device)
+		make_absolute(&spec->device);
+	if (!check_members(spec, error) || (spec->loop_count && !check_loop_dir(spec, error)))
+		return FALSE;
+	unsigned long flags;
+	g_autofree char *data = NULL;
+	return ab_option_string_check("--mkfs-opts", spec->mkfs_opts, error) &&
+	       ab_option_string_check("--mount-opts", spec->mount_opts, error) &&
+	       ab_mount_split_options(spec->mount_opts, &flags, &data, error);
+}

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "rundir.h"
+#include "error.h"
+#include "../workloads/fileset.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define IO_NAME "io"
+#define FILES_NAME "files"
+
+void ab_run_dir_init(struct ab_run_dir *rd, const char *dir, const char *run_id)
+{
+	rd->path = g_strdup_printf("%s/arraybench.%s", dir, run_id);
+	rd->io_path = g_build_filename(rd->path, IO_NAME, NULL);
+	rd->files_dir = g_build_filename(rd->path, FILES_NAME, NULL);
+}
+
+void ab_run_dir_clear(struct ab_run_dir *rd)
+{
+	g_free(rd->path);
+	g_free(rd->io_path);
+	g_free(rd->files_dir);
+	memset(rd, 0, sizeof(*rd));
+}
+
+gboolean ab_run_dir_create(const struct ab_run_dir *rd, struct ab_undo *undo, gboolean owner_given, uid_t uid,
+			   gid_t gid, GError **error)
+{
+	struct ab_undo_step *step = ab_undo_intend(undo, AB_UNDO_RUN_DIR, rd->path, NULL, NULL, error);
+	if (!step)
+		return FALSE;
+	if (mkdir(rd->path, 0700) != 0) {
+		g_autofree char *parent = g_path_get_dirname(rd->path);
+		if (errno == EEXIST)
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "cannot create the test directory '%s': it exists already (nothing in it was "
+				    "touched)", rd->path);
+		else
+			ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot write in directory '%s'", parent);
+		return FALSE;
+	}
+	struct stat st;
+	if (lstat(rd->path, &st) != 0) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot stat '%s'", rd->path);
+		return FALSE;
+	}
+	if (!ab_undo_identify(undo, step, &st, error))
+		return FALSE;
+	if (owner_given && chown(rd->path, uid, gid) != 0) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot hand '%s' to user %u", rd->path,
+				   (unsigned)uid);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+void ab_run_dir_remove_file_set(const struct ab_run_dir *rd, const struct ab_file_set *set)
+{
+	int top = open(rd->files_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (top < 0)
+		return;
+	for (uint32_t i = 0; i < set->count; i++)
+		unlinkat(top, ab_file_set_path(set, i), 0);
+	if (set->dirs > 1)
+		for (uint32_t d = 0; d < set->dirs; d++) {
+			char name[8];
+			ab_file_set_dir_name(d, name);
+			unlinkat(top, name, AT_REMOVEDIR);
+		}
+	close(top);
+	rmdir(rd->files_dir);
+}
+
+/* Everything below is for a run that died: its file sets are gone with it. */
+
+struct leftovers {
+	GString *names; /* entries we did not make, for the message */
+	int error;      /* first errno of a removal that should have worked */
+};
+
+static void note_stranger(struct leftovers *l, const char *where, const char *name)
+{
+	if (l->names->len < 200)
+		g_string_append_printf(l->names, "%s'%s%s'", l->names->len ? ", " : "", where, name);
+}
+
+static void remove_entry(int dfd, const char *name, int flags, struct leftovers *l)
+{
+	if (unlinkat(dfd, name, flags) != 0 && errno != ENOENT && !l->error)
+		l->error = errno;
+}
+
+/* What may stand at each depth of the run directory. */
+enum depth { RUN_DIR, FILES_DIR, FILES_SUBDIR };
+
+static gboolean removable(enum depth depth, const char *n, mode_t mode)
+{
+	switch (depth) {
+	case RUN_DIR:
+		return (g_str_equal(n, IO_NAME) && S_ISREG(mode)) || (g_str_equal(n, FILES_NAME) && S_ISDIR(mode));
+	case FILES_DIR:
+		if (S_ISDIR(mode))
+			return ab_file_set_dir_name_is_ours(n);
+		/* fall through */
+	case FILES_SUBDIR:
+		/* symlinks too: -n N:-2 makes them (never followed here) */
+		return (S_ISREG(mode) || S_ISLNK(mode)) && ab_file_set_name_is_ours(n);
+	}
+	return FALSE;
+}
+
+/* Remove, inside dfd, the entries a run of ours could have made there,
+ * depth first; note the others. */
+static void clear_tree(int dfd, const char *where, enum depth depth, struct leftovers *l)
+{
+	int lfd = dup(dfd);
+	DIR *d = lfd >= 0 ? fdopendir(lfd) : NULL;
+	if (!d) {
+		if (lfd >= 0)
+			close(lfd);
+		l->error = l->error ? l->error : errno;
+		return;
+	}
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+		struct stat st;
+		if (g_str_equal(n, ".") || g_str_equal(n, "..") || fstatat(dfd, n, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if (!removable(depth, n, st.st_mode)) {
+			note_stranger(l, where, n);
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			remove_entry(dfd, n, 0, l);
+			continue;
+		}
+		int sub = openat(dfd, n, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0) {
+			g_autofree char *inner = g_strdup_printf("%s%s/", where, n);
+			clear_tree(sub, inner, depth + 1, l);
+			close(sub);
+		}
+		/* not empty: it held a stranger, already noted */
+		if (unlinkat(dfd, n, AT_REMOVEDIR) != 0 && errno != ENOTEMPTY && errno != ENOENT && !l->error)
+			l->error = errno;
+	}
+	closedir(d);
+}
+
+static gboolean same_object(const struct ab_undo_step *step, const struct stat *st)
+{
+	if (step->identified)
+		return st->st_dev == step->dev && st->st_ino == step->ino;
+	return st->st_uid == step->owner;
+}
+
+enum ab_undo_outcome ab_run_dir_undo(const struct ab_undo_step *step, GError **error)
+{
+	int dfd = open(step->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0) {
+		if (errno == ENOENT)
+			return AB_UNDO_ABSENT;
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot open it");
+		return errno == ELOOP || errno == ENOTDIR ? AB_UNDO_FOREIGN : AB_UNDO_FAILED;
+	}
+	struct stat st;
+	if (fstat(dfd, &st) != 0 || !same_object(step, &st)) {
+		close(dfd);
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "another directory has taken its name");
+		return AB_UNDO_FOREIGN;
+	}
+	struct leftovers l = { g_string_new(NULL), 0 };
+	clear_tree(dfd, "", RUN_DIR, &l);
+	close(dfd);
+	enum ab_undo_outcome outcome = AB_UNDO_UNDONE;
+	if (rmdir(step->path) != 0 && errno != ENOENT) {
+		if (l.names->len) {
+			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "kept: it holds %s, which arraybench did not make",
+				    l.names->str);
+			outcome = AB_UNDO_FOREIGN;
+		} else {
+			ab_set_error_errno(error, AB_ERROR_SKIPPED, l.error ? l.error : errno, "cannot remove it");
+			outcome = AB_UNDO_FAILED;
+		}
+	}
+	g_string_free(l.names, TRUE);
+	return outcome;
+}
