@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+/* Start time of a running process; FALSE for a missing one and for a zombie
+ * (killed, not yet reaped: it has exited and holds nothing any more). */
 static gboolean read_start_ticks(const char *root, int pid, guint64 *out)
 {
 	g_autofree char *path = g_strdup_printf("%s/proc/%d/stat", root, pid);
@@ -18,6 +20,8 @@ static gboolean read_start_ticks(const char *root, int pid, guint64 *out)
 	if (g_strv_length(f) < 21)
 		return FALSE;
 	/* f[0] is field 3 (state), so field 22 is f[19]. */
+	if (f[0][0] == 'Z' || f[0][0] == 'X')
+		return FALSE;
 	return g_ascii_string_to_unsigned(f[19], 10, 0, G_MAXUINT64, out, NULL);
 }
 

@@ -18,8 +18,8 @@ struct ab_process_id {
 
 /* `root` prefixes /proc ("" for the real one; tests pass a fake tree). */
 gboolean ab_process_id_of(const char *root, int pid, struct ab_process_id *out);
-/* Is that very process still running?  A missing pid, another start time or
- * another boot all mean it is gone. */
+/* Is that very process still running?  A missing pid, a zombie, another
+ * start time or another boot all mean it is gone. */
 gboolean ab_process_id_alive(const char *root, const struct ab_process_id *id);
 
 #endif

@@ -138,10 +138,24 @@ static gboolean run_step(struct build *b, const struct ab_plan_step *step, GErro
 		return TRUE;
 	if (interrupted(error))
 		return FALSE;
-	if (step->undo != AB_UNDO_KIND_COUNT &&
-	    !ab_undo_intend(b->undo, step->undo, step->undo_arg, step->undo_detail, NULL, error))
+	struct stat st;
+	if (step->undo == AB_UNDO_MDADM_STOP && lstat(step->undo_arg, &st) == 0) {
+		/* Never stop, later, an array someone else named so. */
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot %s: '%s' exists already", step->what,
+			    step->undo_arg);
 		return FALSE;
-	return !step->argv || spawn(b, step, error);
+	}
+	struct ab_undo_step *intent = NULL;
+	if (step->undo != AB_UNDO_KIND_COUNT &&
+	    !(intent = ab_undo_intend(b->undo, step->undo, step->undo_arg, step->undo_detail, NULL, error)))
+		return FALSE;
+	if (step->argv && !spawn(b, step, error))
+		return FALSE;
+	/* The array's device node, so that stopping it later checks it is
+	 * still this array. */
+	if (step->undo == AB_UNDO_MDADM_STOP && stat(step->undo_arg, &st) == 0)
+		return ab_undo_identify(b->undo, intent, &st, error);
+	return TRUE;
 }
 
 static gboolean run_plan(struct build *b, struct ab_plan *plan, GError **error)
@@ -168,16 +182,25 @@ static gboolean make_loop(struct build *b, uint32_t i, GError **error)
 		return FALSE;
 	g_autofree char *size = g_strdup_printf("%" G_GUINT64_FORMAT, spec->loop_size);
 	struct ab_undo_step *made = ab_undo_intend(b->undo, AB_UNDO_UNLINK, img, size, NULL, error);
+	if (!made)
+		return FALSE;
 	struct stat st;
-	if (!made || !ab_loop_make_image(img, spec->loop_size, &st, error) ||
-	    !ab_undo_identify(b->undo, made, &st, error))
+	if (!ab_loop_make_image(img, spec->loop_size, &st, error)) {
+		/* It removes what it made itself; an existing file is not ours. */
+		ab_undo_abandon(b->undo, made);
+		return FALSE;
+	}
+	if (!ab_undo_identify(b->undo, made, &st, error))
 		return FALSE;
 	/* Detaching looks for loop devices backed by this very image. */
-	if (!ab_undo_intend(b->undo, AB_UNDO_LOOP_DETACH, img, NULL, &st, error))
+	struct ab_undo_step *attach = ab_undo_intend(b->undo, AB_UNDO_LOOP_DETACH, img, NULL, &st, error);
+	if (!attach)
 		return FALSE;
 	char *dev = ab_loop_attach(img, &st, TRUE, error);
-	if (!dev)
+	if (!dev) {
+		ab_undo_abandon(b->undo, attach);
 		return FALSE;
+	}
 	g_ptr_array_add(b->t->members, dev);
 	return TRUE;
 }
@@ -304,9 +327,15 @@ static gboolean make_mount_point(struct build *b, char **dir_out, GError **error
 	if (!step)
 		return FALSE;
 	struct stat st;
-	if (mkdir(dir, 0700) != 0 || lstat(dir, &st) != 0) {
-		ab_set_error_errno(error, errno == EEXIST ? AB_ERROR_USAGE : AB_ERROR_SKIPPED, errno,
+	if (mkdir(dir, 0700) != 0) {
+		int e = errno;
+		ab_undo_abandon(b->undo, step); /* what is there is not ours */
+		ab_set_error_errno(error, e == EEXIST ? AB_ERROR_USAGE : AB_ERROR_SKIPPED, e,
 				   "cannot make the mount point '%s'", dir);
+		return FALSE;
+	}
+	if (lstat(dir, &st) != 0) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot stat the mount point '%s'", dir);
 		return FALSE;
 	}
 	if (!ab_undo_identify(b->undo, step, &st, error))
@@ -349,9 +378,13 @@ static gboolean format_and_mount(struct build *b, enum ab_fs_type fs, const stru
 	g_autofree char *dir = NULL;
 	if (interrupted(error) || !make_mount_point(b, &dir, error))
 		return FALSE;
-	if (!ab_undo_intend(b->undo, AB_UNDO_UMOUNT, dir, t->source, NULL, error) ||
-	    !ab_mount(t->source, dir, t->fs, spec->mount_opts, extra, error))
+	struct ab_undo_step *mounted = ab_undo_intend(b->undo, AB_UNDO_UMOUNT, dir, t->source, NULL, error);
+	if (!mounted)
 		return FALSE;
+	if (!ab_mount(t->source, dir, t->fs, spec->mount_opts, extra, error)) {
+		ab_undo_abandon(b->undo, mounted);
+		return FALSE;
+	}
 	t->mount_dir = g_steal_pointer(&dir);
 	t->mount_effective = ab_mount_effective_options("", t->mount_dir);
 	t->mount_extra = g_steal_pointer(&extra);

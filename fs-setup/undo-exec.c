@@ -186,10 +186,13 @@ static enum ab_undo_outcome run_mdadm(const char *action, const char *arg, GErro
 
 static enum ab_undo_outcome undo_md_stop(const struct ab_undo_step *step, GError **error)
 {
-	/* /dev/md/NAME exists only while the array does; NAME has our run id. */
+	/* /dev/md/NAME exists only while the array does; NAME has our run id,
+	 * and once the array was made its device node was journaled. */
 	struct stat st;
-	if (lstat(step->path, &st) != 0)
-		return errno == ENOENT ? AB_UNDO_ABSENT : failed(error, errno, "lstat");
+	if (stat(step->path, &st) != 0)
+		return errno == ENOENT ? AB_UNDO_ABSENT : failed(error, errno, "stat");
+	if (step->identified && (st.st_dev != step->dev || st.st_ino != step->ino))
+		return foreign(error, "another array has taken its name");
 	return run_mdadm("--stop", step->path, error);
 }
 

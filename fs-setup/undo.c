@@ -152,6 +152,18 @@ struct ab_undo_step *ab_undo_intend(struct ab_undo *u, enum ab_undo_kind kind, c
 	return step;
 }
 
+void ab_undo_abandon(struct ab_undo *u, struct ab_undo_step *step)
+{
+	guint index;
+	if (!g_ptr_array_find(u->steps, step, &index))
+		g_return_if_reached();
+	step->done = TRUE;
+	g_autofree char *line = ab_journal_done_line(index);
+	/* If this write fails the intent stays: recovery then checks the
+	 * owner, as for a run killed before it could write this line. */
+	journal_append(u->journal_fd, u->journal_path, line, NULL);
+}
+
 gboolean ab_undo_identify(struct ab_undo *u, struct ab_undo_step *step, const struct stat *st, GError **error)
 {
 	guint index;

@@ -74,6 +74,9 @@ gboolean ab_undo_open(struct ab_undo *u, const char *state_dir, const char *run_
  * image), else NULL.  NULL return: not journaled, so do not make it. */
 struct ab_undo_step *ab_undo_intend(struct ab_undo *u, enum ab_undo_kind kind, const char *path,
 				    const char *detail, const struct stat *id, GError **error);
+/* The step was not taken (its action failed: EEXIST, EACCES...): journal
+ * it as finished, so that nothing found by its name is ever undone as ours. */
+void ab_undo_abandon(struct ab_undo *u, struct ab_undo_step *step);
 /* The object exists now: journal its device and inode. */
 gboolean ab_undo_identify(struct ab_undo *u, struct ab_undo_step *step, const struct stat *st, GError **error);
 /* Undo everything, newest first.  A failing step is reported and the rest

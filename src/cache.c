@@ -99,9 +99,13 @@ gboolean ab_cache_setup(struct ab_cache *cache, const struct ab_config *cfg, str
 	}
 	cache->limit_bytes = ab_config_effective_ram_mib(cfg, 0) * AB_MIB;
 	g_autofree char *dir = g_strdup_printf("%s/arraybench.%s", cache->cgroup_root, run_id);
-	if (!ab_undo_intend(undo, AB_UNDO_CGROUP, dir, NULL, NULL, error))
+	struct ab_undo_step *step = ab_undo_intend(undo, AB_UNDO_CGROUP, dir, NULL, NULL, error);
+	if (!step)
 		return FALSE;
 	if (mkdir(dir, 0755) != 0) {
+		int e = errno;
+		ab_undo_abandon(undo, step); /* an existing group is not ours */
+		errno = e;
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot create cgroup '%s'", dir);
 		return FALSE;
 	}

@@ -121,7 +121,7 @@ static gboolean emit(const struct ab_run *run, const struct ab_config *cfg, stru
 		const char *text;
 		const char *name;
 	} dest[] = {
-		{ cfg->quiet ? stderr : stdout, table, cfg->quiet ? "the table on standard error" : NULL },
+		{ cfg->quiet ? stderr : stdout, table, NULL }, /* stdout's fate shows with the CSV line */
 		{ stdout, csv, "standard output" },
 		{ out->csv, csv, cfg->csv_path },
 		{ out->json, json_line, cfg->json_path },
@@ -137,7 +137,7 @@ static gboolean emit(const struct ab_run *run, const struct ab_config *cfg, stru
 		errno = 0;
 		gboolean ok = put(dest[i].f, dest[i].text);
 		if (!dest[i].name)
-			continue; /* the table on stdout: the CSV line names stdout */
+			continue;
 		GString *list = ok ? written : failed;
 		g_string_append_printf(list, "%s'%s'", list->len ? ", " : "", dest[i].name);
 		if (!ok && !first_errno)

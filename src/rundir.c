@@ -35,6 +35,9 @@ gboolean ab_run_dir_create(const struct ab_run_dir *rd, struct ab_undo *undo, gb
 	if (!step)
 		return FALSE;
 	if (mkdir(rd->path, 0700) != 0) {
+		int e = errno;
+		ab_undo_abandon(undo, step); /* what is there is not ours */
+		errno = e;
 		g_autofree char *parent = g_path_get_dirname(rd->path);
 		if (errno == EEXIST)
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,

@@ -274,6 +274,11 @@ static void test_liveness(void **state)
 	struct ab_process_id fake;
 	assert_true(ab_process_id_of(root, 77, &fake));
 	assert_int_equal(fake.start_ticks, 123456);
+	/* A zombie (killed, not reaped yet) is gone: it holds nothing. */
+	assert_true(ab_process_id_alive(root, &fake));
+	assert_true(g_file_set_contents(stat, "77 (a) b (c)) Z 1 77 77 0 -1 4194560 100 0 0 0 0 0 0 0 20 0 1 0 "
+					      "123456 0 0 18446744073709551615\n", -1, NULL));
+	assert_false(ab_process_id_alive(root, &fake));
 }
 
 int main(void)

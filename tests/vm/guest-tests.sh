@@ -17,7 +17,9 @@ cases=(
 	"nested-1+0|1+0|4|ext4||524288 None"
 )
 per_case=6
-if [ "${1:-}" = --count ]; then echo $((1 + ${#cases[@]} * per_case)); exit 0; fi
+killed_checks=5
+total=$((1 + ${#cases[@]} * per_case + killed_checks))
+if [ "${1:-}" = --count ]; then echo $total; exit 0; fi
 
 AB=${AB:-$PWD/arraybench}
 IFS=, read -r -a all_members <<<"${GUEST_MEMBERS:-/dev/vda,/dev/vdb,/dev/vdc,/dev/vdd}"
@@ -31,7 +33,7 @@ is() {
 }
 diag() { echo "# $*"; }
 
-echo "1..$((1 + ${#cases[@]} * per_case))"
+echo "1..$total"
 [ -e /proc/mdstat ]; ok $? "the guest kernel has md RAID ($(uname -r))"
 
 work=$(mktemp -d /tmp/ab-guest.XXXXXX)
@@ -86,5 +88,23 @@ print(t.get('backend'), t.get('level'), t.get('fs'), len(t.get('members') or [])
 		dd if=/dev/zero of="$m" bs=1M count=16 oflag=direct status=none 2>/dev/null
 	done
 done
+# kill -9 mid-phase on an mdadm raid1: cleanup stops the array (by its
+# journaled device node) and zeroes only superblocks naming that array.
+members=("${all_members[@]:0:2}")
+list=$(IFS=,; echo "${members[*]}")
+"$AB" run --array raid1 --members "$list" --fs ext4 --backend mdadm -s 64m $cache -n 0 -f200 \
+	--phases per-char-write </dev/null >/dev/null 2>"$work/killed.err" &
+pid=$!
+for _ in $(seq 600); do grep -q "phase 'per-char-write'" "$work/killed.err" && break; sleep 0.1; done
+kill -KILL $pid; wait $pid 2>/dev/null; sleep 1
+[ -n "$(md_devices)" ]; ok $? "killed: kill -9 left the array running ($(md_devices))"
+"$AB" cleanup </dev/null >"$work/cleanup.out" 2>&1
+status=$?
+is "$status" 0 "killed: arraybench cleanup exits 0"
+[ "$status" = 0 ] || sed 's/^/#   /' "$work/cleanup.out"
+is "$(md_devices)$(holders "${members[@]}")$(mounted)" "" "killed: cleanup stopped and unmounted the array"
+is "$(superblocks "${members[@]}")" "" "killed: cleanup zeroed the members' superblocks"
+is "$(find "$ARRAYBENCH_STATE_DIR" "$TMPDIR" -mindepth 1 -maxdepth 1 | tr '\n' ' ')" "" \
+	"killed: no journal and no temporary file left"
 rm -rf "$work"
 exit 0

@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Ordinary users benchmark and recover like root; output is never lost or
+# misplaced: closed standard descriptors, a full output file, and workers
+# under -u that keep none of root's descriptors.
+. "$(dirname "$0")/lib.sh"
+plan 25
+read -r -a cache <<<"$(cache_args)"
+d=$T/dir; mkdir "$d"
+
+if is_root && id nobody >/dev/null 2>&1; then
+	chmod 711 "$T"; mkdir -m 777 "$T/pub"
+	asnobody() { su nobody -s /bin/sh -c "$*"; }
+	# nobody's home does not exist: the journal goes to /var/tmp.
+	state=/var/tmp/arraybench-state.$(id -u nobody)
+	[ -e "$state" ] || cleanup_add "rm -rf $state"
+	asnobody "'$AB' run -d '$T/pub' -s 0 -n 1 --json '$T/pub/n.json' -q" >/dev/null 2>"$T/n.err"
+	is $? 0 "su nobody: a -d run exits 0"
+	is "$(python3 -c "import json;print(json.load(open('$T/pub/n.json'))['cache']['mode'])")" fadvise \
+		"nobody's default cache mode is fadvise"
+	is "$(ls -A "$T/pub" | grep -v n.json)" "" "nothing is left in DIR"
+	# kill -9 mid-phase, then nobody's own cleanup.
+	su nobody -s /bin/sh -c "exec '$AB' run -d '$T/pub' -s 0 -n 8:-1 -b" >/dev/null 2>"$T/k.err" &
+	pid=$!
+	for _ in $(seq 200); do grep -q "phase 'seq-create'" "$T/k.err" && break; sleep 0.05; done
+	sleep 0.3
+	pkill -KILL -f -- "-d $T/pub -s 0 -n 8:-1"; wait $pid 2>/dev/null; sleep 0.3
+	[ -n "$(ls -A "$T/pub" | grep -v n.json)" ]; ok $? "kill -9 left nobody's test files"
+	ls "$state"/journal-* >/dev/null 2>&1; ok $? "and a journal in $state"
+	asnobody "'$AB' cleanup" >"$T/c.out" 2>&1
+	is $? 0 "su nobody: cleanup exits 0"
+	is "$(ls -A "$T/pub" | grep -v n.json)" "" "and removes the test files"
+	is "$(ls -A "$state")" "" "and the journal"
+	# The table says what fadvise cannot promise.
+	asnobody "'$AB' run -d '$T/pub' -s 32m -r 0 -n 0 -f --phases block-read" >"$T/t.out" 2>&1
+	grep -q "(fadvise: the test file's pages are written back and evicted" "$T/t.out"; ok $? "the table states fadvise's limits"
+else
+	for i in $(seq 9); do skip "needs root and the user nobody"; done
+fi
+
+# Closed standard output: /dev/null holds its place, so the CSV line cannot
+# land in the journal; a run killed in its second repeat is still cleaned up.
+export ARRAYBENCH_STATE_DIR=$T/state
+"$AB" run -d "$d" -s 32m -f2 -r 16 --cache none -n 0 -x 2 --phases per-char-write >&- 2>"$T/x.err" &
+pid=$!
+for _ in $(seq 400); do [ "$(grep -c "phase 'per-char-write'" "$T/x.err")" -ge 2 ] && break; sleep 0.05; done
+is "$(readlink "/proc/$pid/fd/1")" /dev/null "with stdout closed at start, fd 1 is /dev/null"
+kill -KILL $pid; wait $pid 2>/dev/null
+journal=$(ls "$ARRAYBENCH_STATE_DIR"/journal-* 2>/dev/null)
+[ -n "$journal" ] && ! grep -q '^1\.98,' "$journal"; ok $? "the journal holds no CSV line"
+"$AB" cleanup >"$T/c.out" 2>&1
+is $? 0 "cleanup of that run exits 0"
+is "$(ls -A "$d" "$ARRAYBENCH_STATE_DIR" | grep -v ':$' | grep .)" "" "and leaves nothing"
+"$AB" run -d "$d" -s 0 -n 1 -q <&- >&- 2>&-
+is $? 0 "a run with stdin, stdout and stderr closed exits 0"
+
+# --dry-run for -d: the same checks, the plan with each undo, nothing made.
+"$AB" run -d "$d" -s 0 -n 1 --dry-run >"$T/plan" 2>&1
+is $? 0 "-d --dry-run exits 0"
+grep -q "^  mkdir $d/arraybench\.[0-9]*-[0-9]*-[0-9a-f]*\$" "$T/plan" && grep -q "undo: remove-test-files $d/arraybench\." "$T/plan"
+ok $? "it prints the test directory it would make, with its undo"
+"$AB" run -d "$T/missing" -s 0 -n 1 --dry-run >/dev/null 2>&1
+is $? 1 "-d --dry-run checks the directory"
+dir_is_empty "$d" && [ ! -e "$ARRAYBENCH_STATE_DIR" ] || [ -z "$(ls -A "$ARRAYBENCH_STATE_DIR")" ]
+ok $? "and touches nothing"
+
+# Results that cannot be written: their own exit status, naming what was.
+"$AB" run -d "$d" -s 0 -n 1 -q --json /dev/full >"$T/o.csv" 2>"$T/full.err"
+is $? 5 "--json /dev/full: exit 5"
+grep -q "cannot write the results to '/dev/full': No space left on device; they are whole in 'standard output'" \
+	"$T/full.err"; ok $? "saying which output failed and which holds the run"
+is "$(grep -c '^1\.98,' "$T/o.csv")" 1 "standard output has the CSV line"
+dir_is_empty "$d"; ok $? "nothing is left in DIR"
+
+# Workers under -u keep none of root's descriptors.
+if is_root && id nobody >/dev/null 2>&1; then
+	mkdir -m 777 "$T/u"
+	"$AB" run -d "$T/u" -s 32m -f4 -r 16 --cache none -n 0 --phases per-char-write -u nobody \
+		--csv "$T/u.csv" --json "$T/u.json" >/dev/null 2>"$T/u.err" &
+	pid=$!
+	for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/u.err" && break; sleep 0.05; done
+	worker=$(pgrep -P $pid | head -1)
+	fds=$(for f in /proc/"$worker"/fd/*; do readlink "$f"; done | sort | tr '\n' ' ')
+	wait $pid
+	is "$(stat -c %U /proc/"$worker" 2>/dev/null || echo nobody)" nobody "the worker runs as nobody"
+	case $fds in *u.csv* | *u.json* | *journal* | *"$ARRAYBENCH_STATE_DIR"*) bad=1 ;; *) bad=0 ;; esac
+	[ -n "$fds" ] && [ $bad = 0 ]; ok $? "the worker holds no CSV, JSON, journal or state directory descriptor"
+	[ -n "$fds" ] || diag "no worker seen"; [ $bad = 0 ] || diag "worker fds: $fds"
+	is "$(echo "$fds" | wc -w)" 4 "only stdin, stdout, stderr and the test file ($fds)"
+else
+	for i in 1 2 3; do skip "-u needs root"; done
+fi

@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# kill -9 at every step of a run on a built target, each window held open by
+# strace's fault injection (delay_exit on the one syscall that makes the
+# object, aimed with -P at its path, which the forced run id makes known in
+# advance; the journal's calls name it relative to the state directory).  Then `arraybench cleanup` must leave nothing: no journal, image,
+# loop device, mount point, mount, test file, test directory or cgroup.
+# Root only; strace is the means, so without it the checks fail.
+. "$(dirname "$0")/lib.sh"
+windows=(
+	"openat|.journal-RID|1|-e STATE/.journal-RID|the hidden journal is created"
+	"linkat|journal-RID|1|-e STATE/journal-RID|the journal gets its name"
+	"openat|IMG|1|-e IMG|the image is created, empty"
+	"close|IMG|1|-s IMG|the image is sized"
+	"close|IMG|2|-n \"\$(losetup -j IMG)\"|the image is attached to a loop device"
+	"mkdir|MNT|1|-d MNT|the mount point is made"
+	"mount|MNT|1|-n \"\$(grep -F ' MNT ' /proc/self/mounts)\"|the file system is mounted"
+	"mkdir|MNT/arraybench.RID|1|-d MNT/arraybench.RID|the test directory is made"
+	"mkdir|CGROUP|1|-d CGROUP|the memory cgroup is made"
+	"openat|MNT/arraybench.RID/io|1|-e MNT/arraybench.RID/io|a worker creates the I/O file"
+	"mkdir|MNT/arraybench.RID/files|1|-d MNT/arraybench.RID/files|a worker makes the file-phase directory"
+)
+per=4
+plan $((${#windows[@]} * per))
+if ! is_root || [ ! -e /dev/loop-control ]; then
+	for _ in $(seq $((${#windows[@]} * per))); do skip "needs root and loop devices"; done
+	exit 0
+fi
+command -v strace >/dev/null || diag "strace is missing: every window check fails"
+export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
+mkdir -p "$TMPDIR"
+tmp=$(realpath "$TMPDIR")
+cgroot=/sys/fs/cgroup/memory
+[ -d "$cgroot" ] || cgroot=/sys/fs/cgroup
+
+left_behind() { # everything a run with id $1 could leave
+	{
+		ls -A "$TMPDIR" "$ARRAYBENCH_STATE_DIR" 2>/dev/null | grep -v ':$' | grep .
+		losetup -a | grep -F "$tmp/"
+		grep -F "$tmp/" /proc/self/mounts
+		ls -d "$cgroot/arraybench.$1" 2>/dev/null
+	} | tr '\n' ' '
+}
+
+i=0
+for w in "${windows[@]}"; do
+	i=$((i + 1))
+	IFS='|' read -r call path when test what <<<"$w"
+	rid=kill-$i-$$
+	sub() { # the window's placeholders, for this run id
+		local s=$1
+		s=${s//STATE/$ARRAYBENCH_STATE_DIR}; s=${s//IMG/$tmp/arraybench-$rid-0.img}
+		s=${s//MNT/$tmp/arraybench-mnt.$rid}; s=${s//CGROUP/$cgroot/arraybench.$rid}; s=${s//RID/$rid}
+		echo "$s"
+	}
+	path=$(sub "$path"); test=$(sub "$test")
+	ARRAYBENCH_RUN_ID=$rid strace -f -o /dev/null -P "$path" -e trace="$call" \
+		-e inject="$call":delay_exit=5000000:when="$when" \
+		"$AB" run --loop 1:300m --fs ext4 -s 32m -r 16 --cache cgroup -n 1 -f -q >/dev/null 2>"$T/err" &
+	tracer=$!
+	reached=1
+	for _ in $(seq 150); do
+		if eval "[ $test ]"; then reached=0; break; fi
+		sleep 0.05
+	done
+	ab=$(pgrep -P "$tracer" -x arraybench)
+	[ -n "$ab" ] && kill -KILL "$ab"
+	# strace would sit out its delay: the SIGKILL is pending in the tracee,
+	# which dies as soon as its tracer lets go, before running any more code.
+	kill -KILL "$tracer" 2>/dev/null
+	wait "$tracer" 2>/dev/null
+	ok $reached "window $i: killed right after $what"
+	sleep 0.3 # the workers die with their parent (PR_SET_PDEATHSIG)
+	[ -n "$(left_behind "$rid")" ]; ok $? "window $i: the kill left something for cleanup"
+	"$AB" cleanup >"$T/cleanup" 2>&1
+	is $? 0 "window $i: arraybench cleanup exits 0"
+	is "$(left_behind "$rid")" "" "window $i: after cleanup nothing is left"
+	[ -n "$(left_behind "$rid")" ] && sed 's/^/#   /' "$T/cleanup"
+	# Clear the way for the next window whatever happened.
+	for d in $(losetup -a | grep -F "$tmp/" | cut -d: -f1); do umount "$d" 2>/dev/null; done
+	grep -F "$tmp/" /proc/self/mounts | cut -d' ' -f2 | xargs -r umount 2>/dev/null
+	for d in $(losetup -a | grep -F "$tmp/" | cut -d: -f1); do losetup -d "$d"; done
+	rmdir "$cgroot/arraybench.$rid" 2>/dev/null
+	rm -rf "${TMPDIR:?}"/* "$ARRAYBENCH_STATE_DIR"/* "$ARRAYBENCH_STATE_DIR"/.journal-* 2>/dev/null
+done
