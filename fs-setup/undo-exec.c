@@ -42,15 +42,6 @@ static enum ab_undo_outcome failed(GError **error, int errnum, const char *what)
 	return AB_UNDO_FAILED;
 }
 
-/* Is st the object of the step?  NULL if so, else why not. */
-static const char *mismatch(const struct ab_undo_step *step, const struct stat *st)
-{
-	if (step->identified)
-		return st->st_dev == step->dev && st->st_ino == step->ino ? NULL
-		       : "another object has taken its name (device and inode differ from the journal's)";
-	return st->st_uid == step->owner ? NULL : "it belongs to another user";
-}
-
 static enum ab_undo_outcome undo_unlink(const struct ab_undo_step *step, GError **error)
 {
 	struct stat st;
@@ -58,7 +49,7 @@ static enum ab_undo_outcome undo_unlink(const struct ab_undo_step *step, GError 
 		return errno == ENOENT ? AB_UNDO_ABSENT : failed(error, errno, "lstat");
 	if (!S_ISREG(st.st_mode))
 		return foreign(error, "not a regular file");
-	const char *why = mismatch(step, &st);
+	const char *why = ab_undo_step_mismatch(step, &st);
 	if (why)
 		return foreign(error, "%s", why);
 	/* Not identified: killed between creating and journaling it.  It was
@@ -78,7 +69,7 @@ static enum ab_undo_outcome undo_rmdir(const struct ab_undo_step *step, GError *
 		return errno == ENOENT ? AB_UNDO_ABSENT : failed(error, errno, "lstat");
 	if (!S_ISDIR(st.st_mode))
 		return foreign(error, "not a directory");
-	const char *why = mismatch(step, &st);
+	const char *why = ab_undo_step_mismatch(step, &st);
 	if (why)
 		return foreign(error, "%s", why);
 	if (rmdir(step->path) == 0 || errno == ENOENT)

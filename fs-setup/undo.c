@@ -174,6 +174,14 @@ gboolean ab_undo_identify(struct ab_undo *u, struct ab_undo_step *step, const st
 	return journal_append(u->journal_fd, u->journal_path, line, error);
 }
 
+const char *ab_undo_step_mismatch(const struct ab_undo_step *step, const struct stat *st)
+{
+	if (step->identified)
+		return st->st_dev == step->dev && st->st_ino == step->ino ? NULL
+		       : "another object has taken its name (device and inode differ from the journal's)";
+	return st->st_uid == step->owner ? NULL : "it belongs to another user";
+}
+
 gboolean ab_undo_run_steps(GPtrArray *steps, ab_undo_exec_fn exec, int journal_fd, GString *report,
 			   GError **error)
 {

@@ -79,6 +79,10 @@ struct ab_undo_step *ab_undo_intend(struct ab_undo *u, enum ab_undo_kind kind, c
 void ab_undo_abandon(struct ab_undo *u, struct ab_undo_step *step);
 /* The object exists now: journal its device and inode. */
 gboolean ab_undo_identify(struct ab_undo *u, struct ab_undo_step *step, const struct stat *st, GError **error);
+/* Is st the object the step made?  NULL if so, else why not: the journaled
+ * device and inode, or for an object never identified (its run was killed
+ * between making and journaling it) the run's user as its owner. */
+const char *ab_undo_step_mismatch(const struct ab_undo_step *step, const struct stat *st);
 /* Undo everything, newest first.  A failing step is reported and the rest
  * still run; FALSE if any failed (the journal then stays for cleanup). */
 gboolean ab_undo_unwind(struct ab_undo *u, GString *report, GError **error);

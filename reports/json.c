@@ -179,6 +179,7 @@ char *ab_json_format(const struct ab_run *run)
 	member_str(b, "tool_version", AB_VERSION);
 	member_int(b, "repeat", run->repeat_index + 1);
 	member_int(b, "seed", (int64_t)run->seed);
+	member_str(b, "run_id", run->run_id);
 	g_autoptr(GDateTime) t = g_date_time_new_from_unix_utc(run->start_unix);
 	g_autofree char *when = t ? g_date_time_format_iso8601(t) : NULL;
 	member_str(b, "start_time", when);

@@ -26,8 +26,9 @@ static void header(GString *s, const struct ab_run *run)
 	ab_csv_format_chunk(cfg->file_size, fsz, sizeof(fsz));
 	ab_csv_format_chunk(cfg->io_chunk, chunk, sizeof(chunk));
 	ab_csv_format_chunk(cfg->byte_io_size, pcs, sizeof(pcs));
-	g_string_append_printf(s, "arraybench %s  machine %s  run %u of %u  seed %" G_GUINT64_FORMAT "\n",
-			       AB_VERSION, run->machine, run->repeat_index + 1, cfg->repeats, run->seed);
+	g_string_append_printf(s, "arraybench %s  machine %s  run %u of %u  seed %" G_GUINT64_FORMAT "  id %s\n",
+			       AB_VERSION, run->machine, run->repeat_index + 1, cfg->repeats, run->seed,
+			       run->run_id ? run->run_id : "-");
 	g_string_append_printf(s, "target  %s (%s)  kernel %s\n", run->dir, run->fs_type, run->kernel);
 	const struct ab_target *t = run->target;
 	if (t && t->backend && !g_str_equal(t->backend, "dir"))

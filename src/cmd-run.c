@@ -81,10 +81,11 @@ static char *cache_warning(const struct ab_config *cfg, uint64_t ram_bytes)
 }
 
 static void fill_run(struct ab_run *run, const struct ab_config *cfg, const struct ab_cache *cache,
-		     unsigned index, uint64_t ram_bytes)
+		     const char *run_id, unsigned index, uint64_t ram_bytes)
 {
 	memset(run, 0, sizeof(*run));
 	run->tool_version = AB_VERSION;
+	run->run_id = run_id;
 	run->cfg = cfg;
 	run->repeat_index = index;
 	uint64_t st = cfg->seed + index;
@@ -153,7 +154,8 @@ static gboolean emit(const struct ab_run *run, const struct ab_config *cfg, stru
 }
 
 static gboolean run_all(const struct ab_config *cfg, const struct ab_cache *cache, const struct ab_target *target,
-			const struct ab_run_dir *run_dir, uint64_t ram_bytes, struct outputs *out, GError **error)
+			const struct ab_run_dir *run_dir, const char *run_id, uint64_t ram_bytes, struct outputs *out,
+			GError **error)
 {
 	struct ab_suite suite;
 	ab_suite_init(&suite, cfg, cache, run_dir, cfg->quiet ? NULL : stderr);
@@ -171,7 +173,7 @@ static gboolean run_all(const struct ab_config *cfg, const struct ab_cache *cach
 	gboolean ok = TRUE;
 	for (unsigned i = 0; ok && i < cfg->repeats; i++) {
 		g_autofree struct ab_run *run = g_new0(struct ab_run, 1);
-		fill_run(run, cfg, cache, i, ram_bytes);
+		fill_run(run, cfg, cache, run_id, i, ram_bytes);
 		run->target = target;
 		ok = ab_suite_run(&suite, run, error);
 		/* A failed or interrupted run prints nothing: no partial result
@@ -203,7 +205,7 @@ static gboolean measure(const struct ab_config *cfg, const struct ab_target *tar
 	if (ok)
 		ok = ab_cache_setup(&cache, cfg, undo, run_id, error);
 	if (ok)
-		ok = run_all(cfg, &cache, target, &run_dir, ram_bytes, out, error);
+		ok = run_all(cfg, &cache, target, &run_dir, run_id, ram_bytes, out, error);
 	ab_cache_clear(&cache);
 	ab_run_dir_clear(&run_dir);
 	return ok;

@@ -42,6 +42,7 @@ struct ab_run {
 	const char *tool_version;
 	const struct ab_config *cfg;
 	unsigned repeat_index; /* 0-based */
+	const char *run_id;    /* shared by the repeats, and by all the run made */
 	uint64_t seed;
 	int64_t start_unix;
 	char *machine;

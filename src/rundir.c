@@ -156,13 +156,6 @@ static void clear_tree(int dfd, const char *where, enum depth depth, struct left
 	closedir(d);
 }
 
-static gboolean same_object(const struct ab_undo_step *step, const struct stat *st)
-{
-	if (step->identified)
-		return st->st_dev == step->dev && st->st_ino == step->ino;
-	return st->st_uid == step->owner;
-}
-
 enum ab_undo_outcome ab_run_dir_undo(const struct ab_undo_step *step, GError **error)
 {
 	int dfd = open(step->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -173,9 +166,10 @@ enum ab_undo_outcome ab_run_dir_undo(const struct ab_undo_step *step, GError **e
 		return errno == ELOOP || errno == ENOTDIR ? AB_UNDO_FOREIGN : AB_UNDO_FAILED;
 	}
 	struct stat st;
-	if (fstat(dfd, &st) != 0 || !same_object(step, &st)) {
+	const char *why = fstat(dfd, &st) == 0 ? ab_undo_step_mismatch(step, &st) : g_strerror(errno);
+	if (why) {
 		close(dfd);
-		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "another directory has taken its name");
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "%s", why);
 		return AB_UNDO_FOREIGN;
 	}
 	struct leftovers l = { g_string_new(NULL), 0 };

@@ -4,7 +4,7 @@
 # misplaced: closed standard descriptors, a full output file, and workers
 # under -u that keep none of root's descriptors.
 . "$(dirname "$0")/lib.sh"
-plan 25
+plan 27
 read -r -a cache <<<"$(cache_args)"
 d=$T/dir; mkdir "$d"
 
@@ -53,6 +53,11 @@ is $? 0 "cleanup of that run exits 0"
 is "$(ls -A "$d" "$ARRAYBENCH_STATE_DIR" | grep -v ':$' | grep .)" "" "and leaves nothing"
 "$AB" run -d "$d" -s 0 -n 1 -q <&- >&- 2>&-
 is $? 0 "a run with stdin, stdout and stderr closed exits 0"
+
+# The run id is in the results, so they lead to the journal and objects.
+ARRAYBENCH_RUN_ID=json-$$ "$AB" run -d "$d" -s 0 -n 1 --json "$T/id.json" >"$T/id.out" 2>&1
+is "$(python3 -c "import json;print(json.load(open('$T/id.json'))['run_id'])")" "json-$$" "JSON records the run id"
+grep -q "  id json-$$\$" "$T/id.out"; ok $? "so does the table"
 
 # --dry-run for -d: the same checks, the plan with each undo, nothing made.
 "$AB" run -d "$d" -s 0 -n 1 --dry-run >"$T/plan" 2>&1
