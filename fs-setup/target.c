@@ -8,6 +8,7 @@
 #include "loop.h"
 #include "mount.h"
 #include "safety.h"
+#include "spawn.h"
 #include "../src/error.h"
 #include "../src/runner.h"
 
@@ -105,8 +106,7 @@ static gboolean spawn(struct build *b, const struct ab_plan_step *step, GError *
 {
 	g_autofree char *out = NULL, *err = NULL;
 	int status;
-	if (!g_spawn_sync(NULL, step->argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL, &out,
-			  &err, &status, error)) {
+	if (!ab_spawn_tool(step->argv, &out, &err, &status, error)) {
 		g_prefix_error(error, "cannot %s: ", step->what);
 		(*error)->domain = AB_ERROR;
 		(*error)->code = AB_ERROR_SKIPPED;

@@ -5,6 +5,7 @@
  * whose identity was not recorded yet (killed in between), one owned by the
  * run's user with the run id in its name.  Anything else is left alone.
  */
+#include "spawn.h"
 #include "undo.h"
 #include "../src/error.h"
 #include "../src/rundir.h"
@@ -165,8 +166,7 @@ static enum ab_undo_outcome run_mdadm(const char *action, const char *arg, GErro
 	const char *argv[] = { "mdadm", action, arg, NULL };
 	g_autofree char *err = NULL;
 	int status;
-	if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL |
-			  G_SPAWN_STDIN_FROM_DEV_NULL, NULL, NULL, NULL, &err, &status, error))
+	if (!ab_spawn_tool((char **)argv, NULL, &err, &status, error))
 		return AB_UNDO_FAILED;
 	if (!g_spawn_check_wait_status(status, NULL)) {
 		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED, "mdadm %s failed: %s", action, g_strstrip(err));

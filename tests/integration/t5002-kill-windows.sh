@@ -21,9 +21,10 @@ windows=(
 	"mkdir|MNT/arraybench.RID/files|1|-d MNT/arraybench.RID/files|a worker makes the file-phase directory"
 )
 per=4
-plan $((${#windows[@]} * per))
+total=$((${#windows[@]} * per + 3))
+plan $total
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for _ in $(seq $((${#windows[@]} * per))); do skip "needs root and loop devices"; done
+	for _ in $(seq $total); do skip "needs root and loop devices"; done
 	exit 0
 fi
 command -v strace >/dev/null || diag "strace is missing: every window check fails"
@@ -83,3 +84,26 @@ for w in "${windows[@]}"; do
 	rmdir "$cgroot/arraybench.$rid" 2>/dev/null
 	rm -rf "${TMPDIR:?}"/* "$ARRAYBENCH_STATE_DIR"/* "$ARRAYBENCH_STATE_DIR"/.journal-* 2>/dev/null
 done
+
+# kill -9 while mkfs runs: the tool dies with arraybench rather than go on
+# writing while cleanup undoes the run.  mkfs is held at its execve; after
+# the kill the hold runs out (strace is left alone: killing it would kill
+# its tracees whatever arraybench does), and the image shows whether mkfs
+# went on to write a file system.
+mkfs=$(command -v mkfs.ext4)
+rid=mkfs-$$
+img=$tmp/arraybench-$rid-0.img
+ARRAYBENCH_RUN_ID=$rid strace -f -o /dev/null -P "$mkfs" -e trace=execve -e inject=execve:delay_exit=1500000:when=1 \
+	"$AB" run --loop 1:300m --fs ext4 -s 32m -r 16 --cache cgroup -n 1 -f -q >/dev/null 2>"$T/err" &
+tracer=$!
+child=
+for _ in $(seq 100); do
+	ab=$(pgrep -P "$tracer" -x arraybench) && child=$(pgrep -x mkfs.ext4 -P "$ab") && break
+	sleep 0.02
+done
+[ -n "$child" ]; ok $? "mkfs.ext4 was started and held"
+kill -KILL "$ab" 2>/dev/null
+wait "$tracer" 2>/dev/null # the hold runs out; mkfs goes on or dies
+is "$(blkid -p -s TYPE -o value "$img" 2>/dev/null)" "" "mkfs died with arraybench: no file system was written"
+"$AB" cleanup >"$T/cleanup" 2>&1
+is "$(left_behind "$rid")" "" "cleanup after a kill during mkfs leaves nothing"

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "spawn.h"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+/* After fork, before exec; PR_SET_PDEATHSIG survives exec. */
+static void die_with_parent(gpointer parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != (pid_t)GPOINTER_TO_INT(parent))
+		_exit(127); /* the parent died before the line above */
+}
+
+gboolean ab_spawn_tool(char **argv, char **out, char **err, int *status, GError **error)
+{
+	GSpawnFlags flags = G_SPAWN_SEARCH_PATH | G_SPAWN_STDIN_FROM_DEV_NULL;
+	if (!out)
+		flags |= G_SPAWN_STDOUT_TO_DEV_NULL;
+	return g_spawn_sync(NULL, argv, NULL, flags, die_with_parent, GINT_TO_POINTER((int)getpid()), out, err,
+			    status, error);
+}
