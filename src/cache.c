@@ -141,17 +141,13 @@ int ab_cache_join(const struct ab_cache *cache)
 	return e;
 }
 
-gboolean ab_cache_before_read(const struct ab_cache *cache, const char *io_path, GError **error)
+gboolean ab_cache_before_read(const struct ab_cache *cache, int io_fd, GError **error)
 {
 	if (cache->mode == AB_CACHE_NONE || cache->mode == AB_CACHE_REMOUNT)
 		return TRUE; /* remount: the suite unmounts and mounts the target again */
-	if (io_path) {
-		int fd = open(io_path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0) {
-			fdatasync(fd);
-			posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-			close(fd);
-		}
+	if (io_fd >= 0) {
+		fdatasync(io_fd);
+		posix_fadvise(io_fd, 0, 0, POSIX_FADV_DONTNEED);
 	}
 	if (cache->mode == AB_CACHE_DROP) {
 		sync();

@@ -154,7 +154,7 @@ static gboolean emit(const struct ab_run *run, const struct ab_config *cfg, stru
 }
 
 static gboolean run_all(const struct ab_config *cfg, const struct ab_cache *cache, const struct ab_target *target,
-			const struct ab_run_dir *run_dir, const char *run_id, uint64_t ram_bytes, struct outputs *out,
+			struct ab_run_dir *run_dir, const char *run_id, uint64_t ram_bytes, struct outputs *out,
 			GError **error)
 {
 	struct ab_suite suite;

@@ -10,14 +10,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define IO_NAME "io"
-#define FILES_NAME "files"
+#define IO_NAME AB_IO_NAME
+#define FILES_NAME AB_FILES_NAME
 
 void ab_run_dir_init(struct ab_run_dir *rd, const char *dir, const char *run_id)
 {
 	rd->path = g_strdup_printf("%s/arraybench.%s", dir, run_id);
 	rd->io_path = g_build_filename(rd->path, IO_NAME, NULL);
 	rd->files_dir = g_build_filename(rd->path, FILES_NAME, NULL);
+	rd->fd = -1;
 }
 
 void ab_run_dir_clear(struct ab_run_dir *rd)
@@ -25,10 +26,13 @@ void ab_run_dir_clear(struct ab_run_dir *rd)
 	g_free(rd->path);
 	g_free(rd->io_path);
 	g_free(rd->files_dir);
+	if (rd->fd >= 0)
+		close(rd->fd);
 	memset(rd, 0, sizeof(*rd));
+	rd->fd = -1;
 }
 
-gboolean ab_run_dir_create(const struct ab_run_dir *rd, struct ab_undo *undo, gboolean owner_given, uid_t uid,
+gboolean ab_run_dir_create(struct ab_run_dir *rd, struct ab_undo *undo, gboolean owner_given, uid_t uid,
 			   gid_t gid, GError **error)
 {
 	struct ab_undo_step *step = ab_undo_intend(undo, AB_UNDO_RUN_DIR, rd->path, NULL, NULL, error);
@@ -48,13 +52,17 @@ gboolean ab_run_dir_create(const struct ab_run_dir *rd, struct ab_undo *undo, gb
 		return FALSE;
 	}
 	struct stat st;
-	if (lstat(rd->path, &st) != 0) {
-		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot stat '%s'", rd->path);
+	rd->fd = open(rd->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (rd->fd < 0 || fstat(rd->fd, &st) != 0) {
+		ab_set_error_errno(error, AB_ERROR_UNSAFE, errno, "cannot open the test directory '%s' just made",
+				   rd->path);
 		return FALSE;
 	}
+	rd->dev = st.st_dev;
+	rd->ino = st.st_ino;
 	if (!ab_undo_identify(undo, step, &st, error))
 		return FALSE;
-	if (owner_given && chown(rd->path, uid, gid) != 0) {
+	if (owner_given && fchown(rd->fd, uid, gid) != 0) {
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot hand '%s' to user %u", rd->path,
 				   (unsigned)uid);
 		return FALSE;
@@ -62,9 +70,32 @@ gboolean ab_run_dir_create(const struct ab_run_dir *rd, struct ab_undo *undo, gb
 	return TRUE;
 }
 
+void ab_run_dir_release(struct ab_run_dir *rd)
+{
+	if (rd->fd >= 0)
+		close(rd->fd);
+	rd->fd = -1;
+}
+
+gboolean ab_run_dir_reopen(struct ab_run_dir *rd, GError **error)
+{
+	struct stat st;
+	rd->fd = open(rd->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (rd->fd >= 0 && fstat(rd->fd, &st) == 0 && st.st_dev == rd->dev && st.st_ino == rd->ino)
+		return TRUE;
+	int e = rd->fd < 0 ? errno : 0;
+	ab_run_dir_release(rd);
+	if (e)
+		ab_set_error_errno(error, AB_ERROR_UNSAFE, e, "cannot open the test directory '%s' again", rd->path);
+	else
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+			    "refusing '%s' after the remount: it is not the test directory arraybench made", rd->path);
+	return FALSE;
+}
+
 void ab_run_dir_remove_file_set(const struct ab_run_dir *rd, const struct ab_file_set *set)
 {
-	int top = open(rd->files_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int top = openat(rd->fd, FILES_NAME, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (top < 0)
 		return;
 	for (uint32_t i = 0; i < set->count; i++)
@@ -76,7 +107,7 @@ void ab_run_dir_remove_file_set(const struct ab_run_dir *rd, const struct ab_fil
 			unlinkat(top, name, AT_REMOVEDIR);
 		}
 	close(top);
-	rmdir(rd->files_dir);
+	unlinkat(rd->fd, FILES_NAME, AT_REMOVEDIR);
 }
 
 /* Everything below is for a run that died: its file sets are gone with it. */

@@ -20,16 +20,26 @@
  */
 struct ab_run_dir {
 	char *path;
-	char *io_path;
-	char *files_dir;
+	char *io_path;   /* for messages: the I/O file is reached through fd */
+	char *files_dir; /* likewise */
+	int fd;          /* the directory itself, from the moment it exists; -1 before */
+	dev_t dev;       /* its identity, to reopen it after a remount */
+	ino_t ino;
 };
 
 /* The paths, without making anything (also for --dry-run). */
 void ab_run_dir_init(struct ab_run_dir *rd, const char *dir, const char *run_id);
-/* Journal, make and identify it; with `owner_given`, hand it to uid:gid
- * (-u: the workers write in it). */
-gboolean ab_run_dir_create(const struct ab_run_dir *rd, struct ab_undo *undo, gboolean owner_given, uid_t uid,
+/* Journal, make and identify it, and hold it open; with `owner_given`, hand
+ * it to uid:gid (-u: the workers write in it).  Everything after goes
+ * through rd->fd: USER may write in DIR and could swap the name for a
+ * symlink, but not the directory under the descriptor. */
+gboolean ab_run_dir_create(struct ab_run_dir *rd, struct ab_undo *undo, gboolean owner_given, uid_t uid,
 			   gid_t gid, GError **error);
+/* --cache remount: let go of the directory so its file system can be
+ * unmounted, then take it again, refusing (AB_ERROR_UNSAFE) anything but
+ * the same directory. */
+void ab_run_dir_release(struct ab_run_dir *rd);
+gboolean ab_run_dir_reopen(struct ab_run_dir *rd, GError **error);
 /* Remove one file set's files and subdirectories by name, then files/;
  * missing ones are fine. */
 void ab_run_dir_remove_file_set(const struct ab_run_dir *rd, const struct ab_file_set *set);

@@ -9,6 +9,7 @@
 #include <grp.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -45,23 +46,33 @@ void ab_runner_install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* Close every descriptor the parent had but the barrier's two: the undo
- * journal, the state directory, the CSV and JSON files were opened by root
- * and must not reach a worker running as -u USER. */
-static void close_inherited(int keep_a, int keep_b)
+static int compare_fds(const void *a, const void *b)
 {
-	unsigned lo = (unsigned)MIN(keep_a, keep_b), hi = (unsigned)MAX(keep_a, keep_b);
-	if (lo > 3)
-		close_range(3, lo - 1, 0);
-	if (hi > lo + 1)
-		close_range(lo + 1, hi - 1, 0);
-	close_range(hi + 1, ~0u, 0);
+	return *(const int *)a - *(const int *)b;
+}
+
+/* Close every descriptor the parent had but the barrier's two and the run's
+ * directory: the undo journal, the state directory, the CSV and JSON files
+ * were opened by root and must not reach a worker running as -u USER. */
+static void close_inherited(int a, int b, int c)
+{
+	int keep[3] = { a, b, c };
+	qsort(keep, 3, sizeof(int), compare_fds);
+	unsigned from = 3;
+	for (int i = 0; i < 3; i++) {
+		if (keep[i] < (int)from)
+			continue;
+		if ((unsigned)keep[i] > from)
+			close_range(from, (unsigned)keep[i] - 1, 0);
+		from = (unsigned)keep[i] + 1;
+	}
+	close_range(from, ~0u, 0);
 }
 
 static void worker_main(const struct ab_runner *r, const struct ab_phase *phase, struct ab_phase_ctx *ctx,
 			const sigset_t *orig_mask, pid_t parent)
 {
-	close_inherited(ctx->ready_fd, ctx->go_fd);
+	close_inherited(ctx->ready_fd, ctx->go_fd, ctx->dir_fd);
 	/* A parent killed outright (SIGKILL, crash) takes its workers along
 	 * rather than leaving them writing into the user's directory. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -283,7 +294,8 @@ gboolean ab_runner_run_phase(const struct ab_runner *r, const struct ab_phase *p
 			close(ready[0]);
 			close(go[1]);
 			struct ab_phase_ctx ctx = {
-				.phase = phase, .cfg = r->cfg, .io_path = r->io_path, .files_dir = r->files_dir,
+				.phase = phase, .cfg = r->cfg, .dir_fd = r->dir_fd, .io_path = r->io_path,
+				.files_dir = r->files_dir,
 				.files = r->files, .seed = seed, .worker = i, .workers = n,
 				.sample = &samples[i], .ready_fd = ready[1], .go_fd = go[0],
 			};

@@ -15,6 +15,7 @@ void ab_runner_install_signals(void);
 struct ab_runner {
 	const struct ab_config *cfg;
 	const struct ab_cache *cache;
+	int dir_fd;                /* the run's directory */
 	const char *io_path;
 	const char *files_dir;
 	struct ab_file_set *files; /* the set of the current file phase */

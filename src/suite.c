@@ -4,12 +4,13 @@
 #include "runner.h"
 #include "../workloads/fileset.h"
 
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 void ab_suite_init(struct ab_suite *s, const struct ab_config *cfg, const struct ab_cache *cache,
-		   const struct ab_run_dir *run_dir, FILE *progress)
+		   struct ab_run_dir *run_dir, FILE *progress)
 {
 	memset(s, 0, sizeof(*s));
 	s->cfg = cfg;
@@ -32,10 +33,20 @@ static void drop_file_set(const struct ab_suite *s, struct ab_file_set *set)
 	ab_file_set_free(set);
 }
 
-static gboolean exists(const char *path)
+static gboolean exists(const struct ab_run_dir *rd, const char *name)
 {
 	struct stat st;
-	return lstat(path, &st) == 0;
+	return fstatat(rd->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+/* Cold cache before a read phase, for the I/O file when it has one. */
+static gboolean before_read(const struct ab_suite *s, gboolean io, GError **error)
+{
+	int fd = io ? openat(s->run_dir->fd, AB_IO_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	gboolean ok = ab_cache_before_read(s->cache, fd, error);
+	if (fd >= 0)
+		close(fd);
+	return ok;
 }
 
 static uint64_t phase_seed(uint64_t run_seed, unsigned id)
@@ -55,7 +66,8 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 	const struct ab_config *cfg = s->cfg;
 	const char *io_path = s->run_dir->io_path, *files_dir = s->run_dir->files_dir;
 	struct ab_runner r = {
-		.cfg = cfg, .cache = s->cache, .io_path = io_path, .files_dir = files_dir, .disk_names = s->disk_names,
+		.cfg = cfg, .cache = s->cache, .dir_fd = s->run_dir->fd, .io_path = io_path, .files_dir = files_dir,
+		.disk_names = s->disk_names,
 	};
 	struct ab_file_set *seq = NULL, *rnd = NULL;
 	gboolean ok = TRUE;
@@ -64,7 +76,7 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 			continue;
 		const struct ab_phase *ph = ab_phase_by_id(id);
 		uint64_t seed = phase_seed(run->seed, id);
-		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !exists(io_path))
+		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !exists(s->run_dir, AB_IO_NAME))
 			ok = run_untimed(&r, &ab_phase_layout, seed, error);
 		if (ok && (ph->flags & AB_PHASE_FILES)) {
 			gboolean random_order = (ph->flags & AB_PHASE_RANDOM_ORDER) != 0;
@@ -76,7 +88,7 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 			if (!*set)
 				*set = ab_file_set_new(cfg, random_order, seed);
 			r.files = *set;
-			if ((ph->flags & AB_PHASE_NEEDS_FILES) && !exists(files_dir))
+			if ((ph->flags & AB_PHASE_NEEDS_FILES) && !exists(s->run_dir, AB_FILES_NAME))
 				ok = run_untimed(&r, ab_phase_by_id(random_order ? AB_PHASE_RAND_CREATE
 										  : AB_PHASE_SEQ_CREATE),
 						 seed, error);
@@ -84,9 +96,14 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 				ab_file_set_shuffle(*set, seed);
 		}
 		if (ok && (ph->flags & AB_PHASE_READS))
-			ok = ab_cache_before_read(s->cache, (ph->flags & AB_PHASE_IO) ? io_path : NULL, error);
-		if (ok && cfg->cache == AB_CACHE_REMOUNT && s->target)
+			ok = before_read(s, (ph->flags & AB_PHASE_IO) != 0, error);
+		if (ok && cfg->cache == AB_CACHE_REMOUNT && s->target) {
+			/* Our own hold on the test directory would keep it busy. */
+			ab_run_dir_release(s->run_dir);
 			ok = ab_target_remount(s->target, error);
+			ok = ab_run_dir_reopen(s->run_dir, ok ? error : NULL) && ok;
+			r.dir_fd = s->run_dir->fd;
+		}
 		if (!ok)
 			break;
 		if (s->progress) {
@@ -99,7 +116,7 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 			fflush(s->progress);
 		}
 	}
-	unlink(io_path);
+	unlinkat(s->run_dir->fd, AB_IO_NAME, 0);
 	drop_file_set(s, seq);
 	drop_file_set(s, rnd);
 	return ok;

@@ -21,11 +21,10 @@
 
 static int make_dirs(struct ab_phase_ctx *ctx, int *top)
 {
-	if (mkdir(ctx->files_dir, 0700) != 0)
+	if (mkdirat(ctx->dir_fd, AB_FILES_NAME, 0700) != 0)
 		return ab_worker_fail(ctx, errno, "cannot create directory '%s'", ctx->files_dir);
-	*top = open(ctx->files_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (*top < 0)
-		return ab_worker_fail(ctx, errno, "cannot open directory '%s'", ctx->files_dir);
+	if ((*top = ab_open_files_dir(ctx)) < 0)
+		return -1;
 	if (ctx->files->dirs > 1)
 		for (uint32_t d = 0; d < ctx->files->dirs; d++) {
 			char name[8];

@@ -94,9 +94,9 @@ static int run_random(struct ab_phase_ctx *ctx, int top, uint64_t *prev)
 
 static int run(struct ab_phase_ctx *ctx)
 {
-	int top = open(ctx->files_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int top = ab_open_files_dir(ctx);
 	if (top < 0)
-		return ab_worker_fail(ctx, errno, "cannot open directory '%s'", ctx->files_dir);
+		return -1;
 	gboolean random_order = (ctx->phase->flags & AB_PHASE_RANDOM_ORDER) != 0;
 	ab_worker_start(ctx);
 	uint64_t prev = ctx->sample->start_ns;
@@ -108,7 +108,7 @@ static int run(struct ab_phase_ctx *ctx)
 			rc = ab_worker_fail(ctx, errno, "cannot remove directory '%s/%s'", ctx->files_dir, name);
 	}
 	close(top);
-	if (rc == 0 && rmdir(ctx->files_dir) != 0)
+	if (rc == 0 && unlinkat(ctx->dir_fd, AB_FILES_NAME, AT_REMOVEDIR) != 0)
 		rc = ab_worker_fail(ctx, errno, "cannot remove directory '%s'", ctx->files_dir);
 	sync();
 	ab_worker_stop(ctx);

@@ -99,9 +99,9 @@ static int run(struct ab_phase_ctx *ctx)
 	void *buf = ab_aligned_alloc(ctx->cfg->file_chunk);
 	if (!buf)
 		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the read buffer");
-	int top = open(ctx->files_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int top = ab_open_files_dir(ctx);
 	if (top < 0)
-		return ab_worker_fail(ctx, errno, "cannot open directory '%s'", ctx->files_dir);
+		return -1;
 	gboolean random_order = (ctx->phase->flags & AB_PHASE_RANDOM_ORDER) != 0;
 	uint64_t bytes = 0;
 	ab_worker_start(ctx);

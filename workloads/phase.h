@@ -60,6 +60,12 @@ struct ab_sample {
 	struct ab_histogram latency;
 };
 
+/* Inside the run's directory (src/rundir.h): the I/O file and the file
+ * phases' tree.  Workers reach both through the directory's descriptor, not
+ * by path, so nothing swapped into DIR can redirect them. */
+#define AB_IO_NAME "io"
+#define AB_FILES_NAME "files"
+
 /* Names of the small files, made by the parent before the phase is timed. */
 struct ab_file_set {
 	uint32_t count;
@@ -78,8 +84,9 @@ struct ab_phase;
 struct ab_phase_ctx {
 	const struct ab_phase *phase;
 	const struct ab_config *cfg;
-	const char *io_path;    /* the one big file of the I/O phases */
-	const char *files_dir;  /* directory of the file phases */
+	int dir_fd;             /* the run's directory, holding both of these: */
+	const char *io_path;    /* the one big file of the I/O phases (for messages) */
+	const char *files_dir;  /* directory of the file phases (for messages) */
 	struct ab_file_set *files;
 	uint64_t seed;
 	unsigned worker;
@@ -128,7 +135,12 @@ int ab_write_all(int fd, const void *buf, size_t len);
 int ab_pwrite_all(int fd, const void *buf, size_t len, uint64_t off);
 ssize_t ab_read_full(int fd, void *buf, size_t len);
 ssize_t ab_pread_full(int fd, void *buf, size_t len, uint64_t off);
-/* Opens with O_DIRECT when asked, naming the file system in the error. */
+/* Opens the I/O file in the run's directory, with O_DIRECT when asked,
+ * naming the file system in the error. */
 int ab_open_io(struct ab_phase_ctx *ctx, int flags, gboolean direct);
+/* Removes the I/O file, if there, before a phase writes it anew. */
+void ab_unlink_io(struct ab_phase_ctx *ctx);
+/* Opens the file phases' directory (not a symlink), or fails naming it. */
+int ab_open_files_dir(struct ab_phase_ctx *ctx);
 
 #endif

@@ -152,12 +152,25 @@ ssize_t ab_pread_full(int fd, void *buf, size_t len, uint64_t off)
 
 int ab_open_io(struct ab_phase_ctx *ctx, int flags, gboolean direct)
 {
-	int fd = open(ctx->io_path, flags | O_CLOEXEC | (direct ? O_DIRECT : 0), 0600);
+	int fd = openat(ctx->dir_fd, AB_IO_NAME, flags | O_NOFOLLOW | O_CLOEXEC | (direct ? O_DIRECT : 0), 0600);
 	if (fd < 0) {
 		if (direct && errno == EINVAL)
 			return ab_worker_fail(ctx, errno, "cannot open '%s' with O_DIRECT (the file system "
 					      "may not support direct I/O)", ctx->io_path);
 		return ab_worker_fail(ctx, errno, "cannot open '%s'", ctx->io_path);
 	}
+	return fd;
+}
+
+void ab_unlink_io(struct ab_phase_ctx *ctx)
+{
+	unlinkat(ctx->dir_fd, AB_IO_NAME, 0);
+}
+
+int ab_open_files_dir(struct ab_phase_ctx *ctx)
+{
+	int fd = openat(ctx->dir_fd, AB_FILES_NAME, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return ab_worker_fail(ctx, errno, "cannot open directory '%s'", ctx->files_dir);
 	return fd;
 }

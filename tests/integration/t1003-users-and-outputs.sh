@@ -91,7 +91,7 @@ if is_root && id nobody >/dev/null 2>&1; then
 	case $fds in *u.csv* | *u.json* | *journal* | *"$ARRAYBENCH_STATE_DIR"*) bad=1 ;; *) bad=0 ;; esac
 	[ -n "$fds" ] && [ $bad = 0 ]; ok $? "the worker holds no CSV, JSON, journal or state directory descriptor"
 	[ -n "$fds" ] || diag "no worker seen"; [ $bad = 0 ] || diag "worker fds: $fds"
-	is "$(echo "$fds" | wc -w)" 4 "only stdin, stdout, stderr and the test file ($fds)"
+	is "$(echo "$fds" | wc -w)" 5 "only stdin, stdout, stderr, the run's directory and the test file ($fds)"
 else
 	for i in 1 2 3; do skip "-u needs root"; done
 fi

@@ -7,9 +7,9 @@
 # exist already (a planted test directory, files named like an old run's)
 # are never touched.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 30
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 27); do skip "needs root and loop devices"; done
+	for i in $(seq 30); do skip "needs root and loop devices"; done
 	exit 0
 fi
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -112,3 +112,25 @@ grep -q "cannot create the test directory '$d2/arraybench.planted-$$': it exists
 ok $? "saying so before any phase"
 is "$(cat "$d2/arraybench.planted-$$/io")" "data" "the planted directory is untouched"
 is "$(ls -A "$ARRAYBENCH_STATE_DIR")" "" "no journal is left"
+
+# 7. -u USER may write in DIR, so it could swap the test directory's name
+# for a symlink between its mkdir and its chown; root must not follow.
+# The swap happens while strace holds the run right after the mkdir.
+if id nobody >/dev/null 2>&1 && command -v strace >/dev/null; then
+	chmod 711 "$T"
+	d3=$T/dir3; mkdir -m 777 "$d3"
+	echo secret >"$T/victim"; chmod 600 "$T/victim"
+	rid=swap-$$
+	ARRAYBENCH_RUN_ID=$rid strace -f -o /dev/null -P "$d3/arraybench.$rid" -e trace=mkdir \
+		-e inject=mkdir:delay_exit=1500000:when=1 \
+		"$AB" run -d "$d3" -u nobody -s 32m -r 16 --cache cgroup -n 1 -f -q >/dev/null 2>"$T/swap.err" &
+	tracer=$!
+	for _ in $(seq 100); do [ -d "$d3/arraybench.$rid" ] && break; sleep 0.02; done
+	mv "$d3/arraybench.$rid" "$d3/moved" && ln -s "$T/victim" "$d3/arraybench.$rid"
+	wait $tracer
+	is $? 4 "a test directory swapped for a symlink is refused: exit 4"
+	is "$(stat -c %U "$T/victim")" root "the symlink's target still belongs to root"
+	is "$(cat "$T/victim")" secret "and is intact"
+else
+	for i in 1 2 3; do skip "needs the user nobody and strace"; done
+fi

@@ -195,7 +195,9 @@ static void test_remove_file_set_by_name(void **state)
 {
 	struct ab_run_dir rd;
 	ab_run_dir_init(&rd, *state, "r-2");
-	assert_int_equal(mkdir(rd.path, 0700), 0);
+	struct ab_undo u;
+	assert_true(ab_undo_open(&u, NULL, NULL, NULL));
+	assert_true(ab_run_dir_create(&rd, &u, FALSE, 0, 0, NULL));
 	struct ab_config cfg;
 	ab_config_init(&cfg);
 	assert_true(ab_parse_files_spec("1:0:0:2", &cfg, NULL));
@@ -208,8 +210,25 @@ static void test_remove_file_set_by_name(void **state)
 	g_autofree char *stranger = g_build_filename(rd.files_dir, "00000", "0000000001zz-not-in-the-set", NULL);
 	assert_false(g_file_test(sub, G_FILE_TEST_EXISTS));
 	assert_true(g_file_test(stranger, G_FILE_TEST_EXISTS));
+	/* The directory's name swapped for a symlink to another tree with the
+	 * same names: removal goes on in the directory the run made. */
+	g_autofree char *decoy = g_build_filename(*state, "decoy", NULL);
+	g_autofree char *moved = g_build_filename(*state, "moved", NULL);
+	for (uint32_t i = 0; i < set->count; i++) {
+		g_autofree char *rel = g_build_filename("files", ab_file_set_path(set, i), NULL);
+		touch(decoy, rel);
+		touch(rd.path, rel);
+	}
+	assert_int_equal(rename(rd.path, moved), 0);
+	assert_int_equal(symlink(decoy, rd.path), 0);
+	ab_run_dir_remove_file_set(&rd, set);
+	g_autofree char *decoy_first = g_build_filename(decoy, "files", ab_file_set_path(set, 0), NULL);
+	g_autofree char *moved_first = g_build_filename(moved, "files", ab_file_set_path(set, 0), NULL);
+	assert_true(g_file_test(decoy_first, G_FILE_TEST_EXISTS));
+	assert_false(g_file_test(moved_first, G_FILE_TEST_EXISTS));
 	ab_file_set_free(set);
 	ab_config_clear(&cfg);
+	ab_undo_clear(&u);
 	ab_run_dir_clear(&rd);
 }
 
