@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <libmount.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 
@@ -33,7 +34,7 @@ gboolean ab_mount_split_options(const char *options, unsigned long *flags, char 
 	return TRUE;
 }
 
-gboolean ab_mount(const char *source, const char *target, const char *fstype, const char *options,
+gboolean ab_mount(const char *source, int target_fd, const char *target, const char *fstype, const char *options,
 		  const char *extra_data, GError **error)
 {
 	unsigned long flags;
@@ -42,7 +43,9 @@ gboolean ab_mount(const char *source, const char *target, const char *fstype, co
 		return FALSE;
 	g_autofree char *all = data && extra_data ? g_strdup_printf("%s,%s", extra_data, data)
 			       : g_strdup(data ? data : extra_data);
-	if (mount(source, target, fstype, flags, all) != 0) {
+	char at[64];
+	snprintf(at, sizeof(at), "/proc/self/fd/%d", target_fd);
+	if (mount(source, at, fstype, flags, all) != 0) {
 		/* The kernel's reason is only in its log; say where to look. */
 		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot mount '%s' (%s, options '%s') on '%s'%s",
 				   source, fstype, options ? options : "", target,

@@ -13,6 +13,7 @@
 #include "../src/runner.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -313,7 +314,8 @@ static gboolean build_array(struct build *b, enum ab_fs_type fs, struct ab_array
 	return ok;
 }
 
-/* A mount point of our own, named after the run, made exclusively. */
+/* A mount point of our own, named after the run, made exclusively, and
+ * held by an O_PATH descriptor from then on. */
 static gboolean make_mount_point(struct build *b, char **dir_out, GError **error)
 {
 	g_autofree char *tmp = realpath(g_get_tmp_dir(), NULL);
@@ -334,8 +336,9 @@ static gboolean make_mount_point(struct build *b, char **dir_out, GError **error
 				   "cannot make the mount point '%s'", dir);
 		return FALSE;
 	}
-	if (lstat(dir, &st) != 0) {
-		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot stat the mount point '%s'", dir);
+	b->t->mount_fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (b->t->mount_fd < 0 || fstat(b->t->mount_fd, &st) != 0) {
+		ab_set_error_errno(error, AB_ERROR_UNSAFE, errno, "cannot open the mount point '%s' just made", dir);
 		return FALSE;
 	}
 	if (!ab_undo_identify(b->undo, step, &st, error))
@@ -381,7 +384,7 @@ static gboolean format_and_mount(struct build *b, enum ab_fs_type fs, const stru
 	struct ab_undo_step *mounted = ab_undo_intend(b->undo, AB_UNDO_UMOUNT, dir, t->source, NULL, error);
 	if (!mounted)
 		return FALSE;
-	if (!ab_mount(t->source, dir, t->fs, spec->mount_opts, extra, error)) {
+	if (!ab_mount(t->source, t->mount_fd, dir, t->fs, spec->mount_opts, extra, error)) {
 		ab_undo_abandon(b->undo, mounted);
 		return FALSE;
 	}
@@ -423,14 +426,14 @@ gboolean ab_target_remount(const struct ab_target *t, GError **error)
 	}
 	/* The undo still says umount: if this mount fails, that undo finds
 	 * nothing mounted and succeeds. */
-	return ab_mount(t->source, t->mount_dir, t->fs, t->mount_options, t->mount_extra, error);
+	return ab_mount(t->source, t->mount_fd, t->mount_dir, t->fs, t->mount_options, t->mount_extra, error);
 }
 
 static gboolean build(struct build *b, GError **error)
 {
 	const struct ab_target_spec *spec = b->spec;
 	struct ab_target *t = b->t;
-	memset(t, 0, sizeof(*t));
+	ab_target_init(t);
 	/* NULL-terminated: pdata is the member list the builders take. */
 	t->members = g_ptr_array_new_null_terminated(4, g_free, TRUE);
 	t->tool_output = g_string_new(NULL);
@@ -500,9 +503,17 @@ gboolean ab_target_build(const struct ab_target_spec *spec, struct ab_target *t,
 	return build(&b, error);
 }
 
+void ab_target_init(struct ab_target *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->mount_fd = -1;
+}
+
 void ab_target_clear(struct ab_target *t)
 {
 	g_free(t->mount_dir);
+	if (t->mount_fd >= 0)
+		close(t->mount_fd);
 	g_free(t->backend);
 	g_free(t->level);
 	g_free(t->layout);
@@ -519,5 +530,5 @@ void ab_target_clear(struct ab_target *t)
 		g_array_unref(t->queues);
 	if (t->tool_output)
 		g_string_free(t->tool_output, TRUE);
-	memset(t, 0, sizeof(*t));
+	ab_target_init(t);
 }

@@ -48,6 +48,7 @@ gboolean ab_queue_info_read(const char *root, const char *name, struct ab_queue_
 /* What was built, for the phases and the report. */
 struct ab_target {
 	char *mount_dir;
+	int mount_fd;           /* O_PATH of the mount point itself, under the mount; -1 */
 	char *backend;          /* "dir", "device", "mdadm", "btrfs" */
 	char *level;
 	uint32_t chunk_bytes;
@@ -92,6 +93,8 @@ gboolean ab_target_build(const struct ab_target_spec *spec, struct ab_target *ta
 /* --cache remount: unmount and mount again, which drops the file system's
  * page cache, dentries and inodes (iozone -U).  Only for targets we built. */
 gboolean ab_target_remount(const struct ab_target *target, GError **error);
+/* An empty target (no descriptor held), safe to clear. */
+void ab_target_init(struct ab_target *target);
 void ab_target_clear(struct ab_target *target);
 
 #endif

@@ -306,7 +306,8 @@ int ab_cmd_run(int argc, char **argv, GError **error)
 		close_outputs(&out);
 		return ab_error_exit_status(*error);
 	}
-	struct ab_target target = { 0 };
+	struct ab_target target;
+	ab_target_init(&target);
 	gboolean ok = build_target(&cfg, &target, &undo, run_id, error);
 	if (ok)
 		ok = measure(&cfg, &target, &undo, run_id, ram_bytes, &out, error);

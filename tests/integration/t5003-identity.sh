@@ -7,9 +7,9 @@
 # exist already (a planted test directory, files named like an old run's)
 # are never touched.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 30
+plan 33
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 30); do skip "needs root and loop devices"; done
+	for i in $(seq 33); do skip "needs root and loop devices"; done
 	exit 0
 fi
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -33,8 +33,8 @@ loop=$(losetup -j "$tmp"/arraybench-*-0.img | cut -d: -f1)
 [ -n "$loop" ]; ok $? "the killed run left its image on a loop device ($loop)"
 umount "$tmp"/arraybench-mnt.* && losetup -d "$loop" # as someone else might
 truncate -s 16m "$T/other.img"
-other=$(losetup --find --show "$T/other.img"); cleanup_add "losetup -d $other"
-is "$other" "$loop" "an unrelated image now sits on the same loop device"
+losetup "$loop" "$T/other.img" && other=$loop && cleanup_add "losetup -d $other"
+is "$(losetup -n -O BACK-FILE "$loop")" "$T/other.img" "an unrelated image now sits on the same loop device"
 "$AB" cleanup >"$T/cleanup" 2>&1
 is $? 0 "cleanup exits 0"
 is "$(losetup -n -O BACK-FILE "$other")" "$T/other.img" "cleanup left the unrelated image attached"
@@ -133,4 +133,26 @@ if id nobody >/dev/null 2>&1 && command -v strace >/dev/null; then
 	is "$(cat "$T/victim")" secret "and is intact"
 else
 	for i in 1 2 3; do skip "needs the user nobody and strace"; done
+fi
+
+# 8. The same for the mount point: in a TMPDIR where anyone may rename, the
+# mount point swapped for a symlink after its mkdir must not carry the
+# mount elsewhere.
+if command -v strace >/dev/null; then
+	open_tmp=$T/open-tmp; mkdir -m 777 "$open_tmp"; mkdir "$T/elsewhere-mnt"
+	rid=mswap-$$
+	mnt=$open_tmp/arraybench-mnt.$rid
+	TMPDIR=$open_tmp ARRAYBENCH_RUN_ID=$rid strace -f -o /dev/null -P "$mnt" -e trace=mkdir \
+		-e inject=mkdir:delay_exit=1500000:when=1 \
+		"$AB" run --loop 1:300m:"$T" --fs ext4 -s 32m -r 16 --cache cgroup -n 1 -f -q >/dev/null 2>"$T/mswap.err" &
+	tracer=$!
+	for _ in $(seq 100); do [ -d "$mnt" ] && break; sleep 0.02; done
+	mv "$mnt" "$open_tmp/moved" && ln -s "$T/elsewhere-mnt" "$mnt"
+	wait $tracer
+	is $? 4 "a mount point swapped for a symlink is refused: exit 4"
+	mountpoint -q "$T/elsewhere-mnt"; is $? 32 "nothing was mounted where the symlink points (mountpoint: 32, not one)"
+	is "$(losetup -a | grep -cF "arraybench-$rid")$(ls "$T" | grep -c "arraybench-$rid")" 00 \
+		"the run's image and loop device are gone"
+else
+	for i in 1 2 3; do skip "needs strace"; done
 fi
