@@ -32,6 +32,12 @@ char *ab_journal_ident_line(guint index, const struct ab_undo_step *s)
 	return g_strdup_printf("ident\t%u\t%s\n", index, id);
 }
 
+char *ab_journal_detail_line(guint index, const char *detail)
+{
+	g_autofree char *text = g_strescape(detail, NULL);
+	return g_strdup_printf("detail\t%u\t%s\n", index, text);
+}
+
 char *ab_journal_done_line(guint index)
 {
 	return g_strdup_printf("done\t%u\n", index);
@@ -115,6 +121,11 @@ static gboolean parse_event(const char *line, uid_t owner, GPtrArray *steps)
 		struct ab_undo_step *s = g_ptr_array_index(steps, index);
 		if (g_str_equal(f[0], "ident") && n == 4)
 			return parse_identity(f[2], f[3], s);
+		if (g_str_equal(f[0], "detail") && n == 3) {
+			g_free(s->detail);
+			s->detail = g_strcompress(f[2]);
+			return TRUE;
+		}
 		if (g_str_equal(f[0], "done") && n == 2) {
 			s->done = TRUE;
 			return TRUE;

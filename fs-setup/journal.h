@@ -13,6 +13,7 @@
  *   arraybench-undo 2 <TAB>run=ID<TAB>pid=N<TAB>start=TICKS<TAB>boot=UUID<TAB>uid=N
  *   intent KIND PATH DETAIL [MAJ:MIN INO]   step n is the n-th intent (from 0)
  *   ident  N MAJ:MIN INO                     step N's object now exists
+ *   detail N TEXT                            what became known of it (a loop device)
  *   done   N                                 step N is undone
  *
  * Only lines ending in a newline count: a power cut mid-write leaves a torn
@@ -38,6 +39,7 @@ char *ab_journal_header(const struct ab_journal_owner *owner);
 char *ab_journal_intent_line(const struct ab_undo_step *step);
 char *ab_journal_ident_line(guint index, const struct ab_undo_step *step);
 char *ab_journal_done_line(guint index);
+char *ab_journal_detail_line(guint index, const char *detail);
 
 /* Parse `len` bytes.  OK fills *owner and *steps (each step's owner set to
  * the header's uid); otherwise *why says what is wrong, for the report. */

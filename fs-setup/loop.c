@@ -82,3 +82,12 @@ char *ab_loop_attach(const char *image, const struct stat *id, gboolean direct_i
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, err, "cannot attach '%s' to a loop device", image);
 	return dev;
 }
+
+guint64 ab_loop_diskseq(const char *name)
+{
+	g_autofree char *path = g_strdup_printf("/sys/block/%s/diskseq", name);
+	g_autofree char *text = NULL;
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		return 0;
+	return g_ascii_strtoull(text, NULL, 10);
+}

@@ -16,5 +16,8 @@ gboolean ab_loop_make_image(const char *path, uint64_t size, struct stat *st, GE
  * The image must still be the file `id` describes (AB_ERROR_UNSAFE if another
  * took its name).  Returns the device path ("/dev/loop3"), or NULL. */
 char *ab_loop_attach(const char *image, const struct stat *id, gboolean direct_io, GError **error);
+/* The device's disk sequence number (a new one at every attach; Linux 5.15),
+ * or 0 when the kernel has none.  `name` is "loop3". */
+guint64 ab_loop_diskseq(const char *name);
 
 #endif

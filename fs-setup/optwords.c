@@ -10,7 +10,9 @@
  * tool that takes a device "by name or by LABEL= or UUID="). */
 static const char *const tags[] = { "LABEL=", "UUID=", "PARTUUID=", "PARTLABEL=", "ID=" };
 
-/* Why `text` could name a device or file, or NULL. */
+/* Why `text` could name a device or file, or NULL.  The set-up tools run
+ * in "/" (and so does the mount), so a relative name is taken from there,
+ * whatever the directory arraybench was started in. */
 static const char *names_something(const char *text)
 {
 	if (!*text)
@@ -18,12 +20,20 @@ static const char *names_something(const char *text)
 	for (size_t i = 0; i < G_N_ELEMENTS(tags); i++)
 		if (g_ascii_strncasecmp(text, tags[i], strlen(tags[i])) == 0)
 			return "it names a device by tag";
+	g_autofree char *path = g_path_is_absolute(text) ? g_strdup(text) : g_strconcat("/", text, NULL);
 	struct stat st;
-	if (stat(text, &st) == 0 && S_ISBLK(st.st_mode))
+	if (stat(path, &st) == 0 && S_ISBLK(st.st_mode))
 		return "it is a block device";
-	if (lstat(text, &st) == 0)
-		return "it names an existing path";
+	if (lstat(path, &st) == 0)
+		return g_path_is_absolute(text) ? "it names an existing path" : "it names an existing path (from /)";
 	return NULL;
+}
+
+/* Options of the tools that write a file where they are told: mke2fs -z
+ * (its undo file), also inside a cluster such as "-qz". */
+static gboolean writes_a_file(const char *option, const char *word)
+{
+	return g_str_equal(option, "--mkfs-opts") && word[0] == '-' && word[1] != '-' && strchr(word + 1, 'z');
 }
 
 /* A piece, the value after its first '=', or after a one-letter option. */
@@ -42,6 +52,11 @@ static const char *piece_names_something(const char *piece, const char **what)
 gboolean ab_option_words_check(const char *option, const char *const *words, GError **error)
 {
 	for (const char *const *w = words; w && *w; w++) {
+		if (writes_a_file(option, *w)) {
+			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+				    "refusing %s '%s': mke2fs -z writes an undo file wherever it is told", option, *w);
+			return FALSE;
+		}
 		g_auto(GStrv) pieces = g_strsplit(*w, ",", -1);
 		for (char **p = pieces; *p; p++) {
 			const char *what;

@@ -11,9 +11,9 @@
  * refused (AB_ERROR_UNSAFE): a word, a comma-separated piece of one, the
  * value after its '=' or after a one-letter option ("-J device=/dev/sdb",
  * "logdev=/dev/sdb", "device=/dev/sdb", "-L/dev/sdb") that names an existing
- * path (relative ones as the tool would resolve them, from here) or a device
- * by tag (LABEL=, UUID=, PARTUUID=, PARTLABEL=, ID=).  `option` names the
- * option in the message.
+ * path (relative ones from "/", where the tools and the mount run) or a
+ * device by tag (LABEL=, UUID=, PARTUUID=, PARTLABEL=, ID=); and mke2fs's -z,
+ * which writes a file.  `option` names the option in the message.
  */
 gboolean ab_option_words_check(const char *option, const char *const *words, GError **error);
 /* The same on an option string, split as the builders split it

@@ -86,35 +86,38 @@ static char *read_all(int fd, gsize *len)
 /* Renamed so no later cleanup trips over it; never overwrites. */
 static void move_aside(int dfd, const char *dir, const char *name, const char *why, GString *report)
 {
+	g_autofree char *shown = ab_one_line(name);
 	for (int i = 0; i < 100; i++) {
 		g_autofree char *to = i ? g_strdup_printf("torn-%s.%d", name, i) : g_strdup_printf("torn-%s", name);
 		if (renameat2(dfd, name, dfd, to, RENAME_NOREPLACE) == 0) {
+			g_autofree char *to_shown = ab_one_line(to);
 			g_string_append_printf(report,
 					       "moved aside: '%s/%s': %s; arraybench does not act on it (now '%s'): "
 					       "check by hand what its run left\n",
-					       dir, name, why, to);
+					       dir, shown, why, to_shown);
 			return;
 		}
 		if (errno != EEXIST)
 			break;
 	}
-	g_string_append_printf(report, "ignored: '%s/%s': %s, and it cannot be moved aside: %s\n", dir, name, why,
+	g_string_append_printf(report, "ignored: '%s/%s': %s, and it cannot be moved aside: %s\n", dir, shown, why,
 			       g_strerror(errno));
 }
 
 static gboolean recover_one(int dfd, const char *dir, const char *name, ab_undo_exec_fn exec, GString *report,
 			    GError **error)
 {
+	g_autofree char *shown = ab_one_line(name); /* a planted name may hold a newline */
 	g_autofree char *why = NULL;
 	int fd = open_checked(dfd, name, &why);
 	if (fd < 0) {
-		g_string_append_printf(report, "ignored: '%s/%s' is not a journal arraybench wrote: %s\n", dir, name,
+		g_string_append_printf(report, "ignored: '%s/%s' is not a journal arraybench wrote: %s\n", dir, shown,
 				       why);
 		return TRUE;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		g_string_append_printf(report, "skipped: '%s/%s' is in use (its run is still going, or another "
-				       "cleanup has it)\n", dir, name);
+				       "cleanup has it)\n", dir, shown);
 		close(fd);
 		return TRUE;
 	}
@@ -130,7 +133,8 @@ static gboolean recover_one(int dfd, const char *dir, const char *name, ab_undo_
 		why = g_strdup_printf("its header names run '%s' of uid %u", owner.run_id, (unsigned)owner.uid);
 	}
 	if (state != AB_JOURNAL_OK) {
-		move_aside(dfd, dir, name, why, report);
+		g_autofree char *why_line = ab_one_line(why);
+		move_aside(dfd, dir, name, why_line, report);
 		close(fd);
 		return TRUE;
 	}
@@ -158,14 +162,15 @@ static gboolean recover_one(int dfd, const char *dir, const char *name, ab_undo_
  * nothing to undo.  A live one is locked from its first instant. */
 static void remove_unfinished(int dfd, const char *dir, const char *name, GString *report)
 {
+	g_autofree char *shown = ab_one_line(name);
 	g_autofree char *why = NULL;
 	int fd = open_checked(dfd, name, &why);
 	if (fd < 0) {
-		g_string_append_printf(report, "ignored: '%s/%s': %s\n", dir, name, why);
+		g_string_append_printf(report, "ignored: '%s/%s': %s\n", dir, shown, why);
 		return;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) == 0 && unlinkat(dfd, name, 0) == 0)
-		g_string_append_printf(report, "removed: '%s/%s', a journal its run never started\n", dir, name);
+		g_string_append_printf(report, "removed: '%s/%s', a journal its run never started\n", dir, shown);
 	close(fd);
 }
 

@@ -8,6 +8,7 @@
 
 #include <blkid.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libmount.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,6 +261,17 @@ static gboolean check_in_use(const char *root, const char *device, GPtrArray *se
 		return FALSE;
 	if (!why && !holder_refusal(set, &why, error))
 		return FALSE;
+	/* What the tables above do not show, the kernel knows: an active swap
+	 * area, or a program that opened the device exclusively (mkfs, a
+	 * database's raw device).  Only EBUSY means that. */
+	if (!why) {
+		int fd = open(device, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0)
+			close(fd);
+		else if (errno == EBUSY)
+			why = g_strdup("it is in use: opened exclusively by another program (an active swap area, "
+				       "a mounted file system, an array)");
+	}
 	if (why) {
 		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing '%s': %s", device, why);
 		return FALSE;

@@ -8,7 +8,8 @@
  * May we overwrite a device the user named?  Always refused (AB_ERROR_UNSAFE),
  * whatever --yes-destroy says: the device is mounted, directly, through one of
  * its partitions, through a device stacked on it (md, dm, and their
- * partitions) or as a member of a mounted btrfs; it has holders; it backs "/".
+ * partitions) or as a member of a mounted btrfs; it has holders; it backs "/";
+ * the kernel refuses to open it exclusively (swap, any exclusive user).
  * Refused unless its canonical path is in `confirmed`: libblkid finds a file
  * system, RAID member or partition table signature on it.
  *

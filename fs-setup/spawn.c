@@ -18,6 +18,7 @@ gboolean ab_spawn_tool(char **argv, char **out, char **err, int *status, GError 
 	GSpawnFlags flags = G_SPAWN_SEARCH_PATH | G_SPAWN_STDIN_FROM_DEV_NULL;
 	if (!out)
 		flags |= G_SPAWN_STDOUT_TO_DEV_NULL;
-	return g_spawn_sync(NULL, argv, NULL, flags, die_with_parent, GINT_TO_POINTER((int)getpid()), out, err,
+	/* From "/", as the option words were checked (optwords.h). */
+	return g_spawn_sync("/", argv, NULL, flags, die_with_parent, GINT_TO_POINTER((int)getpid()), out, err,
 			    status, error);
 }

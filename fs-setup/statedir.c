@@ -31,14 +31,17 @@ char *ab_state_dir_path(void)
 	return g_strdup_printf("/var/tmp/arraybench-state.%u", (unsigned)geteuid());
 }
 
-gboolean ab_state_dir_open(const char *path, gboolean create, int *fd, GError **error)
+gboolean ab_state_dir_open(const char *given, gboolean create, int *fd, GError **error)
 {
 	*fd = -1;
-	if (!g_path_is_absolute(path)) {
+	if (!g_path_is_absolute(given)) {
 		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
-			    "refusing state directory '%s': not an absolute path", path);
+			    "refusing state directory '%s': not an absolute path", given);
 		return FALSE;
 	}
+	/* "link/" or "link/." would let O_NOFOLLOW look at "." and follow the
+	 * link: drop such components first (no symlink is resolved here). */
+	g_autofree char *path = g_canonicalize_filename(given, "/");
 	int dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0 && errno == ENOENT && create) {
 		if (g_mkdir_with_parents(path, 0700) != 0) {

@@ -3,11 +3,14 @@
 #include "target.h"
 #include "mount.h"
 #include "optwords.h"
+#include "trust.h"
 #include "../src/error.h"
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 /* Replace *path with its canonical form when it exists; journals and
  * cleanup must not depend on the working directory. */
@@ -20,6 +23,24 @@ static void make_absolute(char **path)
 	}
 }
 
+/* The device's directory in sysfs ("/sys/devices/.../sda/sda1"), or NULL. */
+static char *sysfs_node(dev_t dev)
+{
+	g_autofree char *link = g_strdup_printf("/sys/dev/block/%u:%u", major(dev), minor(dev));
+	return realpath(link, NULL);
+}
+
+/* Does one contain the other (a disk and its own partition)? */
+static gboolean overlap(dev_t a, dev_t b)
+{
+	g_autofree char *na = sysfs_node(a), *nb = sysfs_node(b);
+	if (!na || !nb)
+		return FALSE;
+	size_t la = strlen(na), lb = strlen(nb);
+	return (la < lb && strncmp(na, nb, la) == 0 && nb[la] == '/') ||
+	       (lb < la && strncmp(nb, na, lb) == 0 && na[lb] == '/');
+}
+
 static gboolean check_members(struct ab_target_spec *spec, GError **error)
 {
 	guint n = spec->members ? g_strv_length(spec->members) : 0;
@@ -30,13 +51,20 @@ static gboolean check_members(struct ab_target_spec *spec, GError **error)
 		struct stat st;
 		if (stat(spec->members[i], &st) == 0 && S_ISBLK(st.st_mode))
 			devs[i] = st.st_rdev;
-		for (guint j = 0; j < i; j++)
+		for (guint j = 0; j < i; j++) {
 			if (g_str_equal(spec->members[i], spec->members[j]) || (devs[i] && devs[i] == devs[j])) {
 				g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 					    "invalid --members: '%s' is the same device as '%s', named before", given,
 					    spec->members[j]);
 				return FALSE;
 			}
+			if (devs[i] && devs[j] && overlap(devs[i], devs[j])) {
+				g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+					    "invalid --members: '%s' and '%s' overlap (a disk and its own partition)",
+					    spec->members[j], given);
+				return FALSE;
+			}
+		}
 	}
 	return TRUE;
 }
@@ -59,6 +87,28 @@ static gboolean check_loop_dir(struct ab_target_spec *spec, GError **error)
 	return TRUE;
 }
 
+/* Root mounts there: nobody else may be able to move the mount point. */
+static gboolean check_mount_parent(struct ab_target_spec *spec, GError **error)
+{
+	const char *tmp = g_get_tmp_dir();
+	g_autofree char *real = realpath(tmp, NULL);
+	struct stat st;
+	if (!real || stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		ab_set_error_errno(error, AB_ERROR_USAGE, real ? ENOTDIR : errno,
+				   "invalid TMPDIR '%s' for the mount point", tmp);
+		return FALSE;
+	}
+	g_autofree char *why = NULL;
+	if (!ab_path_trusted(real, &why)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+			    "refusing TMPDIR '%s' for the mount point: %s (others could move it)", tmp, why);
+		return FALSE;
+	}
+	g_free(spec->mount_parent);
+	spec->mount_parent = g_steal_pointer(&real);
+	return TRUE;
+}
+
 static gboolean needs_target(const char *option, gboolean given, GError **error)
 {
 	if (!given)
@@ -74,7 +124,12 @@ gboolean ab_target_spec_check_options(struct ab_target_spec *spec, GError **erro
 		return needs_target("--members", spec->members != NULL, error) &&
 		       needs_target("--fs", spec->fs != NULL, error) &&
 		       needs_target("--mkfs-opts", spec->mkfs_opts != NULL, error) &&
-		       needs_target("--mount-opts", spec->mount_opts != NULL, error);
+		       needs_target("--mount-opts", spec->mount_opts != NULL, error) &&
+		       needs_target("--chunk", spec->chunk_bytes != 0, error) &&
+		       needs_target("--layout", spec->layout != NULL, error) &&
+		       needs_target("--backend", spec->backend != AB_BACKEND_AUTO, error) &&
+		       needs_target("--no-stripe-hint", spec->no_stripe_hint, error) &&
+		       needs_target("--yes-destroy", spec->confirmed != NULL, error);
 	if (spec->device && (spec->array_level || spec->members || spec->loop_count)) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 			    "--device '%s' excludes --array, --members and --loop: it is the whole target",
@@ -83,7 +138,8 @@ gboolean ab_target_spec_check_options(struct ab_target_spec *spec, GError **erro
 	}
 	if (spec->device)
 		make_absolute(&spec->device);
-	if (!check_members(spec, error) || (spec->loop_count && !check_loop_dir(spec, error)))
+	if (!check_members(spec, error) || (spec->loop_count && !check_loop_dir(spec, error)) ||
+	    !check_mount_parent(spec, error))
 		return FALSE;
 	unsigned long flags;
 	g_autofree char *data = NULL;

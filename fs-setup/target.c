@@ -51,6 +51,7 @@ void ab_target_spec_clear(struct ab_target_spec *spec)
 	g_free(spec->mkfs_opts);
 	g_free(spec->mount_opts);
 	g_free(spec->loop_dir);
+	g_free(spec->mount_parent);
 	g_strfreev(spec->confirmed);
 	memset(spec, 0, sizeof(*spec));
 }
@@ -202,6 +203,13 @@ static gboolean make_loop(struct build *b, uint32_t i, GError **error)
 		ab_undo_abandon(b->undo, attach);
 		return FALSE;
 	}
+	/* Which device, and which attach of it: the image's inode number alone
+	 * could, once the image is gone, be another file's. */
+	g_autofree char *which = g_strdup_printf("%s %" G_GUINT64_FORMAT, dev, ab_loop_diskseq(dev + strlen("/dev/")));
+	if (!ab_undo_set_detail(b->undo, attach, which, error)) {
+		g_free(dev);
+		return FALSE;
+	}
 	g_ptr_array_add(b->t->members, dev);
 	return TRUE;
 }
@@ -314,29 +322,34 @@ static gboolean build_array(struct build *b, enum ab_fs_type fs, struct ab_array
 	return ok;
 }
 
-/* A mount point of our own, named after the run, made exclusively, and
- * held by an O_PATH descriptor from then on. */
+/* A mount point of our own, named after the run, made exclusively in the
+ * (trusted) TMPDIR, and held by an O_PATH descriptor from then on. */
 static gboolean make_mount_point(struct build *b, char **dir_out, GError **error)
 {
-	g_autofree char *tmp = realpath(g_get_tmp_dir(), NULL);
-	if (!tmp) {
-		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot use the temporary directory '%s'",
-				   g_get_tmp_dir());
+	const char *parent = b->spec->mount_parent;
+	g_autofree char *name = g_strdup_printf("arraybench-mnt.%s", b->run_id);
+	g_autofree char *dir = g_build_filename(parent, name, NULL);
+	int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot open the temporary directory '%s'", parent);
 		return FALSE;
 	}
-	g_autofree char *dir = g_strdup_printf("%s/arraybench-mnt.%s", tmp, b->run_id);
 	struct ab_undo_step *step = ab_undo_intend(b->undo, AB_UNDO_RMDIR, dir, NULL, NULL, error);
-	if (!step)
+	if (!step) {
+		close(pfd);
 		return FALSE;
-	struct stat st;
-	if (mkdir(dir, 0700) != 0) {
+	}
+	if (mkdirat(pfd, name, 0700) != 0) {
 		int e = errno;
+		close(pfd);
 		ab_undo_abandon(b->undo, step); /* what is there is not ours */
 		ab_set_error_errno(error, e == EEXIST ? AB_ERROR_USAGE : AB_ERROR_SKIPPED, e,
 				   "cannot make the mount point '%s'", dir);
 		return FALSE;
 	}
-	b->t->mount_fd = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	b->t->mount_fd = openat(pfd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	close(pfd);
 	if (b->t->mount_fd < 0 || fstat(b->t->mount_fd, &st) != 0) {
 		ab_set_error_errno(error, AB_ERROR_UNSAFE, errno, "cannot open the mount point '%s' just made", dir);
 		return FALSE;
@@ -345,6 +358,20 @@ static gboolean make_mount_point(struct build *b, char **dir_out, GError **error
 		return FALSE;
 	*dir_out = g_steal_pointer(&dir);
 	return TRUE;
+}
+
+/* The mounted root, seen through the mount point's name: it must now lead
+ * to the new file system, not to the directory below it. */
+static gboolean open_mounted_root(struct ab_target *t, const char *dir, GError **error)
+{
+	struct stat root, below;
+	t->root_fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (t->root_fd >= 0 && fstat(t->root_fd, &root) == 0 && fstat(t->mount_fd, &below) == 0 &&
+	    root.st_dev != below.st_dev)
+		return TRUE;
+	g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+		    "refusing mount point '%s': it does not lead to the file system just mounted", dir);
+	return FALSE;
 }
 
 static gboolean format_and_mount(struct build *b, enum ab_fs_type fs, const struct ab_array_geometry *geo,
@@ -372,7 +399,7 @@ static gboolean format_and_mount(struct build *b, enum ab_fs_type fs, const stru
 	if (b->mode != BUILD) {
 		if (b->out)
 			fprintf(b->out, "  mkdir %s/arraybench-mnt.%s   # MOUNT_DIR\n      undo: rmdir MOUNT_DIR\n"
-				"  mount -t %s -o %s%s%s %s MOUNT_DIR\n      undo: umount MOUNT_DIR\n", g_get_tmp_dir(),
+				"  mount -t %s -o %s%s%s %s MOUNT_DIR\n      undo: umount MOUNT_DIR\n", spec->mount_parent,
 				b->run_id, t->fs, extra ? extra : "", extra && t->mount_options && *t->mount_options ? "," : "",
 				t->mount_options ? t->mount_options : "", t->source);
 		t->mount_dir = g_strdup("MOUNT_DIR");
@@ -388,6 +415,8 @@ static gboolean format_and_mount(struct build *b, enum ab_fs_type fs, const stru
 		ab_undo_abandon(b->undo, mounted);
 		return FALSE;
 	}
+	if (!open_mounted_root(t, dir, error))
+		return FALSE;
 	t->mount_dir = g_steal_pointer(&dir);
 	t->mount_effective = ab_mount_effective_options("", t->mount_dir);
 	t->mount_extra = g_steal_pointer(&extra);
@@ -507,6 +536,7 @@ void ab_target_init(struct ab_target *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->mount_fd = -1;
+	t->root_fd = -1;
 }
 
 void ab_target_clear(struct ab_target *t)
@@ -514,6 +544,8 @@ void ab_target_clear(struct ab_target *t)
 	g_free(t->mount_dir);
 	if (t->mount_fd >= 0)
 		close(t->mount_fd);
+	if (t->root_fd >= 0)
+		close(t->root_fd);
 	g_free(t->backend);
 	g_free(t->level);
 	g_free(t->layout);

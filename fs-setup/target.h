@@ -27,6 +27,7 @@ struct ab_target_spec {
 	uint32_t loop_count;    /* --loop N:SIZE[:DIR] */
 	uint64_t loop_size;
 	char *loop_dir;         /* absolute once checked */
+	char *mount_parent;     /* where mount points go: TMPDIR, canonical and trusted once checked */
 	char **confirmed;       /* --yes-destroy, canonical paths */
 	gboolean dry_run;
 };
@@ -49,6 +50,7 @@ gboolean ab_queue_info_read(const char *root, const char *name, struct ab_queue_
 struct ab_target {
 	char *mount_dir;
 	int mount_fd;           /* O_PATH of the mount point itself, under the mount; -1 */
+	int root_fd;            /* the mounted file system's root, until the caller lets go; -1 */
 	char *backend;          /* "dir", "device", "mdadm", "btrfs" */
 	char *level;
 	uint32_t chunk_bytes;

@@ -5,6 +5,7 @@
  * whose identity was not recorded yet (killed in between), one owned by the
  * run's user with the run id in its name.  Anything else is left alone.
  */
+#include "loop.h"
 #include "spawn.h"
 #include "undo.h"
 #include "../src/error.h"
@@ -16,6 +17,7 @@
 #include <libmount.h>
 #include <linux/loop.h>
 #include <linux/magic.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
@@ -43,11 +45,19 @@ static enum ab_undo_outcome failed(GError **error, int errnum, const char *what)
 	return AB_UNDO_FAILED;
 }
 
+/* A directory that something is mounted on. */
+static gboolean is_mount_point(const char *path, const struct stat *st)
+{
+	g_autofree char *parent = g_path_get_dirname(path);
+	struct stat pst;
+	return stat(parent, &pst) == 0 && pst.st_dev != st->st_dev;
+}
+
 static enum ab_undo_outcome undo_unlink(const struct ab_undo_step *step, GError **error)
 {
 	struct stat st;
 	if (lstat(step->path, &st) != 0)
-		return errno == ENOENT ? AB_UNDO_ABSENT : failed(error, errno, "lstat");
+		return errno == ENOENT ? ab_undo_not_there(step, error) : failed(error, errno, "lstat");
 	if (!S_ISREG(st.st_mode))
 		return foreign(error, "not a regular file");
 	const char *why = ab_undo_step_mismatch(step, &st);
@@ -67,9 +77,12 @@ static enum ab_undo_outcome undo_rmdir(const struct ab_undo_step *step, GError *
 {
 	struct stat st;
 	if (lstat(step->path, &st) != 0)
-		return errno == ENOENT ? AB_UNDO_ABSENT : failed(error, errno, "lstat");
+		return errno == ENOENT ? ab_undo_not_there(step, error) : failed(error, errno, "lstat");
 	if (!S_ISDIR(st.st_mode))
 		return foreign(error, "not a directory");
+	/* Its umount failed (busy): keep it for the cleanup that retries both. */
+	if (is_mount_point(step->path, &st))
+		return failed(error, EBUSY, "it is still a mount point");
 	const char *why = ab_undo_step_mismatch(step, &st);
 	if (why)
 		return foreign(error, "%s", why);
@@ -109,8 +122,10 @@ static enum ab_undo_outcome undo_umount(const struct ab_undo_step *step, GError 
 	enum ab_undo_outcome seen = check_mount(step, error);
 	if (seen != AB_UNDO_UNDONE)
 		return seen;
+	/* EINVAL too is a failure: the mount is listed there, yet the path
+	 * does not lead to it (a symlink put in its place). */
 	for (int i = 0; i < RETRIES; i++) {
-		if (umount2(step->path, UMOUNT_NOFOLLOW) == 0 || errno == EINVAL || errno == ENOENT)
+		if (umount2(step->path, UMOUNT_NOFOLLOW) == 0)
 			return AB_UNDO_UNDONE;
 		if (errno != EBUSY)
 			break;
@@ -119,8 +134,28 @@ static enum ab_undo_outcome undo_umount(const struct ab_undo_step *step, GError 
 	return failed(error, errno, "umount");
 }
 
-/* Detach every loop device backed by the image the journal names (its
- * device and inode: a loop number alone may since belong to another). */
+/* Is the loop device `name` (open as fd) the run's attach of its image?
+ * Backed by the image's device and inode, and, as an inode number may
+ * belong to another file once the image is gone: the very attach the
+ * journal recorded (device and disk sequence number), or, for a run killed
+ * before recording it, the file name the run gave the attach. */
+static gboolean loop_is_ours(const struct ab_undo_step *step, int fd, const char *name)
+{
+	struct loop_info64 info;
+	if (ioctl(fd, LOOP_GET_STATUS64, &info) != 0 || info.lo_inode != (guint64)step->ino ||
+	    major(info.lo_device) != major(step->dev) || minor(info.lo_device) != minor(step->dev))
+		return FALSE;
+	char recorded[64];
+	guint64 seq;
+	if (step->detail && sscanf(step->detail, "/dev/%63s %" G_GUINT64_FORMAT, recorded, &seq) == 2)
+		return g_str_equal(recorded, name) && seq == ab_loop_diskseq(name);
+	char given[LO_NAME_SIZE];
+	g_strlcpy(given, step->path, sizeof(given));
+	return strncmp((const char *)info.lo_file_name, given, sizeof(given)) == 0;
+}
+
+/* Detach the loop device of the run's image (see loop_is_ours: a loop
+ * number alone may since belong to another attach). */
 static enum ab_undo_outcome undo_loop(const struct ab_undo_step *step, GError **error)
 {
 	if (!step->identified)
@@ -137,9 +172,7 @@ static enum ab_undo_outcome undo_loop(const struct ab_undo_step *step, GError **
 		int fd = open(dev, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			continue;
-		struct loop_info64 info;
-		if (ioctl(fd, LOOP_GET_STATUS64, &info) != 0 || info.lo_inode != (guint64)step->ino ||
-		    major(info.lo_device) != major(step->dev) || minor(info.lo_device) != minor(step->dev)) {
+		if (!loop_is_ours(step, fd, name)) {
 			close(fd);
 			continue;
 		}
@@ -220,6 +253,10 @@ static enum ab_undo_outcome undo_cgroup(const struct ab_undo_step *step, GError 
 		return errno == ENOENT ? AB_UNDO_ABSENT : failed(error, errno, "statfs");
 	if (sfs.f_type != CGROUP_SUPER_MAGIC && sfs.f_type != CGROUP2_SUPER_MAGIC)
 		return foreign(error, "not a cgroup");
+	struct stat st;
+	const char *why = stat(step->path, &st) == 0 && step->identified ? ab_undo_step_mismatch(step, &st) : NULL;
+	if (why)
+		return foreign(error, "%s", why);
 	/* The workers are reaped, but the kernel may take a moment to let go. */
 	for (int i = 0; i < RETRIES; i++) {
 		if (rmdir(step->path) == 0 || errno == ENOENT)

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 static const char *const kind_names[AB_UNDO_KIND_COUNT] = {
@@ -164,6 +165,17 @@ void ab_undo_abandon(struct ab_undo *u, struct ab_undo_step *step)
 	journal_append(u->journal_fd, u->journal_path, line, NULL);
 }
 
+gboolean ab_undo_set_detail(struct ab_undo *u, struct ab_undo_step *step, const char *detail, GError **error)
+{
+	guint index;
+	if (!g_ptr_array_find(u->steps, step, &index))
+		g_return_val_if_reached(FALSE);
+	g_free(step->detail);
+	step->detail = g_strdup(detail);
+	g_autofree char *line = ab_journal_detail_line(index, detail);
+	return journal_append(u->journal_fd, u->journal_path, line, error);
+}
+
 gboolean ab_undo_identify(struct ab_undo *u, struct ab_undo_step *step, const struct stat *st, GError **error)
 {
 	guint index;
@@ -182,10 +194,38 @@ const char *ab_undo_step_mismatch(const struct ab_undo_step *step, const struct 
 	return st->st_uid == step->owner ? NULL : "it belongs to another user";
 }
 
+enum ab_undo_outcome ab_undo_not_there(const struct ab_undo_step *step, GError **error)
+{
+	g_autofree char *parent = g_path_get_dirname(step->path);
+	struct stat st;
+	if (!step->identified || step->on_own_mount || stat(parent, &st) != 0 || st.st_dev == step->dev)
+		return AB_UNDO_ABSENT;
+	g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
+		    "it is not there, but '%s' is not on the file system that held it (device %u:%u): "
+		    "mount that file system again, then run cleanup", parent, major(step->dev), minor(step->dev));
+	return AB_UNDO_FAILED;
+}
+
+/* Steps below a mount point that an older step mounted live on a file
+ * system the run made, which its own unwind destroys. */
+static void mark_own_mounts(GPtrArray *steps)
+{
+	for (guint i = 0; i < steps->len; i++) {
+		struct ab_undo_step *s = g_ptr_array_index(steps, i);
+		for (guint j = 0; j < i && !s->on_own_mount; j++) {
+			const struct ab_undo_step *m = g_ptr_array_index(steps, j);
+			size_t n = strlen(m->path);
+			s->on_own_mount = m->kind == AB_UNDO_UMOUNT && strncmp(s->path, m->path, n) == 0 &&
+					  s->path[n] == '/';
+		}
+	}
+}
+
 gboolean ab_undo_run_steps(GPtrArray *steps, ab_undo_exec_fn exec, int journal_fd, GString *report,
 			   GError **error)
 {
 	gboolean all_ok = TRUE;
+	mark_own_mounts(steps);
 	for (guint i = steps->len; i-- > 0;) {
 		struct ab_undo_step *step = g_ptr_array_index(steps, i);
 		if (step->done)
@@ -193,10 +233,12 @@ gboolean ab_undo_run_steps(GPtrArray *steps, ab_undo_exec_fn exec, int journal_f
 		g_autoptr(GError) e = NULL;
 		enum ab_undo_outcome outcome = exec(step, &e);
 		const char *kind = ab_undo_kind_name(step->kind);
+		/* One line per step, whatever the path holds. */
+		g_autofree char *path = ab_one_line(step->path);
+		g_autofree char *why = ab_one_line(e ? e->message : "not made by this run");
 		if (outcome == AB_UNDO_FAILED) {
 			if (report)
-				g_string_append_printf(report, "failed: %s %s: %s\n", kind, step->path,
-						       e ? e->message : "?");
+				g_string_append_printf(report, "failed: %s %s: %s\n", kind, path, why);
 			if (all_ok && e)
 				g_propagate_prefixed_error(error, g_steal_pointer(&e), "cannot undo %s '%s': ", kind,
 							   step->path);
@@ -207,10 +249,11 @@ gboolean ab_undo_run_steps(GPtrArray *steps, ab_undo_exec_fn exec, int journal_f
 		}
 		step->done = TRUE;
 		if (report && outcome == AB_UNDO_UNDONE)
-			g_string_append_printf(report, "undone: %s %s\n", kind, step->path);
+			g_string_append_printf(report, "undone: %s %s\n", kind, path);
+		else if (report && outcome == AB_UNDO_ABSENT)
+			g_string_append_printf(report, "nothing to undo: %s %s (not there)\n", kind, path);
 		else if (report && outcome == AB_UNDO_FOREIGN)
-			g_string_append_printf(report, "left alone: %s %s: %s\n", kind, step->path,
-					       e ? e->message : "not made by this run");
+			g_string_append_printf(report, "left alone: %s %s: %s\n", kind, path, why);
 		g_autofree char *line = ab_journal_done_line(i);
 		journal_append(journal_fd, NULL, line, NULL);
 	}

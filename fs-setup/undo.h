@@ -20,7 +20,8 @@
  */
 enum ab_undo_kind {
 	AB_UNDO_UMOUNT,       /* path: mount point; detail: the source we mounted */
-	AB_UNDO_LOOP_DETACH,  /* path: the backing image; identity: the image's */
+	AB_UNDO_LOOP_DETACH,  /* path: the backing image; identity: the image's;
+			       * detail, once attached: "/dev/loopN DISKSEQ" */
 	AB_UNDO_UNLINK,       /* path: an image file; detail: its planned size */
 	AB_UNDO_RMDIR,        /* path: a mount point directory we made */
 	AB_UNDO_MDADM_STOP,   /* path: /dev/md/NAME */
@@ -39,6 +40,8 @@ struct ab_undo_step {
 	ino_t ino;
 	uid_t owner;          /* the run's user: who must own an unidentified object */
 	gboolean done;
+	gboolean on_own_mount; /* under a mount point an older step of the run mounted
+				* (set by ab_undo_run_steps): goes with that file system */
 };
 
 /* What undoing a step found. */
@@ -77,12 +80,18 @@ struct ab_undo_step *ab_undo_intend(struct ab_undo *u, enum ab_undo_kind kind, c
 /* The step was not taken (its action failed: EEXIST, EACCES...): journal
  * it as finished, so that nothing found by its name is ever undone as ours. */
 void ab_undo_abandon(struct ab_undo *u, struct ab_undo_step *step);
+/* Journal what became known of the object after it was made. */
+gboolean ab_undo_set_detail(struct ab_undo *u, struct ab_undo_step *step, const char *detail, GError **error);
 /* The object exists now: journal its device and inode. */
 gboolean ab_undo_identify(struct ab_undo *u, struct ab_undo_step *step, const struct stat *st, GError **error);
 /* Is st the object the step made?  NULL if so, else why not: the journaled
  * device and inode, or for an object never identified (its run was killed
  * between making and journaling it) the run's user as its owner. */
 const char *ab_undo_step_mismatch(const struct ab_undo_step *step, const struct stat *st);
+/* Nothing at the step's path: AB_UNDO_ABSENT, unless the file system that
+ * held the (identified) object is not mounted there now, when its files
+ * would come back with it: AB_UNDO_FAILED, so the journal is kept. */
+enum ab_undo_outcome ab_undo_not_there(const struct ab_undo_step *step, GError **error);
 /* Undo everything, newest first.  A failing step is reported and the rest
  * still run; FALSE if any failed (the journal then stays for cleanup). */
 gboolean ab_undo_unwind(struct ab_undo *u, GString *report, GError **error);

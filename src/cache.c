@@ -109,6 +109,9 @@ gboolean ab_cache_setup(struct ab_cache *cache, const struct ab_config *cfg, str
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot create cgroup '%s'", dir);
 		return FALSE;
 	}
+	struct stat st;
+	if (stat(dir, &st) != 0 || !ab_undo_identify(undo, step, &st, error))
+		return FALSE;
 	cache->cgroup_dir = g_steal_pointer(&dir);
 	g_autofree char *limit_file = g_strdup_printf("%s/%s", cache->cgroup_dir,
 						      cache->cgroup_version == 1 ? "memory.limit_in_bytes"

@@ -28,7 +28,8 @@ int ab_cmd_cleanup(int argc, char **argv, GError **error)
 	g_autofree char *dir = ab_state_dir_path();
 	g_autoptr(GString) report = g_string_new(NULL);
 	gboolean ok = ab_undo_recover(dir, ab_undo_exec_real, report, error);
-	fputs(report->len ? report->str : "arraybench: cleanup: nothing to undo\n", stdout);
+	if (report->len || ok)
+		fputs(report->len ? report->str : "arraybench: cleanup: nothing to undo\n", stdout);
 	fflush(stdout);
 	return ok ? 0 : ab_error_exit_status(*error);
 }

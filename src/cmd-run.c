@@ -17,6 +17,7 @@
 #include "../reports/report.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,20 +28,28 @@ struct outputs {
 	FILE *json;
 };
 
-static FILE *open_append(const char *path, GError **error)
+/* With -u, USER may write where the outputs go (often DIR): a symlink put
+ * there must not make root append to the file it points at. */
+static FILE *open_append(const char *option, const char *path, gboolean no_follow, GError **error)
 {
-	/* "e": O_CLOEXEC, and the workers close it anyway. */
-	FILE *f = fopen(path, "ae");
-	if (!f)
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (no_follow ? O_NOFOLLOW : 0), 0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "a") : NULL;
+	if (!f && fd < 0 && errno == ELOOP && no_follow)
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+			    "refusing %s '%s': it is a symbolic link (with -u, outputs are not opened through one)",
+			    option, path);
+	else if (!f)
 		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot open '%s' for appending", path);
+	if (!f && fd >= 0)
+		close(fd);
 	return f;
 }
 
 static gboolean open_outputs(const struct ab_config *cfg, struct outputs *out, GError **error)
 {
-	if (cfg->csv_path && !(out->csv = open_append(cfg->csv_path, error)))
+	if (cfg->csv_path && !(out->csv = open_append("--csv", cfg->csv_path, cfg->user_given, error)))
 		return FALSE;
-	if (cfg->json_path && !(out->json = open_append(cfg->json_path, error)))
+	if (cfg->json_path && !(out->json = open_append("--json", cfg->json_path, cfg->user_given, error)))
 		return FALSE;
 	return TRUE;
 }
@@ -188,16 +197,26 @@ static gboolean run_all(const struct ab_config *cfg, const struct ab_cache *cach
 
 /* Everything after the target exists: its directory, the run's own
  * directory in it, the cache, the runs. */
-static gboolean measure(const struct ab_config *cfg, const struct ab_target *target, struct ab_undo *undo,
+static gboolean measure(const struct ab_config *cfg, struct ab_target *target, struct ab_undo *undo,
 			const char *run_id, uint64_t ram_bytes, struct outputs *out, GError **error)
 {
-	if (!ab_dir_check(cfg->dir, error))
+	/* DIR held open: the built target's root as it was verified after the
+	 * mount, or the -d directory the user named. */
+	int parent = target->root_fd >= 0 ? target->root_fd : open(cfg->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (parent < 0) {
+		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot use directory '%s'", cfg->dir);
 		return FALSE;
+	}
 	struct ab_run_dir run_dir;
 	ab_run_dir_init(&run_dir, cfg->dir, run_id);
 	/* First: whether DIR takes anything at all is the clearer error. */
-	gboolean ok = ab_run_dir_create(&run_dir, undo, cfg->user_given && geteuid() == 0, cfg->uid, cfg->gid, error) &&
+	gboolean ok = ab_run_dir_create(&run_dir, parent, undo, cfg->user_given && geteuid() == 0, cfg->uid, cfg->gid,
+					error) &&
 		      check_space(cfg, error);
+	/* Only the test directory is held from now on: --cache remount must be
+	 * able to unmount. */
+	close(parent);
+	target->root_fd = -1;
 	g_autofree char *warning = ok ? cache_warning(cfg, ram_bytes) : NULL;
 	if (warning)
 		fprintf(stderr, "arraybench: warning: %s\n", warning);
@@ -225,7 +244,7 @@ static gboolean build_target(struct ab_config *cfg, struct ab_target *target, st
 		cfg->machine_name = g_strdup(target->label);
 	}
 	/* -u: the workers write into the new file system's root. */
-	if (cfg->user_given && chown(cfg->dir, cfg->uid, cfg->gid) != 0) {
+	if (cfg->user_given && fchown(target->root_fd, cfg->uid, cfg->gid) != 0) {
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot hand '%s' to user %u", cfg->dir,
 				   (unsigned)cfg->uid);
 		return FALSE;
@@ -258,6 +277,11 @@ static void print_run_plan(const struct ab_config *cfg, const char *run_id, cons
 static gboolean check_all(struct ab_config *cfg, const char *run_id, GError **error)
 {
 	gboolean dry = cfg->target.dry_run;
+	if (ab_target_spec_builds(&cfg->target) && geteuid() != 0) {
+		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
+			    "building a target (--device, --array, --loop) needs root; -d DIR does not");
+		return FALSE;
+	}
 	if (dry)
 		printf("arraybench: plan (--dry-run: nothing is touched), each step with its undo:\n");
 	if (!ab_target_check(&cfg->target, run_id, dry ? stdout : NULL, error))
@@ -296,6 +320,13 @@ int ab_cmd_run(int argc, char **argv, GError **error)
 	}
 	struct outputs out = { 0 };
 	if (!open_outputs(&cfg, &out, error)) {
+		close_outputs(&out);
+		return ab_error_exit_status(*error);
+	}
+	/* Every path is absolute by now; from "/" no relative word of the
+	 * options can name a file here that it did not name when checked. */
+	if (chdir("/") != 0) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot change to '/'");
 		close_outputs(&out);
 		return ab_error_exit_status(*error);
 	}

@@ -22,3 +22,19 @@ void ab_set_error_errno(GError **error, int code, int errnum, const char *fmt, .
 	va_end(ap);
 	g_set_error(error, AB_ERROR, code, "%s: %s", what, g_strerror(errnum));
 }
+
+char *ab_one_line(const char *text)
+{
+	GString *out = g_string_new(NULL);
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+		if (*c == '\n')
+			g_string_append(out, "\\n");
+		else if (*c == '\t')
+			g_string_append(out, "\\t");
+		else if (*c < 0x20 || *c == 0x7f)
+			g_string_append_printf(out, "\\x%02x", *c);
+		else
+			g_string_append_c(out, (char)*c);
+	}
+	return g_string_free(out, FALSE);
+}

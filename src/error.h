@@ -20,6 +20,10 @@ GQuark ab_error_quark(void);
 /* Exit status for an error from any domain: ours map 1:1, others are usage. */
 int ab_error_exit_status(const GError *error);
 
+/* `text` with control characters spelled out ("\\n", "\\t", "\\x1b"), so
+ * that a value holding a newline still makes one line of output. */
+char *ab_one_line(const char *text);
+
 /* g_set_error with errno text appended: "what: strerror(errnum)". */
 void ab_set_error_errno(GError **error, int code, int errnum, const char *fmt, ...)
 	G_GNUC_PRINTF(4, 5);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -50,6 +51,8 @@ static void hold_standard_fds(void)
 int main(int argc, char **argv)
 {
 	hold_standard_fds();
+	/* A reader that went away shows as EPIPE on our writes, reported. */
+	signal(SIGPIPE, SIG_IGN);
 	/* Numbers in the CSV and JSON must never get a decimal comma. */
 	setlocale(LC_ALL, "");
 	setlocale(LC_NUMERIC, "C");
@@ -70,8 +73,15 @@ int main(int argc, char **argv)
 			continue;
 		g_autoptr(GError) error = NULL;
 		int status = commands[i].fn(argc - 1, argv + 1, &error);
-		if (error)
-			fprintf(stderr, "arraybench: error: %s\n", error->message);
+		if (status == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+			g_set_error(&error, AB_ERROR, AB_ERROR_OUTPUT, "cannot write to standard output: %s",
+				    g_strerror(errno ? errno : EIO));
+			status = AB_ERROR_OUTPUT;
+		}
+		if (error) {
+			g_autofree char *line = ab_one_line(error->message);
+			fprintf(stderr, "arraybench: error: %s\n", line);
+		}
 		return status;
 	}
 	fprintf(stderr, "arraybench: error: unknown command '%s' (try 'arraybench --help')\n", argv[1]);

@@ -416,6 +416,20 @@ static const char run_description[] =
 	"root, ~/.local/state/arraybench for others) so 'arraybench cleanup' can undo it\n"
 	"after a crash.  See arraybench(1).";
 
+/* Is `arg` an option whose value is the next word ("-d DIR", "--csv FILE")? */
+static gboolean takes_next_word(const char *arg)
+{
+	for (const GOptionEntry *e = entries; e->long_name; e++) {
+		if (e->flags & (G_OPTION_FLAG_NO_ARG | G_OPTION_FLAG_OPTIONAL_ARG))
+			continue;
+		if (arg[0] == '-' && arg[1] == '-' && g_str_equal(arg + 2, e->long_name))
+			return TRUE;
+		if (e->short_name && arg[0] == '-' && arg[1] == e->short_name && !arg[2])
+			return TRUE;
+	}
+	return FALSE;
+}
+
 gboolean ab_run_options_parse(int argc, char **argv, struct ab_config *cfg, GError **error)
 {
 	g_autoptr(GOptionContext) ctx = g_option_context_new("-d DIR");
@@ -432,6 +446,10 @@ gboolean ab_run_options_parse(int argc, char **argv, struct ab_config *cfg, GErr
 	for (int i = 1; i < argc; i++) {
 		if (g_str_equal(args[i], "--"))
 			break;
+		if (takes_next_word(args[i])) {
+			i++; /* that word is a value ("--csv -fx.csv"), not an option */
+			continue;
+		}
 		if (g_str_has_prefix(args[i], "-f") && args[i][2]) {
 			args[i] = g_strdup_printf("--fast=%s", args[i] + 2);
 			g_ptr_array_add(owned, args[i]);

@@ -15,7 +15,8 @@
 
 void ab_run_dir_init(struct ab_run_dir *rd, const char *dir, const char *run_id)
 {
-	rd->path = g_strdup_printf("%s/arraybench.%s", dir, run_id);
+	rd->name = g_strdup_printf("arraybench.%s", run_id);
+	rd->path = g_build_filename(dir, rd->name, NULL);
 	rd->io_path = g_build_filename(rd->path, IO_NAME, NULL);
 	rd->files_dir = g_build_filename(rd->path, FILES_NAME, NULL);
 	rd->fd = -1;
@@ -23,6 +24,7 @@ void ab_run_dir_init(struct ab_run_dir *rd, const char *dir, const char *run_id)
 
 void ab_run_dir_clear(struct ab_run_dir *rd)
 {
+	g_free(rd->name);
 	g_free(rd->path);
 	g_free(rd->io_path);
 	g_free(rd->files_dir);
@@ -32,13 +34,13 @@ void ab_run_dir_clear(struct ab_run_dir *rd)
 	rd->fd = -1;
 }
 
-gboolean ab_run_dir_create(struct ab_run_dir *rd, struct ab_undo *undo, gboolean owner_given, uid_t uid,
-			   gid_t gid, GError **error)
+gboolean ab_run_dir_create(struct ab_run_dir *rd, int parent_fd, struct ab_undo *undo, gboolean owner_given,
+			   uid_t uid, gid_t gid, GError **error)
 {
 	struct ab_undo_step *step = ab_undo_intend(undo, AB_UNDO_RUN_DIR, rd->path, NULL, NULL, error);
 	if (!step)
 		return FALSE;
-	if (mkdir(rd->path, 0700) != 0) {
+	if (mkdirat(parent_fd, rd->name, 0700) != 0) {
 		int e = errno;
 		ab_undo_abandon(undo, step); /* what is there is not ours */
 		errno = e;
@@ -52,7 +54,7 @@ gboolean ab_run_dir_create(struct ab_run_dir *rd, struct ab_undo *undo, gboolean
 		return FALSE;
 	}
 	struct stat st;
-	rd->fd = open(rd->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	rd->fd = openat(parent_fd, rd->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (rd->fd < 0 || fstat(rd->fd, &st) != 0) {
 		ab_set_error_errno(error, AB_ERROR_UNSAFE, errno, "cannot open the test directory '%s' just made",
 				   rd->path);
@@ -192,7 +194,7 @@ enum ab_undo_outcome ab_run_dir_undo(const struct ab_undo_step *step, GError **e
 	int dfd = open(step->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (dfd < 0) {
 		if (errno == ENOENT)
-			return AB_UNDO_ABSENT;
+			return ab_undo_not_there(step, error);
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot open it");
 		return errno == ELOOP || errno == ENOTDIR ? AB_UNDO_FOREIGN : AB_UNDO_FAILED;
 	}

@@ -19,6 +19,7 @@
  * journal recorded, and never follows a symlink; anything else stays.
  */
 struct ab_run_dir {
+	char *name;      /* "arraybench.RUNID" */
 	char *path;
 	char *io_path;   /* for messages: the I/O file is reached through fd */
 	char *files_dir; /* likewise */
@@ -29,12 +30,12 @@ struct ab_run_dir {
 
 /* The paths, without making anything (also for --dry-run). */
 void ab_run_dir_init(struct ab_run_dir *rd, const char *dir, const char *run_id);
-/* Journal, make and identify it, and hold it open; with `owner_given`, hand
+/* Journal, make (in parent_fd, DIR held open) and identify it, and hold it open; with `owner_given`, hand
  * it to uid:gid (-u: the workers write in it).  Everything after goes
  * through rd->fd: USER may write in DIR and could swap the name for a
  * symlink, but not the directory under the descriptor. */
-gboolean ab_run_dir_create(struct ab_run_dir *rd, struct ab_undo *undo, gboolean owner_given, uid_t uid,
-			   gid_t gid, GError **error);
+gboolean ab_run_dir_create(struct ab_run_dir *rd, int parent_fd, struct ab_undo *undo, gboolean owner_given,
+			   uid_t uid, gid_t gid, GError **error);
 /* --cache remount: let go of the directory so its file system can be
  * unmounted, then take it again, refusing (AB_ERROR_UNSAFE) anything but
  * the same directory. */

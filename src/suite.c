@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "suite.h"
+#include "error.h"
 #include "rng.h"
 #include "runner.h"
 #include "../workloads/fileset.h"
@@ -39,10 +40,18 @@ static gboolean exists(const struct ab_run_dir *rd, const char *name)
 	return fstatat(rd->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
-/* Cold cache before a read phase, for the I/O file when it has one. */
+/* Cold cache before a read phase, for the I/O file when it has one.  With
+ * -u its directory is the user's: whatever is there is opened without
+ * blocking (a FIFO would hang us) and used only if it is a regular file. */
 static gboolean before_read(const struct ab_suite *s, gboolean io, GError **error)
 {
-	int fd = io ? openat(s->run_dir->fd, AB_IO_NAME, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	int fd = io ? openat(s->run_dir->fd, AB_IO_NAME, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) : -1;
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "cannot use '%s': not a regular file", s->run_dir->io_path);
+		return FALSE;
+	}
 	gboolean ok = ab_cache_before_read(s->cache, fd, error);
 	if (fd >= 0)
 		close(fd);

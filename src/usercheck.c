@@ -36,7 +36,7 @@ gboolean ab_user_check(const struct ab_config *cfg, GError **error)
 		return FALSE;
 	}
 	gboolean built = ab_target_spec_builds(&cfg->target);
-	const char *path = built ? g_get_tmp_dir() : cfg->dir;
+	const char *path = built ? cfg->target.mount_parent : cfg->dir;
 	int mode = built ? X_OK : W_OK | X_OK;
 	int e = access_as(cfg->uid, cfg->gid, path, mode);
 	if (e) {

@@ -22,7 +22,9 @@ static int stat_one(struct ab_phase_ctx *ctx, int dirfd, const char *name, void 
 	if (fstatat(dirfd, name, &st, 0) != 0)
 		return ab_worker_fail(ctx, errno, "cannot stat '%s'", name);
 	if (st.st_size > 0) {
-		int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+		/* O_NONBLOCK: a FIFO swapped in after the stat must not hang
+		 * the phase; on a regular file it changes nothing. */
+		int fd = openat(dirfd, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (fd < 0)
 			return ab_worker_fail(ctx, errno, "cannot open '%s'", name);
 		ssize_t n;

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int ab_worker_start(struct ab_phase_ctx *ctx)
@@ -152,12 +153,20 @@ ssize_t ab_pread_full(int fd, void *buf, size_t len, uint64_t off)
 
 int ab_open_io(struct ab_phase_ctx *ctx, int flags, gboolean direct)
 {
-	int fd = openat(ctx->dir_fd, AB_IO_NAME, flags | O_NOFOLLOW | O_CLOEXEC | (direct ? O_DIRECT : 0), 0600);
+	/* O_NONBLOCK until it is known to be a regular file: a FIFO that the
+	 * -u user put in its place would otherwise block the open forever. */
+	int fd = openat(ctx->dir_fd, AB_IO_NAME, flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | (direct ? O_DIRECT : 0),
+			0600);
 	if (fd < 0) {
 		if (direct && errno == EINVAL)
 			return ab_worker_fail(ctx, errno, "cannot open '%s' with O_DIRECT (the file system "
 					      "may not support direct I/O)", ctx->io_path);
 		return ab_worker_fail(ctx, errno, "cannot open '%s'", ctx->io_path);
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+		close(fd);
+		return ab_worker_fail(ctx, 0, "cannot use '%s': not a regular file", ctx->io_path);
 	}
 	return fd;
 }

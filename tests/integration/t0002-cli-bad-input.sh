@@ -3,7 +3,7 @@
 # Bad input: one line naming the bad value, exit status 1 (3 for missing
 # resources, 2 for a phase that failed), nothing left behind.
 . "$(dirname "$0")/lib.sh"
-plan 31
+plan 37
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 
@@ -30,6 +30,13 @@ bad 1 "'$T/missing'" -d "$T/missing" -s 32m "${cache[@]}"
 bad 1 "'maybe'" -d "$d" --cache maybe
 bad 1 "missing -d" -s 32m
 bad 1 "'extra'" -d "$d" extra
+# A value with a newline still makes one error line.
+"$AB" run -d "$d" -m "$(printf 'a\nb')" >/dev/null 2>"$T/err"
+is $? 1 "exit 1 for a machine name holding a newline"
+[ "$(wc -l <"$T/err")" -eq 1 ] && grep -qF "'a\nb'" "$T/err"; ok $? "one error line, the newline spelled out"
+# Target options without a target are refused, not ignored.
+bad 1 "--chunk needs a target to build" -d "$d" --chunk 64k
+bad 1 "--yes-destroy needs a target to build" -d "$d" --yes-destroy /dev/null
 
 if is_root; then
 	mkdir "$T/ro"; mount -t tmpfs -o ro,size=1m tmpfs "$T/ro"; cleanup_add "umount $T/ro"

@@ -4,7 +4,7 @@
 # misplaced: closed standard descriptors, a full output file, and workers
 # under -u that keep none of root's descriptors.
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 36
 read -r -a cache <<<"$(cache_args)"
 d=$T/dir; mkdir "$d"
 
@@ -59,6 +59,15 @@ ARRAYBENCH_RUN_ID=json-$$ "$AB" run -d "$d" -s 0 -n 1 --json "$T/id.json" >"$T/i
 is "$(python3 -c "import json;print(json.load(open('$T/id.json'))['run_id'])")" "json-$$" "JSON records the run id"
 grep -q "  id json-$$\$" "$T/id.out"; ok $? "so does the table"
 
+# A value that looks like -fSIZE is a value when an option takes it.
+(cd "$T" && "$AB" run -d "$d" -s 0 -n 1 -q --csv -fx.csv >/dev/null 2>&1)
+[ -s "$T/-fx.csv" ]; ok $? "--csv -fx.csv writes to the file '-fx.csv'"
+# Other commands report a failed standard output too.
+"$AB" list >/dev/full 2>"$T/list.err"
+is $? 5 "list into /dev/full: exit 5"
+"$AB" cleanup 2>/dev/null | true
+is "${PIPESTATUS[0]}" 5 "cleanup into a closed pipe says so (exit 5), not killed by SIGPIPE"
+
 # --dry-run for -d: the same checks, the plan with each undo, nothing made.
 "$AB" run -d "$d" -s 0 -n 1 --dry-run >"$T/plan" 2>&1
 is $? 0 "-d --dry-run exits 0"
@@ -92,6 +101,31 @@ if is_root && id nobody >/dev/null 2>&1; then
 	[ -n "$fds" ] && [ $bad = 0 ]; ok $? "the worker holds no CSV, JSON, journal or state directory descriptor"
 	[ -n "$fds" ] || diag "no worker seen"; [ $bad = 0 ] || diag "worker fds: $fds"
 	is "$(echo "$fds" | wc -w)" 5 "only stdin, stdout, stderr, the run's directory and the test file ($fds)"
+	# kill -9 of arraybench takes the worker along, though it changed its
+	# user (which clears the death signal: it is set again after).
+	"$AB" run -d "$T/u" -s 64m -f200 -r 16 --cache none -n 0 --phases per-char-write -u nobody >/dev/null 2>"$T/u9.err" &
+	pid=$!
+	for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/u9.err" && break; sleep 0.05; done
+	worker=$(pgrep -P $pid | head -1)
+	kill -KILL $pid; wait $pid 2>/dev/null; sleep 0.3
+	state=$(awk '{print $3}' "/proc/$worker/stat" 2>/dev/null)
+	[ -n "$worker" ] && { [ -z "$state" ] || [ "$state" = Z ]; }; ok $? "the -u worker ($worker) died with arraybench"
+	[ -n "$state" ] && [ "$state" != Z ] && kill -KILL "$worker"
+	"$AB" cleanup >/dev/null 2>&1; is $? 0 "and cleanup then exits 0"
+	# The -u user swaps the test file for a FIFO: root must not block on it.
+	ARRAYBENCH_RUN_ID=fifo-$$ timeout -s KILL 60 "$AB" run -d "$T/u" -s 64m -f5 -r 16 --cache fadvise -n 0 \
+		--phases per-char-write,per-char-read -u nobody >/dev/null 2>"$T/fifo.err" &
+	pid=$!
+	for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/fifo.err" && break; sleep 0.05; done
+	su nobody -s /bin/sh -c "cd '$T/u/arraybench.fifo-$$' && rm io && mkfifo io"
+	wait $pid
+	is $? 2 "a FIFO in place of the test file fails the run (exit 2), it does not hang"
+	grep -q "not a regular file" "$T/fifo.err"; ok $? "saying the test file is not a regular file"
+	# With -u, an output in a directory USER may write could be a symlink.
+	echo secret >"$T/root-file"; ln -s "$T/root-file" "$T/u/results.csv"
+	"$AB" run -d "$T/u" -u nobody --csv "$T/u/results.csv" -s 0 -n 1 -q >/dev/null 2>"$T/sym.err"
+	is $? 4 "with -u, an output that is a symlink is refused: exit 4"
+	is "$(cat "$T/root-file")" secret "and the file it points at is untouched"
 else
-	for i in 1 2 3; do skip "-u needs root"; done
+	for i in $(seq 9); do skip "-u needs root"; done
 fi

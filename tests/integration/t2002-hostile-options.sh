@@ -6,9 +6,9 @@
 # range.  Each is refused before anything is made, with one clear line, and
 # the device it aimed at is untouched.  Root only (loop devices).
 . "$(dirname "$0")/lib.sh"
-plan 47
+plan 58
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 47); do skip "needs root and loop devices"; done
+	for i in $(seq 58); do skip "needs root and loop devices"; done
 	exit 0
 fi
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -123,3 +123,56 @@ one_error "$T/err" "mkfs.ext4 failed:"; ok $? "one error line with mkfs.ext4's r
 "$AB" run --loop 1:256m --fs ext4 --mkfs-opts "-O nosuchfeature" $small -v >/dev/null 2>"$T/err"
 grep -q '^\$ mkfs.ext4 ' "$T/err" && [ "$(wc -l <"$T/err")" -gt 2 ]; ok $? "-v shows the command and all of mkfs's output"
 is "$(left_behind)" "" "nothing is left after the tool failed"
+
+# In use in ways no table shows: an active swap area, a device some
+# program holds open exclusively.  Both are refused (exit 4).
+truncate -s 64m "$T/swap.img"; mkswap -q "$T/swap.img" >/dev/null 2>&1
+swapdev=$(losetup --find --show "$T/swap.img"); cleanup_add "losetup -d $swapdev"
+if swapon "$swapdev" 2>/dev/null; then
+	cleanup_add "swapoff $swapdev"
+	"$AB" run --device "$swapdev" --fs ext4 --yes-destroy "$swapdev" $small >/dev/null 2>"$T/err"
+	is $? 4 "an active swap device is refused even when confirmed: exit 4"
+	one_error "$T/err" "refusing '$swapdev': it is in use"; ok $? "saying it is in use"
+	swapoff "$swapdev"
+else
+	skip "swapon is not allowed here"; skip "swapon is not allowed here"
+fi
+truncate -s 64m "$T/held.img"; held=$(losetup --find --show "$T/held.img"); cleanup_add "losetup -d $held"
+python3 -c 'import os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); print(flush=True); time.sleep(30)' \
+	"$held" >"$T/held.ready" & holder=$!
+for _ in $(seq 100); do [ -s "$T/held.ready" ] && break; sleep 0.05; done
+"$AB" run --device "$held" --fs ext4 $small >/dev/null 2>"$T/err"
+is $? 4 "a device another program holds open exclusively is refused: exit 4"
+one_error "$T/err" "refusing '$held': it is in use"; ok $? "saying it is in use"
+kill "$holder"; wait "$holder" 2>/dev/null
+
+# A disk and its own partition as two members: they overlap.
+truncate -s 64m "$T/parted.img"
+# One MBR partition from sector 2048 to the end: type 0x83, then 0x55aa.
+printf '\000\000\000\000\203\000\000\000\000\010\000\000\000\370\001\000' |
+	dd of="$T/parted.img" bs=1 seek=446 conv=notrunc status=none
+printf '\125\252' | dd of="$T/parted.img" bs=1 seek=510 conv=notrunc status=none
+disk=$(losetup -P --find --show "$T/parted.img"); cleanup_add "losetup -d $disk"
+for _ in $(seq 50); do [ -b "${disk}p1" ] && break; sleep 0.05; done
+if [ -b "${disk}p1" ]; then
+	"$AB" run --array raid1 --members "$disk,${disk}p1" --fs btrfs --yes-destroy "$disk,${disk}p1" $small \
+		>/dev/null 2>"$T/err"
+	is $? 1 "a disk and its own partition as members: exit 1"
+	one_error "$T/err" "'$disk' and '${disk}p1' overlap"; ok $? "saying they overlap"
+else
+	skip "this kernel reads no partition table on loop devices"; skip "(no partition to test)"
+fi
+
+# Building needs root, and says so before anything is made, dry run too.
+if id nobody >/dev/null 2>&1; then
+	chmod 711 "$T"
+	for extra in "" --dry-run; do
+		su nobody -s /bin/sh -c "HOME=/nonexistent XDG_STATE_HOME=$T/nobody-state '$AB' run --loop 1:300m:/tmp --fs ext4 \
+			-s 32m -r 16 --cache none -n 1 -f -q $extra" >/dev/null 2>"$T/err"
+		is $? 3 "a non-root --loop run ${extra:+($extra) }exits 3"
+		one_error "$T/err" "building a target (--device, --array, --loop) needs root"; ok $? "saying root is needed"
+	done
+	[ ! -e "$T/nobody-state" ]; ok $? "and no journal was made"
+else
+	for i in 1 2 3 4 5; do skip "needs the user nobody"; done
+fi

@@ -3,7 +3,9 @@
 # kill -9 at every step of a run on a built target, each window held open by
 # strace's fault injection (delay_exit on the one syscall that makes the
 # object, aimed with -P at its path, which the forced run id makes known in
-# advance; the journal's calls name it relative to the state directory).  Then `arraybench cleanup` must leave nothing: no journal, image,
+# advance; calls made relative to a directory descriptor name it as they
+# pass it).  The window counts only if strace's log shows the call held
+# ("(DELAYED)"), so a call that no longer matches cannot pass unnoticed.  Then `arraybench cleanup` must leave nothing: no journal, image,
 # loop device, mount point, mount, test file, test directory or cgroup.
 # Root only; strace is the means, so without it the checks fail.
 . "$(dirname "$0")/lib.sh"
@@ -13,12 +15,12 @@ windows=(
 	"openat|IMG|1|-e IMG|the image is created, empty"
 	"close|IMG|1|-s IMG|the image is sized"
 	"close|IMG|2|-n \"\$(losetup -j IMG)\"|the image is attached to a loop device"
-	"mkdir|MNT|1|-d MNT|the mount point is made"
-	"mount|MNT|1|-n \"\$(grep -F ' MNT ' /proc/self/mounts)\"|the file system is mounted"
-	"mkdir|MNT/arraybench.RID|1|-d MNT/arraybench.RID|the test directory is made"
+	"mkdirat|arraybench-mnt.RID|1|-d MNT|the mount point is made"
+	"openat|MNT|1|-n \"\$(grep -F ' MNT ' /proc/self/mounts)\"|the file system is mounted"
+	"mkdirat|arraybench.RID|1|-d MNT/arraybench.RID|the test directory is made"
 	"mkdir|CGROUP|1|-d CGROUP|the memory cgroup is made"
-	"openat|MNT/arraybench.RID/io|1|-e MNT/arraybench.RID/io|a worker creates the I/O file"
-	"mkdir|MNT/arraybench.RID/files|1|-d MNT/arraybench.RID/files|a worker makes the file-phase directory"
+	"openat|io|1|-e MNT/arraybench.RID/io|a worker creates the I/O file"
+	"mkdirat|files|1|-d MNT/arraybench.RID/files|a worker makes the file-phase directory"
 )
 per=4
 total=$((${#windows[@]} * per + 3))
@@ -55,13 +57,14 @@ for w in "${windows[@]}"; do
 		echo "$s"
 	}
 	path=$(sub "$path"); test=$(sub "$test")
-	ARRAYBENCH_RUN_ID=$rid strace -f -o /dev/null -P "$path" -e trace="$call" \
+	: >"$T/trace"
+	ARRAYBENCH_RUN_ID=$rid strace -f -o "$T/trace" -P "$path" -e trace="$call" \
 		-e inject="$call":delay_exit=5000000:when="$when" \
 		"$AB" run --loop 1:300m --fs ext4 -s 32m -r 16 --cache cgroup -n 1 -f -q >/dev/null 2>"$T/err" &
 	tracer=$!
 	reached=1
 	for _ in $(seq 150); do
-		if eval "[ $test ]"; then reached=0; break; fi
+		if grep -q '(DELAYED)' "$T/trace" && eval "[ $test ]"; then reached=0; break; fi
 		sleep 0.05
 	done
 	ab=$(pgrep -P "$tracer" -x arraybench)
@@ -71,6 +74,7 @@ for w in "${windows[@]}"; do
 	kill -KILL "$tracer" 2>/dev/null
 	wait "$tracer" 2>/dev/null
 	ok $reached "window $i: killed right after $what"
+	[ $reached = 0 ] || diag "window $i: strace log: $(tail -3 "$T/trace" | tr '\n' ' ')"
 	sleep 0.3 # the workers die with their parent (PR_SET_PDEATHSIG)
 	[ -n "$(left_behind "$rid")" ]; ok $? "window $i: the kill left something for cleanup"
 	"$AB" cleanup >"$T/cleanup" 2>&1
@@ -93,12 +97,14 @@ done
 mkfs=$(command -v mkfs.ext4)
 rid=mkfs-$$
 img=$tmp/arraybench-$rid-0.img
-ARRAYBENCH_RUN_ID=$rid strace -f -o /dev/null -P "$mkfs" -e trace=execve -e inject=execve:delay_exit=1500000:when=1 \
+: >"$T/trace"
+ARRAYBENCH_RUN_ID=$rid strace -f -o "$T/trace" -P "$mkfs" -e trace=execve -e inject=execve:delay_exit=1500000:when=1 \
 	"$AB" run --loop 1:300m --fs ext4 -s 32m -r 16 --cache cgroup -n 1 -f -q >/dev/null 2>"$T/err" &
 tracer=$!
 child=
 for _ in $(seq 100); do
-	ab=$(pgrep -P "$tracer" -x arraybench) && child=$(pgrep -x mkfs.ext4 -P "$ab") && break
+	ab=$(pgrep -P "$tracer" -x arraybench) && child=$(pgrep -x mkfs.ext4 -P "$ab") &&
+		grep -q '(DELAYED)' "$T/trace" && break
 	sleep 0.02
 done
 [ -n "$child" ]; ok $? "mkfs.ext4 was started and held"

@@ -7,9 +7,9 @@
 # exist already (a planted test directory, files named like an old run's)
 # are never touched.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 33
+plan 47
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 33); do skip "needs root and loop devices"; done
+	for i in $(seq 47); do skip "needs root and loop devices"; done
 	exit 0
 fi
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -121,8 +121,8 @@ if id nobody >/dev/null 2>&1 && command -v strace >/dev/null; then
 	d3=$T/dir3; mkdir -m 777 "$d3"
 	echo secret >"$T/victim"; chmod 600 "$T/victim"
 	rid=swap-$$
-	ARRAYBENCH_RUN_ID=$rid strace -f -o /dev/null -P "$d3/arraybench.$rid" -e trace=mkdir \
-		-e inject=mkdir:delay_exit=1500000:when=1 \
+	ARRAYBENCH_RUN_ID=$rid strace -f -o /dev/null -P "arraybench.$rid" -e trace=mkdirat \
+		-e inject=mkdirat:delay_exit=1500000:when=1 \
 		"$AB" run -d "$d3" -u nobody -s 32m -r 16 --cache cgroup -n 1 -f -q >/dev/null 2>"$T/swap.err" &
 	tracer=$!
 	for _ in $(seq 100); do [ -d "$d3/arraybench.$rid" ] && break; sleep 0.02; done
@@ -135,24 +135,80 @@ else
 	for i in 1 2 3; do skip "needs the user nobody and strace"; done
 fi
 
-# 8. The same for the mount point: in a TMPDIR where anyone may rename, the
-# mount point swapped for a symlink after its mkdir must not carry the
-# mount elsewhere.
-if command -v strace >/dev/null; then
-	open_tmp=$T/open-tmp; mkdir -m 777 "$open_tmp"; mkdir "$T/elsewhere-mnt"
-	rid=mswap-$$
-	mnt=$open_tmp/arraybench-mnt.$rid
-	TMPDIR=$open_tmp ARRAYBENCH_RUN_ID=$rid strace -f -o /dev/null -P "$mnt" -e trace=mkdir \
-		-e inject=mkdir:delay_exit=1500000:when=1 \
-		"$AB" run --loop 1:300m:"$T" --fs ext4 -s 32m -r 16 --cache cgroup -n 1 -f -q >/dev/null 2>"$T/mswap.err" &
-	tracer=$!
-	for _ in $(seq 100); do [ -d "$mnt" ] && break; sleep 0.02; done
-	mv "$mnt" "$open_tmp/moved" && ln -s "$T/elsewhere-mnt" "$mnt"
-	wait $tracer
-	is $? 4 "a mount point swapped for a symlink is refused: exit 4"
-	mountpoint -q "$T/elsewhere-mnt"; is $? 32 "nothing was mounted where the symlink points (mountpoint: 32, not one)"
-	is "$(losetup -a | grep -cF "arraybench-$rid")$(ls "$T" | grep -c "arraybench-$rid")" 00 \
-		"the run's image and loop device are gone"
-else
-	for i in 1 2 3; do skip "needs strace"; done
-fi
+# 8. The same for the mount point: root mounts only in a TMPDIR where no
+# other user can rename (every component root's or ours, writable ones
+# sticky), or a swapped name could carry the mount elsewhere.  A mode 777
+# TMPDIR, and one owned by the -u user (the helper's attack), are refused
+# before anything is made.
+open_tmp=$T/open-tmp; mkdir -m 777 "$open_tmp"
+TMPDIR=$open_tmp "$AB" run --loop 1:300m:"$T" --fs ext4 -s 32m -r 16 --cache cgroup -n 1 -f -q >/dev/null 2>"$T/mswap.err"
+is $? 4 "a TMPDIR where others may rename is refused for the mount point: exit 4"
+grep -q "refusing TMPDIR '$open_tmp' for the mount point: others may rename in '$open_tmp' (mode 0777, not sticky)" \
+	"$T/mswap.err"; ok $? "naming why"
+user_tmp=$T/user-tmp; mkdir "$user_tmp"; chown nobody "$user_tmp" 2>/dev/null
+TMPDIR=$user_tmp "$AB" run --loop 1:300m:"$T" --fs ext4 -u nobody -s 32m -r 16 --cache cgroup -n 1 -f -q \
+	>/dev/null 2>"$T/utmp.err"
+is $? 4 "a TMPDIR that belongs to the -u user is refused too: exit 4"
+is "$(ls "$T" "$open_tmp" "$user_tmp" | grep -c arraybench)$(losetup -a | grep -c "$T/arraybench")" 00 \
+	"nothing was made"
+
+# 9. The image deleted by hand after the kill, and its inode number reused by
+# an unrelated image that someone attached: cleanup must not detach that.
+# The reuse is made certain by writing the other image's device and inode
+# into the dead run's journal; once with the attach it recorded (device and
+# disk sequence number), once as if killed before recording it.
+for form in recorded unrecorded; do
+	start_slow_run "$T/h.err" --loop 1:256m --fs ext4
+	kill9 "$pid"
+	journal=$(ls "$ARRAYBENCH_STATE_DIR"/journal-*)
+	umount "$tmp"/arraybench-mnt.*; rmdir "$tmp"/arraybench-mnt.*
+	losetup -d "$(losetup -j "$tmp"/arraybench-*-0.img | cut -d: -f1)"; rm "$tmp"/arraybench-*-0.img
+	truncate -s 16m "$T/reuse.img"
+	reuse=$(losetup --find --show "$T/reuse.img")
+	id=$(stat -c '%Hd:%Ld	%i' "$T/reuse.img")
+	sed -i "s|^\(intent\tloop-detach\t[^\t]*\t[^\t]*\t\).*|\1$id|" "$journal"
+	[ $form = unrecorded ] && sed -i '/^detail\t/d' "$journal"
+	grep -q "^intent	loop-detach	.*	$id\$" "$journal"; ok $? "$form: the journal now names the other image's inode"
+	"$AB" cleanup >"$T/cleanup" 2>&1
+	is "$(losetup -n -O BACK-FILE "$reuse")" "$T/reuse.img" "$form: cleanup left the other image's loop device attached"
+	losetup -d "$reuse"; rm -f "$T/reuse.img"
+	"$AB" cleanup >/dev/null 2>&1
+done
+
+# 10. The mount point is busy when the run ends: the teardown fails (exit
+# 3), the journal keeps the umount and the mount point for cleanup, which
+# finishes both once the mount is free.
+"$AB" run --loop 1:300m --fs ext4 -s 64m -r 16 --cache cgroup -n 0 -f2 --phases per-char-write >/dev/null 2>"$T/busy.err" &
+pid=$!
+for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/busy.err" && break; sleep 0.05; done
+mnt=$(ls -d "$tmp"/arraybench-mnt.* 2>/dev/null | head -1)
+(cd "$mnt" && exec sleep 9) &
+holder=$!
+wait "$pid"
+is $? 3 "a mount kept busy past the run's end: exit 3"
+grep -q "'arraybench cleanup' retries it" "$T/busy.err"; ok $? "saying cleanup will retry"
+ls "$ARRAYBENCH_STATE_DIR"/journal-* >/dev/null 2>&1; ok $? "the journal is kept"
+wait "$holder"
+"$AB" cleanup >"$T/cleanup" 2>&1
+is $? 0 "once free, cleanup exits 0"
+is "$(ls -A "$tmp" "$ARRAYBENCH_STATE_DIR" | grep -c arraybench)$(grep -cF "$tmp/" /proc/self/mounts)" 00 \
+	"and leaves neither mount nor mount point nor journal"
+
+# 11. A -d run on a file system that is unmounted after the kill: cleanup
+# must not call its files gone and forget them; it keeps the journal until
+# the file system is back, then removes them.
+make_loop_fs "$T/fs" 64 || diag "could not make the loop file system"
+"$AB" run -d "$T/fs" -s 0 -n 8:-1 -b --cache none >/dev/null 2>"$T/u.err" &
+pid=$!
+for _ in $(seq 200); do grep -q "phase 'seq-create'" "$T/u.err" && break; sleep 0.05; done
+sleep 0.3
+kill9 "$pid"
+fsdev=$(findmnt -n -o SOURCE "$T/fs")
+umount "$T/fs"
+"$AB" cleanup >"$T/cleanup" 2>&1
+is $? 3 "cleanup with the test directory's file system unmounted: exit 3"
+grep -q "is not on the file system that held it" "$T/cleanup"; ok $? "saying its file system is not there"
+mount "$fsdev" "$T/fs"
+"$AB" cleanup >"$T/cleanup" 2>&1
+is $? 0 "with the file system back, cleanup exits 0"
+is "$(ls -A "$T/fs" | grep -v lost+found)$(ls -A "$ARRAYBENCH_STATE_DIR")" "" "and removes the run's files and journal"

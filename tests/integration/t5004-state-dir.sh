@@ -7,7 +7,7 @@
 # fuzz-style pass that replays damaged copies of a real run's journal.
 # cleanup must touch nothing outside the run's own objects.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 24
+plan 26
 if ! is_root || [ ! -e /dev/loop-control ] || ! id nobody >/dev/null 2>&1; then
 	for i in $(seq 24); do skip "needs root, loop devices and the user nobody"; done
 	exit 0
@@ -37,13 +37,15 @@ is $? 4 "a run refuses the same state directory: exit 4"
 intact; ok $? "the symlinked journal's target is intact"
 ARRAYBENCH_STATE_DIR=$evil "$AB" run -d "$T" -s 0 -n 1 -q >/dev/null 2>&1
 is $? 4 "with it named in ARRAYBENCH_STATE_DIR too"
-chmod 777 "$T/tmp"; mkdir "$T/loose"; chmod 777 "$T/loose"
+mkdir "$T/loose"; chmod 777 "$T/loose"
 ARRAYBENCH_STATE_DIR=$T/loose "$AB" cleanup >/dev/null 2>"$T/err"
 is $? 4 "a world-writable state directory is refused too"
 grep -q "group or others may write to it (mode 0777)" "$T/err"; ok $? "naming its mode"
 ln -s "$evil" "$T/link"
 ARRAYBENCH_STATE_DIR=$T/link "$AB" cleanup >/dev/null 2>"$T/err"
 is $? 4 "a symlinked state directory is refused"
+ARRAYBENCH_STATE_DIR=$T/link/. "$AB" cleanup >/dev/null 2>"$T/err"
+is $? 4 "also when named 'link/.'"
 
 # 2. Root's own directory with hostile journals in it.
 export ARRAYBENCH_STATE_DIR=$T/state
@@ -60,6 +62,8 @@ ln -s "$victim" "$ARRAYBENCH_STATE_DIR/journal-symlink"
 plantj journal-empty "" 600
 plantj journal-torn "arraybench-undo 2\\trun=to" 600
 plantj journal-misnamed "${j//RUN/other}" 600
+plantj "journal-new
+line" "" 644
 "$AB" cleanup >"$T/out" 2>&1
 is $? 0 "cleanup among hostile journals exits 0"
 intact; ok $? "the file they name is intact"
@@ -71,6 +75,7 @@ for n in empty torn misnamed; do
 	[ -e "$ARRAYBENCH_STATE_DIR/torn-journal-$n" ] && grep -q "moved aside: '$ARRAYBENCH_STATE_DIR/journal-$n'" "$T/out"
 	ok $? "journal-$n is moved aside with a message"
 done
+grep -qF "journal-new\nline' is not a journal arraybench wrote" "$T/out"; ok $? "a name holding a newline is shown on one line"
 "$AB" cleanup >"$T/out2" 2>&1
 is "$(grep -c 'moved aside' "$T/out2")" 0 "a second cleanup does not trip over them again"
 rm -f "$ARRAYBENCH_STATE_DIR"/*

@@ -49,16 +49,22 @@ static void test_devices_and_paths(void **state)
 	refused("--mkfs-opts", "-J device=UUID=1234", "UUID=1234", "it names a device by tag");
 	refused("--mkfs-opts", "-J device=LABEL=journal", "LABEL=journal", "it names a device by tag");
 	refused("--mount-opts", "logdev=PARTUUID=ab-cd", "PARTUUID=ab-cd", "it names a device by tag");
-	/* Relative names resolve from the working directory, as mkfs's would. */
+	/* Relative names are taken from "/", where the tools and the mount
+	 * run, not from wherever arraybench was started. */
+	refused("--mkfs-opts", "-d tmp", "tmp", "it names an existing path (from /)");
+	refused("--mount-opts", "device=dev/null", "dev/null", "it names an existing path (from /)");
 	g_autofree char *dir = g_dir_make_tmp("ab-words-XXXXXX", NULL);
 	g_autofree char *cwd = g_get_current_dir();
 	assert_int_equal(chdir(dir), 0);
-	assert_true(g_file_set_contents("sdz", "", 0, NULL));
-	refused("--mkfs-opts", "-q sdz", "sdz", "it names an existing path");
-	assert_int_equal(unlink("sdz"), 0);
-	accepted("--mkfs-opts", "-q sdz");
+	assert_true(g_file_set_contents("noatime", "", 0, NULL));
+	accepted("--mount-opts", "noatime");
+	assert_int_equal(unlink("noatime"), 0);
 	assert_int_equal(chdir(cwd), 0);
 	assert_int_equal(rmdir(dir), 0);
+	/* mke2fs -z writes its undo file wherever it is told, clusters too. */
+	refused("--mkfs-opts", "-z /var/tmp/new-file", "-z", "mke2fs -z writes an undo file");
+	refused("--mkfs-opts", "-qz/var/tmp/new-file", "-qz/var/tmp/new-file", "mke2fs -z writes an undo file");
+	accepted("--mount-opts", "-z"); /* not an mkfs option there */
 	/* A real block device, where one exists here. */
 	const char *blocks[] = { "/dev/loop0", "/dev/vda", "/dev/sda" };
 	for (size_t i = 0; i < G_N_ELEMENTS(blocks); i++)

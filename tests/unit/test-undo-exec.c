@@ -128,15 +128,16 @@ static void touch(const char *dir, const char *rel)
 static void test_run_dir(void **state)
 {
 	const char *top = *state;
+	int top_fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct ab_run_dir rd;
 	ab_run_dir_init(&rd, top, "r-1");
 	struct ab_undo u;
 	assert_true(ab_undo_open(&u, NULL, NULL, NULL));
-	assert_true(ab_run_dir_create(&rd, &u, FALSE, 0, 0, NULL));
+	assert_true(ab_run_dir_create(&rd, top_fd, &u, FALSE, 0, 0, NULL));
 	/* A second run by the same id: a clash, nothing touched. */
 	touch(rd.path, "keep-me");
 	GError *e = NULL;
-	assert_false(ab_run_dir_create(&rd, &u, FALSE, 0, 0, &e));
+	assert_false(ab_run_dir_create(&rd, top_fd, &u, FALSE, 0, 0, &e));
 	assert_non_null(strstr(e->message, "it exists already"));
 	g_clear_error(&e);
 	g_autofree char *keep = g_build_filename(rd.path, "keep-me", NULL);
@@ -188,16 +189,18 @@ static void test_run_dir(void **state)
 	ab_config_clear(&cfg);
 	ab_undo_clear(&u);
 	ab_run_dir_clear(&rd);
+	close(top_fd);
 }
 
 /* The live path: the suite removes a file set by its names only. */
 static void test_remove_file_set_by_name(void **state)
 {
+	int top_fd = open(*state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct ab_run_dir rd;
 	ab_run_dir_init(&rd, *state, "r-2");
 	struct ab_undo u;
 	assert_true(ab_undo_open(&u, NULL, NULL, NULL));
-	assert_true(ab_run_dir_create(&rd, &u, FALSE, 0, 0, NULL));
+	assert_true(ab_run_dir_create(&rd, top_fd, &u, FALSE, 0, 0, NULL));
 	struct ab_config cfg;
 	ab_config_init(&cfg);
 	assert_true(ab_parse_files_spec("1:0:0:2", &cfg, NULL));
@@ -230,6 +233,7 @@ static void test_remove_file_set_by_name(void **state)
 	ab_config_clear(&cfg);
 	ab_undo_clear(&u);
 	ab_run_dir_clear(&rd);
+	close(top_fd);
 }
 
 int main(void)
