@@ -287,6 +287,8 @@ enum ab_undo_outcome ab_undo_exec_real(const struct ab_undo_step *step, GError *
 		return undo_cgroup(step, error);
 	case AB_UNDO_RUN_DIR:
 		return ab_run_dir_undo(step, error);
+	case AB_UNDO_IO_FILE:
+		return ab_io_file_undo(step, error);
 	case AB_UNDO_KIND_COUNT:
 		break;
 	}

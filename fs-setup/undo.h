@@ -27,7 +27,8 @@ enum ab_undo_kind {
 	AB_UNDO_MDADM_STOP,   /* path: /dev/md/NAME */
 	AB_UNDO_MDADM_ZERO,   /* path: a member; detail: the array name its superblock must carry */
 	AB_UNDO_CGROUP,       /* path: the memory cgroup directory */
-	AB_UNDO_RUN_DIR,      /* path: DIR/arraybench.RUNID, the phases' files */
+	AB_UNDO_RUN_DIR,      /* path: DIR/arraybench.RUNID, the file phases' tree */
+	AB_UNDO_IO_FILE,      /* path: DIR/arraybench.RUNID.io; detail: the uid that may own it */
 	AB_UNDO_KIND_COUNT
 };
 

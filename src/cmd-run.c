@@ -201,22 +201,20 @@ static gboolean measure(const struct ab_config *cfg, struct ab_target *target, s
 			const char *run_id, uint64_t ram_bytes, struct outputs *out, GError **error)
 {
 	/* DIR held open: the built target's root as it was verified after the
-	 * mount, or the -d directory the user named. */
-	int parent = target->root_fd >= 0 ? target->root_fd : open(cfg->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (parent < 0) {
+	 * mount, or the -d directory the user named; the run directory owns it
+	 * from here on (and lets go of it around a remount). */
+	int dir_fd = target->root_fd >= 0 ? target->root_fd : open(cfg->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	target->root_fd = -1;
+	if (dir_fd < 0) {
 		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot use directory '%s'", cfg->dir);
 		return FALSE;
 	}
 	struct ab_run_dir run_dir;
 	ab_run_dir_init(&run_dir, cfg->dir, run_id);
 	/* First: whether DIR takes anything at all is the clearer error. */
-	gboolean ok = ab_run_dir_create(&run_dir, parent, undo, cfg->user_given && geteuid() == 0, cfg->uid, cfg->gid,
+	gboolean ok = ab_run_dir_create(&run_dir, dir_fd, undo, cfg->user_given && geteuid() == 0, cfg->uid, cfg->gid,
 					error) &&
 		      check_space(cfg, error);
-	/* Only the test directory is held from now on: --cache remount must be
-	 * able to unmount. */
-	close(parent);
-	target->root_fd = -1;
 	g_autofree char *warning = ok ? cache_warning(cfg, ram_bytes) : NULL;
 	if (warning)
 		fprintf(stderr, "arraybench: warning: %s\n", warning);
@@ -259,6 +257,8 @@ static void print_run_plan(const struct ab_config *cfg, const char *run_id, cons
 	printf("  journal %s/journal-%s\n", state_dir, run_id);
 	printf("  mkdir %s/arraybench.%s\n      undo: %s %s/arraybench.%s\n", dir, run_id,
 	       ab_undo_kind_name(AB_UNDO_RUN_DIR), dir, run_id);
+	printf("  (the workers make %s/arraybench.%s.io)\n      undo: %s %s/arraybench.%s.io\n", dir, run_id,
+	       ab_undo_kind_name(AB_UNDO_IO_FILE), dir, run_id);
 	if (cfg->cache == AB_CACHE_CGROUP) {
 		int version;
 		g_autofree char *root = ab_cache_find_cgroup("", &version);

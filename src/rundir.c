@@ -10,51 +10,69 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define IO_NAME AB_IO_NAME
 #define FILES_NAME AB_FILES_NAME
 
 void ab_run_dir_init(struct ab_run_dir *rd, const char *dir, const char *run_id)
 {
+	memset(rd, 0, sizeof(*rd));
+	rd->dir = g_strdup(dir);
 	rd->name = g_strdup_printf("arraybench.%s", run_id);
 	rd->path = g_build_filename(dir, rd->name, NULL);
-	rd->io_path = g_build_filename(rd->path, IO_NAME, NULL);
+	rd->io_name = g_strdup_printf("arraybench.%s.io", run_id);
+	rd->io_path = g_build_filename(dir, rd->io_name, NULL);
 	rd->files_dir = g_build_filename(rd->path, FILES_NAME, NULL);
+	rd->dir_fd = -1;
 	rd->fd = -1;
+}
+
+void ab_run_dir_release(struct ab_run_dir *rd)
+{
+	if (rd->fd >= 0)
+		close(rd->fd);
+	if (rd->dir_fd >= 0)
+		close(rd->dir_fd);
+	rd->fd = rd->dir_fd = -1;
 }
 
 void ab_run_dir_clear(struct ab_run_dir *rd)
 {
+	ab_run_dir_release(rd);
+	g_free(rd->dir);
 	g_free(rd->name);
 	g_free(rd->path);
+	g_free(rd->io_name);
 	g_free(rd->io_path);
 	g_free(rd->files_dir);
-	if (rd->fd >= 0)
-		close(rd->fd);
 	memset(rd, 0, sizeof(*rd));
-	rd->fd = -1;
+	rd->dir_fd = rd->fd = -1;
 }
 
-gboolean ab_run_dir_create(struct ab_run_dir *rd, int parent_fd, struct ab_undo *undo, gboolean owner_given,
+gboolean ab_run_dir_create(struct ab_run_dir *rd, int dir_fd, struct ab_undo *undo, gboolean owner_given,
 			   uid_t uid, gid_t gid, GError **error)
 {
+	struct stat st;
+	rd->dir_fd = dir_fd;
+	if (fstat(dir_fd, &st) != 0) {
+		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot use directory '%s'", rd->dir);
+		return FALSE;
+	}
+	rd->dir_dev = st.st_dev;
+	rd->dir_ino = st.st_ino;
 	struct ab_undo_step *step = ab_undo_intend(undo, AB_UNDO_RUN_DIR, rd->path, NULL, NULL, error);
 	if (!step)
 		return FALSE;
-	if (mkdirat(parent_fd, rd->name, 0700) != 0) {
+	if (mkdirat(dir_fd, rd->name, 0700) != 0) {
 		int e = errno;
 		ab_undo_abandon(undo, step); /* what is there is not ours */
-		errno = e;
-		g_autofree char *parent = g_path_get_dirname(rd->path);
-		if (errno == EEXIST)
+		if (e == EEXIST)
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 				    "cannot create the test directory '%s': it exists already (nothing in it was "
 				    "touched)", rd->path);
 		else
-			ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot write in directory '%s'", parent);
+			ab_set_error_errno(error, AB_ERROR_USAGE, e, "cannot write in directory '%s'", rd->dir);
 		return FALSE;
 	}
-	struct stat st;
-	rd->fd = openat(parent_fd, rd->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	rd->fd = openat(dir_fd, rd->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (rd->fd < 0 || fstat(rd->fd, &st) != 0) {
 		ab_set_error_errno(error, AB_ERROR_UNSAFE, errno, "cannot open the test directory '%s' just made",
 				   rd->path);
@@ -69,29 +87,39 @@ gboolean ab_run_dir_create(struct ab_run_dir *rd, int parent_fd, struct ab_undo 
 				   (unsigned)uid);
 		return FALSE;
 	}
-	return TRUE;
+	/* The workers make it, each write phase anew; who may own it then. */
+	g_autofree char *owner = g_strdup_printf("%u", (unsigned)(owner_given ? uid : geteuid()));
+	return ab_undo_intend(undo, AB_UNDO_IO_FILE, rd->io_path, owner, NULL, error) != NULL;
 }
 
-void ab_run_dir_release(struct ab_run_dir *rd)
+/* Reopen `name` in `at` (or `path` when at < 0) only if it is still the
+ * directory with that identity. */
+static int reopen_same(int at, const char *name, dev_t dev, ino_t ino)
 {
-	if (rd->fd >= 0)
-		close(rd->fd);
-	rd->fd = -1;
+	struct stat st;
+	int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_dev != dev || st.st_ino != ino)) {
+		close(fd);
+		fd = -1;
+		errno = EXDEV;
+	}
+	return fd;
 }
 
 gboolean ab_run_dir_reopen(struct ab_run_dir *rd, GError **error)
 {
-	struct stat st;
-	rd->fd = open(rd->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (rd->fd >= 0 && fstat(rd->fd, &st) == 0 && st.st_dev == rd->dev && st.st_ino == rd->ino)
+	rd->dir_fd = reopen_same(AT_FDCWD, rd->dir, rd->dir_dev, rd->dir_ino);
+	if (rd->dir_fd >= 0)
+		rd->fd = reopen_same(rd->dir_fd, rd->name, rd->dev, rd->ino);
+	if (rd->fd >= 0)
 		return TRUE;
-	int e = rd->fd < 0 ? errno : 0;
+	int e = errno;
 	ab_run_dir_release(rd);
-	if (e)
-		ab_set_error_errno(error, AB_ERROR_UNSAFE, e, "cannot open the test directory '%s' again", rd->path);
-	else
+	if (e == EXDEV)
 		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
-			    "refusing '%s' after the remount: it is not the test directory arraybench made", rd->path);
+			    "refusing '%s' after the remount: it is not the directory arraybench had", rd->path);
+	else
+		ab_set_error_errno(error, AB_ERROR_UNSAFE, e, "cannot open the test directory '%s' again", rd->path);
 	return FALSE;
 }
 
@@ -138,7 +166,7 @@ static gboolean removable(enum depth depth, const char *n, mode_t mode)
 {
 	switch (depth) {
 	case RUN_DIR:
-		return (g_str_equal(n, IO_NAME) && S_ISREG(mode)) || (g_str_equal(n, FILES_NAME) && S_ISDIR(mode));
+		return g_str_equal(n, FILES_NAME) && S_ISDIR(mode);
 	case FILES_DIR:
 		if (S_ISDIR(mode))
 			return ab_file_set_dir_name_is_ours(n);
@@ -221,4 +249,27 @@ enum ab_undo_outcome ab_run_dir_undo(const struct ab_undo_step *step, GError **e
 	}
 	g_string_free(l.names, TRUE);
 	return outcome;
+}
+
+enum ab_undo_outcome ab_io_file_undo(const struct ab_undo_step *step, GError **error)
+{
+	struct stat st;
+	if (lstat(step->path, &st) != 0) {
+		if (errno == ENOENT)
+			return ab_undo_not_there(step, error);
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "lstat");
+		return AB_UNDO_FAILED;
+	}
+	/* Its name carries the run id; the workers made it O_EXCL, as the run's
+	 * user or the -u user named in the journal. */
+	guint64 allowed = step->detail ? g_ascii_strtoull(step->detail, NULL, 10) : step->owner;
+	if (!S_ISREG(st.st_mode) || st.st_nlink != 1 || (st.st_uid != step->owner && st.st_uid != allowed)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "not a file the run's workers made");
+		return AB_UNDO_FOREIGN;
+	}
+	if (unlink(step->path) != 0 && errno != ENOENT) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "unlink");
+		return AB_UNDO_FAILED;
+	}
+	return AB_UNDO_UNDONE;
 }

@@ -9,36 +9,47 @@
 #include "../workloads/phase.h"
 
 /*
- * Where a run's phases put their files: DIR/arraybench.RUNID, a directory
- * the run makes itself (mkdir: an existing name is a clash, never reused),
- * mode 0700, holding
- *   io      the I/O phases' file
- *   files/  the file phases' tree (with NNNNN/ subdirectories for -n ::::DIRS)
- * The run removes what it made by name.  After a crash, `cleanup` removes
- * only entries of those shapes, only inside the directory whose identity the
- * journal recorded, and never follows a symlink; anything else stays.
+ * Where a run's phases put their files, in DIR (the -d directory, or the
+ * root of the built target), which the run holds open:
+ *   DIR/arraybench.RUNID.io   the I/O phases' file, in DIR itself as
+ *                             bonnie++'s is (a file in a new directory would
+ *                             land elsewhere on the disk: xfs and ext4 spread
+ *                             new top-level directories over the device)
+ *   DIR/arraybench.RUNID/     a directory the run makes for the file phases,
+ *                             holding files/ (with NNNNN/ subdirectories
+ *                             for -n ::::DIRS)
+ * Both are made exclusively (mkdir, O_EXCL): an existing name is a clash,
+ * never reused.  The run removes what it made by name.  After a crash,
+ * `cleanup` removes the I/O file if it is a regular file of the run's user,
+ * and in the directory whose identity the journal recorded only entries of
+ * the shapes above, never following a symlink; anything else stays.
  */
 struct ab_run_dir {
+	char *dir;       /* DIR */
 	char *name;      /* "arraybench.RUNID" */
-	char *path;
-	char *io_path;   /* for messages: the I/O file is reached through fd */
-	char *files_dir; /* likewise */
-	int fd;          /* the directory itself, from the moment it exists; -1 before */
-	dev_t dev;       /* its identity, to reopen it after a remount */
-	ino_t ino;
+	char *path;      /* DIR/arraybench.RUNID */
+	char *io_name;   /* "arraybench.RUNID.io", in DIR */
+	char *io_path;   /* for messages: both are reached through descriptors */
+	char *files_dir;
+	int dir_fd;      /* DIR, held from before the run directory is made; -1 */
+	int fd;          /* the run directory, from the moment it exists; -1 */
+	dev_t dir_dev, dev; /* identities, to reopen both after a remount */
+	ino_t dir_ino, ino;
 };
 
 /* The paths, without making anything (also for --dry-run). */
 void ab_run_dir_init(struct ab_run_dir *rd, const char *dir, const char *run_id);
-/* Journal, make (in parent_fd, DIR held open) and identify it, and hold it open; with `owner_given`, hand
- * it to uid:gid (-u: the workers write in it).  Everything after goes
- * through rd->fd: USER may write in DIR and could swap the name for a
- * symlink, but not the directory under the descriptor. */
-gboolean ab_run_dir_create(struct ab_run_dir *rd, int parent_fd, struct ab_undo *undo, gboolean owner_given,
+/* Take DIR (dir_fd, which rd then owns), journal, make and identify the run
+ * directory and hold it open, and journal the I/O file the workers will
+ * make; with `owner_given`, hand the directory to uid:gid (-u: the workers
+ * write in it).  Everything after goes through the descriptors: USER may
+ * write in DIR and could swap names for symlinks, but not the directories
+ * under the descriptors. */
+gboolean ab_run_dir_create(struct ab_run_dir *rd, int dir_fd, struct ab_undo *undo, gboolean owner_given,
 			   uid_t uid, gid_t gid, GError **error);
-/* --cache remount: let go of the directory so its file system can be
- * unmounted, then take it again, refusing (AB_ERROR_UNSAFE) anything but
- * the same directory. */
+/* --cache remount: let go of both directories so their file system can be
+ * unmounted, then take them again, refusing (AB_ERROR_UNSAFE) anything but
+ * the same directories. */
 void ab_run_dir_release(struct ab_run_dir *rd);
 gboolean ab_run_dir_reopen(struct ab_run_dir *rd, GError **error);
 /* Remove one file set's files and subdirectories by name, then files/;
@@ -46,7 +57,8 @@ gboolean ab_run_dir_reopen(struct ab_run_dir *rd, GError **error);
 void ab_run_dir_remove_file_set(const struct ab_run_dir *rd, const struct ab_file_set *set);
 void ab_run_dir_clear(struct ab_run_dir *rd);
 
-/* The undo of AB_UNDO_RUN_DIR (for the real executor). */
+/* The undos of AB_UNDO_RUN_DIR and AB_UNDO_IO_FILE (for the real executor). */
 enum ab_undo_outcome ab_run_dir_undo(const struct ab_undo_step *step, GError **error);
+enum ab_undo_outcome ab_io_file_undo(const struct ab_undo_step *step, GError **error);
 
 #endif

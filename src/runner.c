@@ -51,15 +51,15 @@ static int compare_fds(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
-/* Close every descriptor the parent had but the barrier's two and the run's
- * directory: the undo journal, the state directory, the CSV and JSON files
- * were opened by root and must not reach a worker running as -u USER. */
-static void close_inherited(int a, int b, int c)
+/* Close every descriptor the parent had but the barrier's two and the two
+ * directories: the undo journal, the state directory, the CSV and JSON
+ * files were opened by root and must not reach a worker running as -u USER. */
+static void close_inherited(int a, int b, int c, int d)
 {
-	int keep[3] = { a, b, c };
-	qsort(keep, 3, sizeof(int), compare_fds);
+	int keep[4] = { a, b, c, d };
+	qsort(keep, 4, sizeof(int), compare_fds);
 	unsigned from = 3;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		if (keep[i] < (int)from)
 			continue;
 		if ((unsigned)keep[i] > from)
@@ -81,7 +81,7 @@ static void die_with_parent(pid_t parent)
 static void worker_main(const struct ab_runner *r, const struct ab_phase *phase, struct ab_phase_ctx *ctx,
 			const sigset_t *orig_mask, pid_t parent)
 {
-	close_inherited(ctx->ready_fd, ctx->go_fd, ctx->dir_fd);
+	close_inherited(ctx->ready_fd, ctx->go_fd, ctx->dir_fd, ctx->run_fd);
 	die_with_parent(parent);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -301,7 +301,8 @@ gboolean ab_runner_run_phase(const struct ab_runner *r, const struct ab_phase *p
 			close(ready[0]);
 			close(go[1]);
 			struct ab_phase_ctx ctx = {
-				.phase = phase, .cfg = r->cfg, .dir_fd = r->dir_fd, .io_path = r->io_path,
+				.phase = phase, .cfg = r->cfg, .dir_fd = r->dir_fd, .io_name = r->io_name,
+				.run_fd = r->run_fd, .io_path = r->io_path,
 				.files_dir = r->files_dir,
 				.files = r->files, .seed = seed, .worker = i, .workers = n,
 				.sample = &samples[i], .ready_fd = ready[1], .go_fd = go[0],

@@ -15,7 +15,9 @@ void ab_runner_install_signals(void);
 struct ab_runner {
 	const struct ab_config *cfg;
 	const struct ab_cache *cache;
-	int dir_fd;                /* the run's directory */
+	int dir_fd;                /* DIR, holding the I/O file */
+	const char *io_name;
+	int run_fd;                /* the run's directory, holding files/ */
 	const char *io_path;
 	const char *files_dir;
 	struct ab_file_set *files; /* the set of the current file phase */

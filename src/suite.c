@@ -34,10 +34,10 @@ static void drop_file_set(const struct ab_suite *s, struct ab_file_set *set)
 	ab_file_set_free(set);
 }
 
-static gboolean exists(const struct ab_run_dir *rd, const char *name)
+static gboolean exists(int dir_fd, const char *name)
 {
 	struct stat st;
-	return fstatat(rd->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+	return fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
 /* Cold cache before a read phase, for the I/O file when it has one.  With
@@ -45,7 +45,8 @@ static gboolean exists(const struct ab_run_dir *rd, const char *name)
  * blocking (a FIFO would hang us) and used only if it is a regular file. */
 static gboolean before_read(const struct ab_suite *s, gboolean io, GError **error)
 {
-	int fd = io ? openat(s->run_dir->fd, AB_IO_NAME, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC) : -1;
+	int fd = io ? openat(s->run_dir->dir_fd, s->run_dir->io_name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+		    : -1;
 	struct stat st;
 	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
 		close(fd);
@@ -75,7 +76,8 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 	const struct ab_config *cfg = s->cfg;
 	const char *io_path = s->run_dir->io_path, *files_dir = s->run_dir->files_dir;
 	struct ab_runner r = {
-		.cfg = cfg, .cache = s->cache, .dir_fd = s->run_dir->fd, .io_path = io_path, .files_dir = files_dir,
+		.cfg = cfg, .cache = s->cache, .dir_fd = s->run_dir->dir_fd, .io_name = s->run_dir->io_name,
+		.run_fd = s->run_dir->fd, .io_path = io_path, .files_dir = files_dir,
 		.disk_names = s->disk_names,
 	};
 	struct ab_file_set *seq = NULL, *rnd = NULL;
@@ -85,7 +87,7 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 			continue;
 		const struct ab_phase *ph = ab_phase_by_id(id);
 		uint64_t seed = phase_seed(run->seed, id);
-		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !exists(s->run_dir, AB_IO_NAME))
+		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !exists(s->run_dir->dir_fd, s->run_dir->io_name))
 			ok = run_untimed(&r, &ab_phase_layout, seed, error);
 		if (ok && (ph->flags & AB_PHASE_FILES)) {
 			gboolean random_order = (ph->flags & AB_PHASE_RANDOM_ORDER) != 0;
@@ -97,7 +99,7 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 			if (!*set)
 				*set = ab_file_set_new(cfg, random_order, seed);
 			r.files = *set;
-			if ((ph->flags & AB_PHASE_NEEDS_FILES) && !exists(s->run_dir, AB_FILES_NAME))
+			if ((ph->flags & AB_PHASE_NEEDS_FILES) && !exists(s->run_dir->fd, AB_FILES_NAME))
 				ok = run_untimed(&r, ab_phase_by_id(random_order ? AB_PHASE_RAND_CREATE
 										  : AB_PHASE_SEQ_CREATE),
 						 seed, error);
@@ -107,11 +109,12 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 		if (ok && (ph->flags & AB_PHASE_READS))
 			ok = before_read(s, (ph->flags & AB_PHASE_IO) != 0, error);
 		if (ok && cfg->cache == AB_CACHE_REMOUNT && s->target) {
-			/* Our own hold on the test directory would keep it busy. */
+			/* Our own hold on the directories would keep it busy. */
 			ab_run_dir_release(s->run_dir);
 			ok = ab_target_remount(s->target, error);
 			ok = ab_run_dir_reopen(s->run_dir, ok ? error : NULL) && ok;
-			r.dir_fd = s->run_dir->fd;
+			r.dir_fd = s->run_dir->dir_fd;
+			r.run_fd = s->run_dir->fd;
 		}
 		if (!ok)
 			break;
@@ -125,7 +128,7 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 			fflush(s->progress);
 		}
 	}
-	unlinkat(s->run_dir->fd, AB_IO_NAME, 0);
+	unlinkat(s->run_dir->dir_fd, s->run_dir->io_name, 0);
 	drop_file_set(s, seq);
 	drop_file_set(s, rnd);
 	return ok;

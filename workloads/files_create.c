@@ -21,7 +21,7 @@
 
 static int make_dirs(struct ab_phase_ctx *ctx, int *top)
 {
-	if (mkdirat(ctx->dir_fd, AB_FILES_NAME, 0700) != 0)
+	if (mkdirat(ctx->run_fd, AB_FILES_NAME, 0700) != 0)
 		return ab_worker_fail(ctx, errno, "cannot create directory '%s'", ctx->files_dir);
 	if ((*top = ab_open_files_dir(ctx)) < 0)
 		return -1;

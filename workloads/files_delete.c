@@ -108,7 +108,7 @@ static int run(struct ab_phase_ctx *ctx)
 			rc = ab_worker_fail(ctx, errno, "cannot remove directory '%s/%s'", ctx->files_dir, name);
 	}
 	close(top);
-	if (rc == 0 && unlinkat(ctx->dir_fd, AB_FILES_NAME, AT_REMOVEDIR) != 0)
+	if (rc == 0 && unlinkat(ctx->run_fd, AB_FILES_NAME, AT_REMOVEDIR) != 0)
 		rc = ab_worker_fail(ctx, errno, "cannot remove directory '%s'", ctx->files_dir);
 	sync();
 	ab_worker_stop(ctx);

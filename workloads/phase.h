@@ -60,10 +60,9 @@ struct ab_sample {
 	struct ab_histogram latency;
 };
 
-/* Inside the run's directory (src/rundir.h): the I/O file and the file
- * phases' tree.  Workers reach both through the directory's descriptor, not
- * by path, so nothing swapped into DIR can redirect them. */
-#define AB_IO_NAME "io"
+/* The file phases' tree, in the run's directory (src/rundir.h).  Workers
+ * reach it and the I/O file through directory descriptors, not by path, so
+ * nothing swapped into DIR can redirect them. */
 #define AB_FILES_NAME "files"
 
 /* Names of the small files, made by the parent before the phase is timed. */
@@ -84,7 +83,9 @@ struct ab_phase;
 struct ab_phase_ctx {
 	const struct ab_phase *phase;
 	const struct ab_config *cfg;
-	int dir_fd;             /* the run's directory, holding both of these: */
+	int dir_fd;             /* DIR, holding the I/O file: */
+	const char *io_name;    /* its name there */
+	int run_fd;             /* the run's directory, holding files/ */
 	const char *io_path;    /* the one big file of the I/O phases (for messages) */
 	const char *files_dir;  /* directory of the file phases (for messages) */
 	struct ab_file_set *files;

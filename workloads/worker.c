@@ -155,7 +155,7 @@ int ab_open_io(struct ab_phase_ctx *ctx, int flags, gboolean direct)
 {
 	/* O_NONBLOCK until it is known to be a regular file: a FIFO that the
 	 * -u user put in its place would otherwise block the open forever. */
-	int fd = openat(ctx->dir_fd, AB_IO_NAME, flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | (direct ? O_DIRECT : 0),
+	int fd = openat(ctx->dir_fd, ctx->io_name, flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | (direct ? O_DIRECT : 0),
 			0600);
 	if (fd < 0) {
 		if (direct && errno == EINVAL)
@@ -173,12 +173,12 @@ int ab_open_io(struct ab_phase_ctx *ctx, int flags, gboolean direct)
 
 void ab_unlink_io(struct ab_phase_ctx *ctx)
 {
-	unlinkat(ctx->dir_fd, AB_IO_NAME, 0);
+	unlinkat(ctx->dir_fd, ctx->io_name, 0);
 }
 
 int ab_open_files_dir(struct ab_phase_ctx *ctx)
 {
-	int fd = openat(ctx->dir_fd, AB_FILES_NAME, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(ctx->run_fd, AB_FILES_NAME, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return ab_worker_fail(ctx, errno, "cannot open directory '%s'", ctx->files_dir);
 	return fd;

@@ -100,7 +100,7 @@ if is_root && id nobody >/dev/null 2>&1; then
 	case $fds in *u.csv* | *u.json* | *journal* | *"$ARRAYBENCH_STATE_DIR"*) bad=1 ;; *) bad=0 ;; esac
 	[ -n "$fds" ] && [ $bad = 0 ]; ok $? "the worker holds no CSV, JSON, journal or state directory descriptor"
 	[ -n "$fds" ] || diag "no worker seen"; [ $bad = 0 ] || diag "worker fds: $fds"
-	is "$(echo "$fds" | wc -w)" 5 "only stdin, stdout, stderr, the run's directory and the test file ($fds)"
+	is "$(echo "$fds" | wc -w)" 6 "only stdin, stdout, stderr, DIR, the run's directory and the test file ($fds)"
 	# kill -9 of arraybench takes the worker along, though it changed its
 	# user (which clears the death signal: it is set again after).
 	"$AB" run -d "$T/u" -s 64m -f200 -r 16 --cache none -n 0 --phases per-char-write -u nobody >/dev/null 2>"$T/u9.err" &
@@ -117,7 +117,7 @@ if is_root && id nobody >/dev/null 2>&1; then
 		--phases per-char-write,per-char-read -u nobody >/dev/null 2>"$T/fifo.err" &
 	pid=$!
 	for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/fifo.err" && break; sleep 0.05; done
-	su nobody -s /bin/sh -c "cd '$T/u/arraybench.fifo-$$' && rm io && mkfifo io"
+	su nobody -s /bin/sh -c "cd '$T/u' && rm arraybench.fifo-$$.io && mkfifo arraybench.fifo-$$.io"
 	wait $pid
 	is $? 2 "a FIFO in place of the test file fails the run (exit 2), it does not hang"
 	grep -q "not a regular file" "$T/fifo.err"; ok $? "saying the test file is not a regular file"

@@ -19,7 +19,7 @@ windows=(
 	"openat|MNT|1|-n \"\$(grep -F ' MNT ' /proc/self/mounts)\"|the file system is mounted"
 	"mkdirat|arraybench.RID|1|-d MNT/arraybench.RID|the test directory is made"
 	"mkdir|CGROUP|1|-d CGROUP|the memory cgroup is made"
-	"openat|io|1|-e MNT/arraybench.RID/io|a worker creates the I/O file"
+	"openat|arraybench.RID.io|1|-e MNT/arraybench.RID.io|a worker creates the I/O file"
 	"mkdirat|files|1|-d MNT/arraybench.RID/files|a worker makes the file-phase directory"
 )
 per=4

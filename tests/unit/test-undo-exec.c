@@ -123,41 +123,45 @@ static void touch(const char *dir, const char *rel)
 }
 
 /* After a crash, the run's directory loses exactly what a run makes:
- * io, files/, NNNNN/ and file-set names, never what someone else put
- * there, never through a symlink. */
+ * files/, NNNNN/ and file-set names, never what someone else put there,
+ * never through a symlink; the I/O file goes only if the run's workers
+ * could have made it. */
 static void test_run_dir(void **state)
 {
 	const char *top = *state;
 	int top_fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct ab_run_dir rd;
+	struct ab_run_dir rd, again;
 	ab_run_dir_init(&rd, top, "r-1");
+	ab_run_dir_init(&again, top, "r-1");
 	struct ab_undo u;
 	assert_true(ab_undo_open(&u, NULL, NULL, NULL));
-	assert_true(ab_run_dir_create(&rd, top_fd, &u, FALSE, 0, 0, NULL));
+	assert_true(ab_run_dir_create(&rd, dup(top_fd), &u, FALSE, 0, 0, NULL));
+	assert_int_equal(u.steps->len, 2); /* the directory, then the I/O file */
 	/* A second run by the same id: a clash, nothing touched. */
 	touch(rd.path, "keep-me");
 	GError *e = NULL;
-	assert_false(ab_run_dir_create(&rd, top_fd, &u, FALSE, 0, 0, &e));
+	assert_false(ab_run_dir_create(&again, dup(top_fd), &u, FALSE, 0, 0, &e));
 	assert_non_null(strstr(e->message, "it exists already"));
 	g_clear_error(&e);
 	g_autofree char *keep = g_build_filename(rd.path, "keep-me", NULL);
 	assert_int_equal(unlink(keep), 0);
-	struct ab_undo_step *s = g_ptr_array_index(u.steps, 0);
+	struct ab_undo_step *s = g_ptr_array_index(u.steps, 0), *io_step = g_ptr_array_index(u.steps, 1);
+	assert_int_equal(io_step->kind, AB_UNDO_IO_FILE);
+	assert_string_equal(io_step->path, rd.io_path);
 	struct ab_config cfg;
 	ab_config_init(&cfg);
 	assert_true(ab_parse_files_spec("1:0:0:3", &cfg, NULL));
 	struct ab_file_set *set = ab_file_set_new(&cfg, TRUE, 9);
 	for (uint32_t i = 0; i < set->count; i += 97)
 		touch(rd.files_dir, ab_file_set_path(set, i));
-	touch(rd.path, "io");
 	/* Strangers: a note at the top, a file in a subdirectory, a symlink
 	 * named like a subdirectory that points at a directory to keep. */
 	g_autofree char *outside = g_build_filename(top, "outside", NULL);
 	touch(outside, "0000000001abc");
 	touch(rd.path, "notes.txt");
 	touch(rd.files_dir, "00001/README");
-	g_autofree char *link = g_build_filename(rd.files_dir, "00007", NULL);
-	assert_int_equal(symlink(outside, link), 0);
+	g_autofree char *sym = g_build_filename(rd.files_dir, "00007", NULL);
+	assert_int_equal(symlink(outside, sym), 0);
 	assert_int_equal(ab_run_dir_undo(s, &e), AB_UNDO_FOREIGN);
 	assert_non_null(strstr(e->message, "'notes.txt'"));
 	assert_non_null(strstr(e->message, "'files/00001/README'"));
@@ -165,9 +169,7 @@ static void test_run_dir(void **state)
 	g_clear_error(&e);
 	/* Ours went, theirs stayed, the symlink's target is whole. */
 	g_autofree char *first = g_build_filename(rd.files_dir, ab_file_set_path(set, 0), NULL);
-	g_autofree char *io = g_build_filename(rd.path, "io", NULL);
 	assert_false(g_file_test(first, G_FILE_TEST_EXISTS));
-	assert_false(g_file_test(io, G_FILE_TEST_EXISTS));
 	g_autofree char *note = g_build_filename(rd.path, "notes.txt", NULL);
 	g_autofree char *kept = g_build_filename(outside, "0000000001abc", NULL);
 	assert_true(g_file_test(note, G_FILE_TEST_EXISTS));
@@ -176,19 +178,33 @@ static void test_run_dir(void **state)
 	assert_int_equal(unlink(note), 0);
 	g_autofree char *readme = g_build_filename(rd.files_dir, "00001", "README", NULL);
 	assert_int_equal(unlink(readme), 0);
-	assert_int_equal(unlink(link), 0);
+	assert_int_equal(unlink(sym), 0);
 	assert_int_equal(ab_run_dir_undo(s, NULL), AB_UNDO_UNDONE);
 	assert_false(g_file_test(rd.path, G_FILE_TEST_EXISTS));
 	assert_int_equal(ab_run_dir_undo(s, NULL), AB_UNDO_ABSENT);
 	/* Another directory by the run dir's name is not ours. */
-	touch(outside, "io");
+	touch(outside, "marker");
 	assert_int_equal(rename(outside, rd.path), 0);
 	assert_int_equal(ab_run_dir_undo(s, NULL), AB_UNDO_FOREIGN);
-	assert_true(g_file_test(io, G_FILE_TEST_EXISTS));
+	g_autofree char *marker = g_build_filename(rd.path, "marker", NULL);
+	assert_true(g_file_test(marker, G_FILE_TEST_EXISTS));
+	/* The I/O file: a symlink or a file with other links is not one the
+	 * workers made; a plain file of the run's user is. */
+	assert_int_equal(ab_io_file_undo(io_step, NULL), AB_UNDO_ABSENT);
+	assert_int_equal(symlink(marker, rd.io_path), 0);
+	assert_int_equal(ab_io_file_undo(io_step, NULL), AB_UNDO_FOREIGN);
+	assert_int_equal(unlink(rd.io_path), 0);
+	assert_int_equal(link(marker, rd.io_path), 0);
+	assert_int_equal(ab_io_file_undo(io_step, NULL), AB_UNDO_FOREIGN);
+	assert_int_equal(unlink(rd.io_path), 0);
+	assert_true(g_file_set_contents(rd.io_path, "data", -1, NULL));
+	assert_int_equal(ab_io_file_undo(io_step, NULL), AB_UNDO_UNDONE);
+	assert_false(g_file_test(rd.io_path, G_FILE_TEST_EXISTS));
 	ab_file_set_free(set);
 	ab_config_clear(&cfg);
 	ab_undo_clear(&u);
 	ab_run_dir_clear(&rd);
+	ab_run_dir_clear(&again);
 	close(top_fd);
 }
 
@@ -200,7 +216,7 @@ static void test_remove_file_set_by_name(void **state)
 	ab_run_dir_init(&rd, *state, "r-2");
 	struct ab_undo u;
 	assert_true(ab_undo_open(&u, NULL, NULL, NULL));
-	assert_true(ab_run_dir_create(&rd, top_fd, &u, FALSE, 0, 0, NULL));
+	assert_true(ab_run_dir_create(&rd, dup(top_fd), &u, FALSE, 0, 0, NULL));
 	struct ab_config cfg;
 	ab_config_init(&cfg);
 	assert_true(ab_parse_files_spec("1:0:0:2", &cfg, NULL));
