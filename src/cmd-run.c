@@ -274,7 +274,7 @@ static void print_run_plan(const struct ab_config *cfg, const char *run_id, cons
 }
 
 /* Everything that can be known before anything is made. */
-static gboolean check_all(struct ab_config *cfg, const char *run_id, GError **error)
+static gboolean check_all(struct ab_config *cfg, const char *run_id, const char *state_dir, GError **error)
 {
 	gboolean dry = cfg->target.dry_run;
 	if (ab_target_spec_builds(&cfg->target) && geteuid() != 0) {
@@ -296,7 +296,16 @@ static gboolean check_all(struct ab_config *cfg, const char *run_id, GError **er
 			cfg->dir = real;
 		}
 	}
-	return ab_user_check(cfg, error);
+	if (!ab_user_check(cfg, error))
+		return FALSE;
+	/* A run opens (and makes) it before anything else; a dry run only
+	 * checks that it deserves trust, if it exists. */
+	int fd = -1;
+	if (dry && !ab_state_dir_open(state_dir, FALSE, &fd, error))
+		return FALSE;
+	if (fd >= 0)
+		close(fd);
+	return TRUE;
 }
 
 int ab_cmd_run(int argc, char **argv, GError **error)
@@ -312,7 +321,7 @@ int ab_cmd_run(int argc, char **argv, GError **error)
 		return ab_error_exit_status(*error);
 	g_autofree char *run_id = ab_run_id_new(error);
 	g_autofree char *state_dir = ab_state_dir_path();
-	if (!run_id || !check_all(&cfg, run_id, error))
+	if (!run_id || !check_all(&cfg, run_id, state_dir, error))
 		return ab_error_exit_status(*error);
 	if (cfg.target.dry_run) {
 		print_run_plan(&cfg, run_id, state_dir);

@@ -7,7 +7,7 @@
 # fuzz-style pass that replays damaged copies of a real run's journal.
 # cleanup must touch nothing outside the run's own objects.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 26
+plan 27
 if ! is_root || [ ! -e /dev/loop-control ] || ! id nobody >/dev/null 2>&1; then
 	for i in $(seq 24); do skip "needs root, loop devices and the user nobody"; done
 	exit 0
@@ -37,6 +37,8 @@ is $? 4 "a run refuses the same state directory: exit 4"
 intact; ok $? "the symlinked journal's target is intact"
 ARRAYBENCH_STATE_DIR=$evil "$AB" run -d "$T" -s 0 -n 1 -q >/dev/null 2>&1
 is $? 4 "with it named in ARRAYBENCH_STATE_DIR too"
+ARRAYBENCH_STATE_DIR=$evil "$AB" run -d "$T" -s 0 -n 1 -q --dry-run >/dev/null 2>&1
+is $? 4 "and a dry run refuses it as well"
 mkdir "$T/loose"; chmod 777 "$T/loose"
 ARRAYBENCH_STATE_DIR=$T/loose "$AB" cleanup >/dev/null 2>"$T/err"
 is $? 4 "a world-writable state directory is refused too"

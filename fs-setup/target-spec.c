@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The target options on their own, before anything is planned or made. */
+/* The target spec: its lifecycle, --loop parsing, and the checks of its
+ * options on their own, before anything is planned or made. */
 #include "target.h"
 #include "mount.h"
 #include "optwords.h"
 #include "trust.h"
+#include "../src/config.h"
 #include "../src/error.h"
 
 #include <errno.h>
@@ -11,6 +13,57 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+
+void ab_target_spec_init(struct ab_target_spec *spec)
+{
+	memset(spec, 0, sizeof(*spec));
+}
+
+void ab_target_spec_clear(struct ab_target_spec *spec)
+{
+	g_free(spec->dir);
+	g_free(spec->device);
+	g_free(spec->array_level);
+	g_strfreev(spec->members);
+	g_free(spec->layout);
+	g_free(spec->fs);
+	g_free(spec->mkfs_opts);
+	g_free(spec->mount_opts);
+	g_free(spec->loop_dir);
+	g_free(spec->mount_parent);
+	g_strfreev(spec->confirmed);
+	memset(spec, 0, sizeof(*spec));
+}
+
+gboolean ab_target_spec_builds(const struct ab_target_spec *spec)
+{
+	return spec->device || spec->array_level || spec->loop_count;
+}
+
+gboolean ab_target_spec_parse_loop(const char *text, struct ab_target_spec *spec, GError **error)
+{
+	g_auto(GStrv) f = g_strsplit(text, ":", 3);
+	guint64 n;
+	uint64_t size;
+	if (!f[0] || !f[1] || !g_ascii_string_to_unsigned(f[0], 10, 1, 64, &n, NULL)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --loop '%s': expected N:SIZE[:DIR] with N from 1 to 64", text);
+		return FALSE;
+	}
+	if (!ab_parse_size(f[1], AB_MIB, &size, error)) {
+		g_prefix_error(error, "--loop: ");
+		return FALSE;
+	}
+	if (size < 16 * AB_MIB) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "invalid --loop size '%s': at least 16m", f[1]);
+		return FALSE;
+	}
+	spec->loop_count = (uint32_t)n;
+	spec->loop_size = size;
+	g_free(spec->loop_dir);
+	spec->loop_dir = g_strdup(f[2] && *f[2] ? f[2] : g_get_tmp_dir());
+	return TRUE;
+}
 
 /* Replace *path with its canonical form when it exists; journals and
  * cleanup must not depend on the working directory. */
