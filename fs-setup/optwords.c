@@ -36,7 +36,8 @@ static gboolean writes_a_file(const char *option, const char *word)
 	return g_str_equal(option, "--mkfs-opts") && word[0] == '-' && word[1] != '-' && strchr(word + 1, 'z');
 }
 
-/* A piece, the value after its first '=', or after a one-letter option. */
+/* A piece, the value after its first '=', or, in a cluster of one-letter
+ * options ("-L/dev/sdb", "-Fd/dir"), what follows any of its letters. */
 static const char *piece_names_something(const char *piece, const char **what)
 {
 	const char *why = names_something(piece);
@@ -44,8 +45,10 @@ static const char *piece_names_something(const char *piece, const char **what)
 	*what = piece;
 	if (!why && eq && (why = names_something(eq + 1)))
 		*what = eq + 1;
-	if (!why && piece[0] == '-' && piece[1] && piece[1] != '-' && (why = names_something(piece + 2)))
-		*what = piece + 2;
+	if (piece[0] == '-' && piece[1] && piece[1] != '-')
+		for (const char *rest = piece + 2; !why && *rest; rest++)
+			if ((why = names_something(rest)))
+				*what = rest;
 	return why;
 }
 

@@ -135,6 +135,14 @@ static gboolean check_loop_dir(struct ab_target_spec *spec, GError **error)
 			    spec->loop_dir);
 		return FALSE;
 	}
+	/* Root makes and removes the images there by name. */
+	g_autofree char *given = g_canonicalize_filename(spec->loop_dir, NULL);
+	g_autofree char *why = NULL;
+	if (!ab_path_trusted(given, &why)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+			    "refusing --loop directory '%s': %s (others could move the images)", spec->loop_dir, why);
+		return FALSE;
+	}
 	g_free(spec->loop_dir);
 	spec->loop_dir = g_steal_pointer(&real);
 	return TRUE;
@@ -151,8 +159,11 @@ static gboolean check_mount_parent(struct ab_target_spec *spec, GError **error)
 				   "invalid TMPDIR '%s' for the mount point", tmp);
 		return FALSE;
 	}
+	/* The path as given, symlinks and all: its canonical form could hide
+	 * a symlink another user owns. */
+	g_autofree char *given = g_canonicalize_filename(tmp, NULL);
 	g_autofree char *why = NULL;
-	if (!ab_path_trusted(real, &why)) {
+	if (!ab_path_trusted(given, &why)) {
 		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
 			    "refusing TMPDIR '%s' for the mount point: %s (others could move it)", tmp, why);
 		return FALSE;

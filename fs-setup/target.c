@@ -138,7 +138,7 @@ static gboolean make_loop(struct build *b, uint32_t i, GError **error)
 	struct stat st;
 	if (!ab_loop_make_image(img, spec->loop_size, &st, error)) {
 		/* It removes what it made itself; an existing file is not ours. */
-		ab_undo_abandon(b->undo, made);
+		ab_undo_done(b->undo, made);
 		return FALSE;
 	}
 	if (!ab_undo_identify(b->undo, made, &st, error))
@@ -149,7 +149,7 @@ static gboolean make_loop(struct build *b, uint32_t i, GError **error)
 		return FALSE;
 	char *dev = ab_loop_attach(img, &st, TRUE, error);
 	if (!dev) {
-		ab_undo_abandon(b->undo, attach);
+		ab_undo_done(b->undo, attach);
 		return FALSE;
 	}
 	/* Which device, and which attach of it: the image's inode number alone
@@ -291,7 +291,7 @@ static gboolean make_mount_point(struct build *b, char **dir_out, GError **error
 	if (mkdirat(pfd, name, 0700) != 0) {
 		int e = errno;
 		close(pfd);
-		ab_undo_abandon(b->undo, step); /* what is there is not ours */
+		ab_undo_done(b->undo, step); /* what is there is not ours */
 		ab_set_error_errno(error, e == EEXIST ? AB_ERROR_USAGE : AB_ERROR_SKIPPED, e,
 				   "cannot make the mount point '%s'", dir);
 		return FALSE;
@@ -361,7 +361,7 @@ static gboolean format_and_mount(struct build *b, enum ab_fs_type fs, const stru
 	if (!mounted)
 		return FALSE;
 	if (!ab_mount(t->source, t->mount_fd, dir, t->fs, spec->mount_opts, extra, error)) {
-		ab_undo_abandon(b->undo, mounted);
+		ab_undo_done(b->undo, mounted);
 		return FALSE;
 	}
 	if (!open_mounted_root(t, dir, error))

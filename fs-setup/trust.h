@@ -5,11 +5,13 @@
 #include <glib.h>
 
 /*
- * May root make a mount point in DIR and count on it staying where it is?
- * Only if no other user can rename anything on the way there: every
- * component of the canonical path belongs to root or to the user who runs
- * arraybench, and one that group or others may write to is sticky (as /tmp
- * is, where nobody may rename another's entry).  FALSE with *why otherwise.
+ * May root make something in DIR (a mount point, images, an output file)
+ * and count on the path leading there still?  Only if no other user can
+ * change anything on the way: walking DIR as given (absolute), every
+ * directory and every symlink followed belongs to root or to the user who
+ * runs arraybench, and a directory group or others may write to is sticky
+ * (as /tmp is, where nobody may rename another's entry).  FALSE with *why
+ * otherwise.
  */
 gboolean ab_path_trusted(const char *dir, char **why);
 

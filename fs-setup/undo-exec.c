@@ -176,21 +176,26 @@ static enum ab_undo_outcome undo_loop(const struct ab_undo_step *step, GError **
 			close(fd);
 			continue;
 		}
-		int rc = -1;
-		for (int i = 0; i < RETRIES; i++) {
-			rc = ioctl(fd, LOOP_CLR_FD, 0);
-			if (rc == 0 || errno != EBUSY)
-				break;
+		/* A device still open elsewhere is only marked to detach itself
+		 * on its last close (LOOP_CLR_FD returns 0, or EBUSY on older
+		 * kernels): wait a little for that, then call it what it is. */
+		int rc = ioctl(fd, LOOP_CLR_FD, 0);
+		struct loop_info64 info;
+		for (int i = 0; i < RETRIES && (rc == 0 || errno == EBUSY); i++) {
+			if (ioctl(fd, LOOP_GET_STATUS64, &info) != 0)
+				break; /* unbound: detached */
 			g_usleep(100000);
+			if (rc != 0)
+				rc = ioctl(fd, LOOP_CLR_FD, 0);
 		}
-		if (rc == 0 || errno == ENXIO)
+		if (ioctl(fd, LOOP_GET_STATUS64, &info) != 0 && errno == ENXIO)
 			detached++;
 		else
-			busy = errno;
+			busy = EBUSY;
 		close(fd);
 	}
 	if (busy)
-		return failed(error, busy, "detach");
+		return failed(error, busy, "still open elsewhere (it detaches itself once closed)");
 	return detached ? AB_UNDO_UNDONE : AB_UNDO_ABSENT;
 }
 

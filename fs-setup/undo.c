@@ -154,7 +154,7 @@ struct ab_undo_step *ab_undo_intend(struct ab_undo *u, enum ab_undo_kind kind, c
 	return step;
 }
 
-void ab_undo_abandon(struct ab_undo *u, struct ab_undo_step *step)
+void ab_undo_done(struct ab_undo *u, struct ab_undo_step *step)
 {
 	guint index;
 	if (!g_ptr_array_find(u->steps, step, &index))
@@ -197,9 +197,19 @@ const char *ab_undo_step_mismatch(const struct ab_undo_step *step, const struct 
 
 enum ab_undo_outcome ab_undo_not_there(const struct ab_undo_step *step, GError **error)
 {
+	if (!step->identified || step->on_own_mount)
+		return AB_UNDO_ABSENT;
+	/* The nearest directory that exists on the way: on the file system that
+	 * held the object, it is truly gone; on another, that file system is
+	 * not mounted there (or a directory on the way was unmounted). */
 	g_autofree char *parent = g_path_get_dirname(step->path);
 	struct stat st;
-	if (!step->identified || step->on_own_mount || stat(parent, &st) != 0 || st.st_dev == step->dev)
+	while (stat(parent, &st) != 0) {
+		char *up = g_path_get_dirname(parent);
+		g_free(parent);
+		parent = up;
+	}
+	if (st.st_dev == step->dev)
 		return AB_UNDO_ABSENT;
 	g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
 		    "it is not there, but '%s' is not on the file system that held it (device %u:%u): "

@@ -78,9 +78,10 @@ gboolean ab_undo_open(struct ab_undo *u, const char *state_dir, const char *run_
  * image), else NULL.  NULL return: not journaled, so do not make it. */
 struct ab_undo_step *ab_undo_intend(struct ab_undo *u, enum ab_undo_kind kind, const char *path,
 				    const char *detail, const struct stat *id, GError **error);
-/* The step was not taken (its action failed: EEXIST, EACCES...): journal
- * it as finished, so that nothing found by its name is ever undone as ours. */
-void ab_undo_abandon(struct ab_undo *u, struct ab_undo_step *step);
+/* Journal a step as finished: undone by its maker through descriptors it
+ * held, or never taken (its action failed: EEXIST, EACCES...), so that
+ * nothing found by its name is ever undone as ours. */
+void ab_undo_done(struct ab_undo *u, struct ab_undo_step *step);
 /* Journal what became known of the object after it was made. */
 gboolean ab_undo_set_detail(struct ab_undo *u, struct ab_undo_step *step, const char *detail, GError **error);
 /* The object exists now: journal its device and inode. */

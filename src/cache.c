@@ -104,7 +104,7 @@ gboolean ab_cache_setup(struct ab_cache *cache, const struct ab_config *cfg, str
 		return FALSE;
 	if (mkdir(dir, 0755) != 0) {
 		int e = errno;
-		ab_undo_abandon(undo, step); /* an existing group is not ours */
+		ab_undo_done(undo, step); /* an existing group is not ours */
 		errno = e;
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot create cgroup '%s'", dir);
 		return FALSE;

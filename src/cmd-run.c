@@ -14,6 +14,7 @@
 #include "sysinfo.h"
 #include "usercheck.h"
 #include "../fs-setup/statedir.h"
+#include "../fs-setup/trust.h"
 #include "../reports/report.h"
 
 #include <errno.h>
@@ -29,9 +30,21 @@ struct outputs {
 };
 
 /* With -u, USER may write where the outputs go (often DIR): a symlink put
- * there must not make root append to the file it points at. */
+ * there, as the file or as a directory on the way, must not make root
+ * append to the file it points at.  So the directory must be one no other
+ * user can rename in (as TMPDIR for mount points), and the file no symlink. */
 static FILE *open_append(const char *option, const char *path, gboolean no_follow, GError **error)
 {
+	if (no_follow) {
+		g_autofree char *absolute = g_canonicalize_filename(path, NULL);
+		g_autofree char *parent = g_path_get_dirname(absolute);
+		g_autofree char *why = NULL;
+		if (!ab_path_trusted(parent, &why)) {
+			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+				    "refusing %s '%s': %s (with -u, the user could redirect it)", option, path, why);
+			return NULL;
+		}
+	}
 	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (no_follow ? O_NOFOLLOW : 0), 0644);
 	FILE *f = fd >= 0 ? fdopen(fd, "a") : NULL;
 	if (!f && fd < 0 && errno == ELOOP && no_follow)
@@ -198,16 +211,14 @@ static gboolean run_all(const struct ab_config *cfg, const struct ab_cache *cach
 /* Everything after the target exists: its directory, the run's own
  * directory in it, the cache, the runs. */
 static gboolean measure(const struct ab_config *cfg, struct ab_target *target, struct ab_undo *undo,
-			const char *run_id, uint64_t ram_bytes, struct outputs *out, GError **error)
+			const char *run_id, int dir_fd, uint64_t ram_bytes, struct outputs *out, GError **error)
 {
 	/* DIR held open: the built target's root as it was verified after the
-	 * mount, or the -d directory the user named; the run directory owns it
-	 * from here on (and lets go of it around a remount). */
-	int dir_fd = target->root_fd >= 0 ? target->root_fd : open(cfg->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	target->root_fd = -1;
-	if (dir_fd < 0) {
-		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot use directory '%s'", cfg->dir);
-		return FALSE;
+	 * mount, or the -d directory opened by the checks; the run directory
+	 * owns it from here on (and lets go of it around a remount). */
+	if (target->root_fd >= 0) {
+		dir_fd = target->root_fd;
+		target->root_fd = -1;
 	}
 	struct ab_run_dir run_dir;
 	ab_run_dir_init(&run_dir, cfg->dir, run_id);
@@ -224,6 +235,7 @@ static gboolean measure(const struct ab_config *cfg, struct ab_target *target, s
 	if (ok)
 		ok = run_all(cfg, &cache, target, &run_dir, run_id, ram_bytes, out, error);
 	ab_cache_clear(&cache);
+	ab_run_dir_finish(&run_dir, undo);
 	ab_run_dir_clear(&run_dir);
 	return ok;
 }
@@ -273,8 +285,11 @@ static void print_run_plan(const struct ab_config *cfg, const char *run_id, cons
 	printf("\n");
 }
 
-/* Everything that can be known before anything is made. */
-static gboolean check_all(struct ab_config *cfg, const char *run_id, const char *state_dir, GError **error)
+/* Everything that can be known before anything is made.  For -d, *dir_fd
+ * gets DIR, opened once here: every later step, the -u check first, works
+ * on that directory, whatever its name comes to mean. */
+static gboolean check_all(struct ab_config *cfg, const char *run_id, const char *state_dir, int *dir_fd,
+			  GError **error)
 {
 	gboolean dry = cfg->target.dry_run;
 	if (ab_target_spec_builds(&cfg->target) && geteuid() != 0) {
@@ -295,8 +310,13 @@ static gboolean check_all(struct ab_config *cfg, const char *run_id, const char 
 			g_free(cfg->dir);
 			cfg->dir = real;
 		}
+		*dir_fd = open(cfg->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (*dir_fd < 0) {
+			ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot use directory '%s'", cfg->dir);
+			return FALSE;
+		}
 	}
-	if (!ab_user_check(cfg, error))
+	if (!ab_user_check(cfg, *dir_fd, error))
 		return FALSE;
 	/* A run opens (and makes) it before anything else; a dry run only
 	 * checks that it deserves trust, if it exists. */
@@ -321,22 +341,24 @@ int ab_cmd_run(int argc, char **argv, GError **error)
 		return ab_error_exit_status(*error);
 	g_autofree char *run_id = ab_run_id_new(error);
 	g_autofree char *state_dir = ab_state_dir_path();
-	if (!run_id || !check_all(&cfg, run_id, state_dir, error))
-		return ab_error_exit_status(*error);
-	if (cfg.target.dry_run) {
+	int dir_fd = -1;
+	gboolean ok = run_id && check_all(&cfg, run_id, state_dir, &dir_fd, error);
+	if (ok && cfg.target.dry_run)
 		print_run_plan(&cfg, run_id, state_dir);
-		return 0;
-	}
 	struct outputs out = { 0 };
-	if (!open_outputs(&cfg, &out, error)) {
+	if (!ok || cfg.target.dry_run || !open_outputs(&cfg, &out, error)) {
 		close_outputs(&out);
-		return ab_error_exit_status(*error);
+		if (dir_fd >= 0)
+			close(dir_fd);
+		return ok && cfg.target.dry_run ? 0 : ab_error_exit_status(*error);
 	}
 	/* Every path is absolute by now; from "/" no relative word of the
 	 * options can name a file here that it did not name when checked. */
 	if (chdir("/") != 0) {
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot change to '/'");
 		close_outputs(&out);
+		if (dir_fd >= 0)
+			close(dir_fd);
 		return ab_error_exit_status(*error);
 	}
 	ab_runner_install_signals();
@@ -344,18 +366,28 @@ int ab_cmd_run(int argc, char **argv, GError **error)
 	if (!ab_undo_open(&undo, state_dir, run_id, error)) {
 		ab_undo_clear(&undo);
 		close_outputs(&out);
+		if (dir_fd >= 0)
+			close(dir_fd);
 		return ab_error_exit_status(*error);
 	}
 	struct ab_target target;
 	ab_target_init(&target);
-	gboolean ok = build_target(&cfg, &target, &undo, run_id, error);
+	ok = build_target(&cfg, &target, &undo, run_id, error);
 	if (ok)
-		ok = measure(&cfg, &target, &undo, run_id, ram_bytes, &out, error);
+		ok = measure(&cfg, &target, &undo, run_id, dir_fd, ram_bytes, &out, error);
+	else if (dir_fd >= 0)
+		close(dir_fd);
 	close_outputs(&out);
 	/* Always unwind what was made, whatever happened above. */
 	g_autoptr(GString) report = g_string_new(NULL);
 	g_autoptr(GError) teardown_error = NULL;
-	if (!ab_undo_unwind(&undo, report, &teardown_error)) {
+	gboolean unwound = ab_undo_unwind(&undo, report, &teardown_error);
+	/* What was left alone (not the run's any more) is worth a word. */
+	g_auto(GStrv) lines = g_strsplit(report->str, "\n", -1);
+	for (char **l = lines; *l; l++)
+		if (g_str_has_prefix(*l, "left alone: "))
+			fprintf(stderr, "arraybench: warning: %s\n", *l);
+	if (!unwound) {
 		fprintf(stderr, "arraybench: error: teardown: %s; 'arraybench cleanup' retries it\n",
 			teardown_error->message);
 		if (ok) {

@@ -47,6 +47,40 @@ void ab_run_dir_clear(struct ab_run_dir *rd)
 	rd->dir_fd = rd->fd = -1;
 }
 
+/* The I/O file's name, claimed now (O_EXCL: an existing one is a clash,
+ * never reused or removed), before any phase.  The workers make the file
+ * anew in each write phase; the journal knows who may own it, and the file
+ * system it lies on. */
+static gboolean claim_io_file(struct ab_run_dir *rd, struct ab_undo *undo, gboolean owner_given, uid_t uid, gid_t gid,
+			      GError **error)
+{
+	g_autofree char *owner = g_strdup_printf("%u", (unsigned)(owner_given ? uid : geteuid()));
+	rd->io_step = ab_undo_intend(undo, AB_UNDO_IO_FILE, rd->io_path, owner, NULL, error);
+	if (!rd->io_step)
+		return FALSE;
+	int fd = openat(rd->dir_fd, rd->io_name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		int e = errno;
+		ab_undo_done(undo, rd->io_step); /* what is there is not ours */
+		rd->io_step = NULL;
+		if (e == EEXIST)
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "cannot create the test file '%s': it exists already (it was not touched)", rd->io_path);
+		else
+			ab_set_error_errno(error, AB_ERROR_USAGE, e, "cannot write in directory '%s'", rd->dir);
+		return FALSE;
+	}
+	struct stat st;
+	gboolean ok = fstat(fd, &st) == 0 && ab_undo_identify(undo, rd->io_step, &st, error);
+	if (ok && owner_given && fchown(fd, uid, gid) != 0) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot hand '%s' to user %u", rd->io_path,
+				   (unsigned)uid);
+		ok = FALSE;
+	}
+	close(fd);
+	return ok;
+}
+
 gboolean ab_run_dir_create(struct ab_run_dir *rd, int dir_fd, struct ab_undo *undo, gboolean owner_given,
 			   uid_t uid, gid_t gid, GError **error)
 {
@@ -63,7 +97,7 @@ gboolean ab_run_dir_create(struct ab_run_dir *rd, int dir_fd, struct ab_undo *un
 		return FALSE;
 	if (mkdirat(dir_fd, rd->name, 0700) != 0) {
 		int e = errno;
-		ab_undo_abandon(undo, step); /* what is there is not ours */
+		ab_undo_done(undo, step); /* what is there is not ours */
 		if (e == EEXIST)
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 				    "cannot create the test directory '%s': it exists already (nothing in it was "
@@ -82,14 +116,13 @@ gboolean ab_run_dir_create(struct ab_run_dir *rd, int dir_fd, struct ab_undo *un
 	rd->ino = st.st_ino;
 	if (!ab_undo_identify(undo, step, &st, error))
 		return FALSE;
+	rd->step = step;
 	if (owner_given && fchown(rd->fd, uid, gid) != 0) {
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot hand '%s' to user %u", rd->path,
 				   (unsigned)uid);
 		return FALSE;
 	}
-	/* The workers make it, each write phase anew; who may own it then. */
-	g_autofree char *owner = g_strdup_printf("%u", (unsigned)(owner_given ? uid : geteuid()));
-	return ab_undo_intend(undo, AB_UNDO_IO_FILE, rd->io_path, owner, NULL, error) != NULL;
+	return claim_io_file(rd, undo, owner_given, uid, gid, error);
 }
 
 /* Reopen `name` in `at` (or `path` when at < 0) only if it is still the
@@ -128,14 +161,26 @@ void ab_run_dir_remove_file_set(const struct ab_run_dir *rd, const struct ab_fil
 	int top = openat(rd->fd, FILES_NAME, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (top < 0)
 		return;
-	for (uint32_t i = 0; i < set->count; i++)
-		unlinkat(top, ab_file_set_path(set, i), 0);
-	if (set->dirs > 1)
+	if (set->dirs <= 1) {
+		for (uint32_t i = 0; i < set->count; i++)
+			unlinkat(top, ab_file_set_path(set, i), 0);
+	} else {
+		/* Each subdirectory opened without following a symlink (with -u it
+		 * is the user's), its files unlinked inside it; a set's files are
+		 * in index order, directory by directory. */
+		uint32_t i = 0;
 		for (uint32_t d = 0; d < set->dirs; d++) {
 			char name[8];
 			ab_file_set_dir_name(d, name);
+			int sub = openat(top, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			for (; i < set->count && ab_file_set_dir_of(set, i) == d; i++)
+				if (sub >= 0)
+					unlinkat(sub, strchr(ab_file_set_path(set, i), '/') + 1, 0);
+			if (sub >= 0)
+				close(sub);
 			unlinkat(top, name, AT_REMOVEDIR);
 		}
+	}
 	close(top);
 	unlinkat(rd->fd, FILES_NAME, AT_REMOVEDIR);
 }
@@ -215,6 +260,39 @@ static void clear_tree(int dfd, const char *where, enum depth depth, struct left
 			l->error = errno;
 	}
 	closedir(d);
+}
+
+/* Is `name` in dir_fd the directory of that identity (not a symlink)? */
+static gboolean still_there(int dir_fd, const char *name, dev_t dev, ino_t ino)
+{
+	struct stat st;
+	return fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_dev == dev && st.st_ino == ino;
+}
+
+gboolean ab_run_dir_finish(struct ab_run_dir *rd, struct ab_undo *undo)
+{
+	gboolean all = TRUE;
+	if (rd->step && rd->fd >= 0 && rd->dir_fd >= 0) {
+		struct leftovers l = { g_string_new(NULL), 0 };
+		clear_tree(rd->fd, "", RUN_DIR, &l);
+		if (!l.names->len && !l.error && still_there(rd->dir_fd, rd->name, rd->dev, rd->ino) &&
+		    unlinkat(rd->dir_fd, rd->name, AT_REMOVEDIR) == 0)
+			ab_undo_done(undo, rd->step);
+		else
+			all = FALSE; /* the journal's undo says what is left, and why */
+		g_string_free(l.names, TRUE);
+	}
+	if (rd->io_step && rd->dir_fd >= 0) {
+		struct stat st;
+		int rc = fstatat(rd->dir_fd, rd->io_name, &st, AT_SYMLINK_NOFOLLOW);
+		if (rc != 0 && errno == ENOENT)
+			ab_undo_done(undo, rd->io_step);
+		else if (rc == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1 && unlinkat(rd->dir_fd, rd->io_name, 0) == 0)
+			ab_undo_done(undo, rd->io_step);
+		else
+			all = FALSE;
+	}
+	return all;
 }
 
 enum ab_undo_outcome ab_run_dir_undo(const struct ab_undo_step *step, GError **error)

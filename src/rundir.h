@@ -35,6 +35,7 @@ struct ab_run_dir {
 	int fd;          /* the run directory, from the moment it exists; -1 */
 	dev_t dir_dev, dev; /* identities, to reopen both after a remount */
 	ino_t dir_ino, ino;
+	struct ab_undo_step *step, *io_step; /* their journal entries */
 };
 
 /* The paths, without making anything (also for --dry-run). */
@@ -47,6 +48,11 @@ void ab_run_dir_init(struct ab_run_dir *rd, const char *dir, const char *run_id)
  * under the descriptors. */
 gboolean ab_run_dir_create(struct ab_run_dir *rd, int dir_fd, struct ab_undo *undo, gboolean owner_given,
 			   uid_t uid, gid_t gid, GError **error);
+/* At the end: remove the run directory (only the shapes arraybench makes)
+ * and the I/O file through the descriptors, even if DIR was renamed, and
+ * mark their journal entries done.  FALSE if something stays, for the
+ * journal's undo to report. */
+gboolean ab_run_dir_finish(struct ab_run_dir *rd, struct ab_undo *undo);
 /* --cache remount: let go of both directories so their file system can be
  * unmounted, then take them again, refusing (AB_ERROR_UNSAFE) anything but
  * the same directories. */

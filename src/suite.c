@@ -40,6 +40,16 @@ static gboolean exists(int dir_fd, const char *name)
 	return fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
+/* Does the I/O file hold what phase ph reads?  Its name is claimed (empty)
+ * from the start, and per-char write leaves only the per-char size. */
+static gboolean io_file_ready(const struct ab_suite *s, const struct ab_phase *ph)
+{
+	struct stat st;
+	uint64_t need = (ph->flags & AB_PHASE_PER_CHAR) ? s->cfg->byte_io_size : s->cfg->file_size;
+	return fstatat(s->run_dir->dir_fd, s->run_dir->io_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       (uint64_t)st.st_size >= need;
+}
+
 /* Cold cache before a read phase, for the I/O file when it has one.  With
  * -u its directory is the user's: whatever is there is opened without
  * blocking (a FIFO would hang us) and used only if it is a regular file. */
@@ -87,7 +97,7 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 			continue;
 		const struct ab_phase *ph = ab_phase_by_id(id);
 		uint64_t seed = phase_seed(run->seed, id);
-		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !exists(s->run_dir->dir_fd, s->run_dir->io_name))
+		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !io_file_ready(s, ph))
 			ok = run_untimed(&r, &ab_phase_layout, seed, error);
 		if (ok && (ph->flags & AB_PHASE_FILES)) {
 			gboolean random_order = (ph->flags & AB_PHASE_RANDOM_ORDER) != 0;

@@ -7,8 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* errno of access(path, mode) as uid:gid, the way a worker becomes them. */
-static int access_as(uid_t uid, gid_t gid, const char *path, int mode)
+/* errno of access(mode) as uid:gid, the way a worker becomes them, of the
+ * directory dir_fd holds (or of `path` when dir_fd < 0). */
+static int access_as(uid_t uid, gid_t gid, int dir_fd, const char *path, int mode)
 {
 	pid_t pid = fork();
 	if (pid < 0)
@@ -16,7 +17,9 @@ static int access_as(uid_t uid, gid_t gid, const char *path, int mode)
 	if (pid == 0) {
 		if (setgroups(0, NULL) != 0 || setgid(gid) != 0 || setuid(uid) != 0)
 			_exit(255);
-		_exit(access(path, mode) == 0 ? 0 : errno & 0xff);
+		if (dir_fd >= 0 && fchdir(dir_fd) != 0)
+			_exit(errno & 0xff);
+		_exit(access(dir_fd >= 0 ? "." : path, mode) == 0 ? 0 : errno & 0xff);
 	}
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
@@ -27,7 +30,7 @@ static int access_as(uid_t uid, gid_t gid, const char *path, int mode)
 	return WEXITSTATUS(st) == 255 ? EPERM : WEXITSTATUS(st);
 }
 
-gboolean ab_user_check(const struct ab_config *cfg, GError **error)
+gboolean ab_user_check(const struct ab_config *cfg, int dir_fd, GError **error)
 {
 	if (!cfg->user_given)
 		return TRUE;
@@ -38,7 +41,7 @@ gboolean ab_user_check(const struct ab_config *cfg, GError **error)
 	gboolean built = ab_target_spec_builds(&cfg->target);
 	const char *path = built ? cfg->target.mount_parent : cfg->dir;
 	int mode = built ? X_OK : W_OK | X_OK;
-	int e = access_as(cfg->uid, cfg->gid, path, mode);
+	int e = access_as(cfg->uid, cfg->gid, built ? -1 : dir_fd, path, mode);
 	if (e) {
 		ab_set_error_errno(error, AB_ERROR_USAGE, e, "-u: user %u (group %u) cannot %s '%s'", (unsigned)cfg->uid,
 				   (unsigned)cfg->gid, built ? "reach" : "write in", path);

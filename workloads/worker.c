@@ -163,10 +163,13 @@ int ab_open_io(struct ab_phase_ctx *ctx, int flags, gboolean direct)
 					      "may not support direct I/O)", ctx->io_path);
 		return ab_worker_fail(ctx, errno, "cannot open '%s'", ctx->io_path);
 	}
+	/* One link: a hard link put in its place would let a write phase
+	 * overwrite another file. */
 	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
 		close(fd);
-		return ab_worker_fail(ctx, 0, "cannot use '%s': not a regular file", ctx->io_path);
+		return ab_worker_fail(ctx, 0, "cannot use '%s': not a regular file with one link", ctx->io_path);
 	}
 	return fd;
 }

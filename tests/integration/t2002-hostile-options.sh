@@ -6,9 +6,9 @@
 # range.  Each is refused before anything is made, with one clear line, and
 # the device it aimed at is untouched.  Root only (loop devices).
 . "$(dirname "$0")/lib.sh"
-plan 58
+plan 60
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 58); do skip "needs root and loop devices"; done
+	for i in $(seq 60); do skip "needs root and loop devices"; done
 	exit 0
 fi
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -176,3 +176,10 @@ if id nobody >/dev/null 2>&1; then
 else
 	for i in 1 2 3 4 5; do skip "needs the user nobody"; done
 fi
+
+# The --loop directory: root makes and removes images there by name, so no
+# other user may be able to move things on the way.
+mkdir "$T/nobody-images"; chown nobody "$T/nobody-images" 2>/dev/null
+"$AB" run --loop 1:300m:"$T/nobody-images" --fs ext4 $small >/dev/null 2>"$T/err"
+is $? 4 "a --loop directory another user owns is refused: exit 4"
+one_error "$T/err" "refusing --loop directory '$T/nobody-images': '$T/nobody-images' belongs to uid"; ok $? "naming why"

@@ -7,9 +7,9 @@
 # exist already (a planted test directory, files named like an old run's)
 # are never touched.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 47
+plan 55
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 47); do skip "needs root and loop devices"; done
+	for i in $(seq 55); do skip "needs root and loop devices"; done
 	exit 0
 fi
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -87,7 +87,7 @@ pid=$!
 for _ in $(seq 200); do grep -q "phase 'seq-create'" "$T/e.err" && break; sleep 0.05; done
 sleep 0.5
 kill9 "$pid"
-run_dir=$(ls -d "$d"/arraybench.*-*-*)
+run_dir=$(find "$d" -maxdepth 1 -type d -name 'arraybench.*-*-*')
 [ -n "$(ls -A "$run_dir/files" 2>/dev/null)" ]; ok $? "kill -9 of a -d run leaves its files in $run_dir"
 "$AB" cleanup >"$T/cleanup" 2>&1
 is $? 0 "cleanup exits 0"
@@ -212,3 +212,35 @@ mount "$fsdev" "$T/fs"
 "$AB" cleanup >"$T/cleanup" 2>&1
 is $? 0 "with the file system back, cleanup exits 0"
 is "$(ls -A "$T/fs" | grep -v lost+found)$(ls -A "$ARRAYBENCH_STATE_DIR")" "" "and removes the run's files and journal"
+
+# 11b. The same with DIR a directory below the mount point: while the file
+# system is away, DIR itself is missing, which is no proof either.
+mkdir "$T/fs/sub"
+"$AB" run -d "$T/fs/sub" -s 32m -r 16 --cache cgroup -n 0 -f200 --phases per-char-write >/dev/null 2>"$T/s.err" &
+pid=$!
+for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/s.err" && break; sleep 0.05; done
+kill9 "$pid"
+umount "$T/fs"
+"$AB" cleanup >"$T/cleanup" 2>&1
+is $? 3 "with DIR below the unmounted file system: cleanup exits 3, keeping the journal"
+mount "$fsdev" "$T/fs"
+"$AB" cleanup >"$T/cleanup" 2>&1
+is $? 0 "with it back, cleanup exits 0"
+is "$(ls -A "$T/fs/sub")$(ls -A "$ARRAYBENCH_STATE_DIR")" "" "and removes the test file, the run's directory and the journal"
+
+# 12. A loop device of the run still open elsewhere (someone mounted it):
+# its detach is only deferred, which is not "undone".
+start_slow_run "$T/l.err" --loop 1:300m --fs ext4
+kill9 "$pid"
+loop=$(losetup -j "$tmp"/arraybench-*-0.img | cut -d: -f1)
+umount "$tmp"/arraybench-mnt.*
+mkdir "$T/held"; mount "$loop" "$T/held"; cleanup_add "umount $T/held"
+"$AB" cleanup >"$T/cleanup" 2>&1
+is $? 3 "cleanup of a loop device mounted elsewhere: exit 3"
+grep -q "failed: loop-detach .*still open elsewhere" "$T/cleanup"; ok $? "saying it is still open elsewhere"
+ls "$ARRAYBENCH_STATE_DIR"/journal-* >/dev/null 2>&1; ok $? "the journal is kept"
+umount "$T/held"
+"$AB" cleanup >"$T/cleanup" 2>&1
+is $? 0 "once it is closed, cleanup exits 0"
+is "$(losetup -a | grep -c "$tmp/arraybench")$(ls -A "$tmp" "$ARRAYBENCH_STATE_DIR" | grep -c arraybench)" 00 \
+	"and nothing of the run is left"

@@ -43,6 +43,7 @@ static void test_devices_and_paths(void **state)
 	refused("--mkfs-opts", "-J device=/dev/null", "/dev/null", "it names an existing path");
 	refused("--mkfs-opts", "-l logdev=/dev/null,size=10m", "/dev/null", "it names an existing path");
 	refused("--mkfs-opts", "-L/etc", "/etc", "it names an existing path");
+	refused("--mkfs-opts", "-Fd/etc", "/etc", "it names an existing path"); /* a cluster */
 	refused("--mkfs-opts", "--rootdir=/etc", "/etc", "it names an existing path");
 	refused("--mount-opts", "noatime,device=/dev/null", "/dev/null", "it names an existing path");
 	refused("--mount-opts", "journal_path=/dev/null", "/dev/null", "it names an existing path");

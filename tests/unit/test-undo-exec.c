@@ -137,6 +137,9 @@ static void test_run_dir(void **state)
 	assert_true(ab_undo_open(&u, NULL, NULL, NULL));
 	assert_true(ab_run_dir_create(&rd, dup(top_fd), &u, FALSE, 0, 0, NULL));
 	assert_int_equal(u.steps->len, 2); /* the directory, then the I/O file */
+	struct stat claimed;
+	assert_int_equal(lstat(rd.io_path, &claimed), 0);
+	assert_true(S_ISREG(claimed.st_mode) && claimed.st_size == 0);
 	/* A second run by the same id: a clash, nothing touched. */
 	touch(rd.path, "keep-me");
 	GError *e = NULL;
@@ -188,8 +191,10 @@ static void test_run_dir(void **state)
 	assert_int_equal(ab_run_dir_undo(s, NULL), AB_UNDO_FOREIGN);
 	g_autofree char *marker = g_build_filename(rd.path, "marker", NULL);
 	assert_true(g_file_test(marker, G_FILE_TEST_EXISTS));
-	/* The I/O file: a symlink or a file with other links is not one the
-	 * workers made; a plain file of the run's user is. */
+	/* The I/O file: its name was claimed (an empty file) when the run
+	 * directory was made; a symlink or a file with other links is not one
+	 * the workers made; a plain file of the run's user is. */
+	assert_int_equal(ab_io_file_undo(io_step, NULL), AB_UNDO_UNDONE);
 	assert_int_equal(ab_io_file_undo(io_step, NULL), AB_UNDO_ABSENT);
 	assert_int_equal(symlink(marker, rd.io_path), 0);
 	assert_int_equal(ab_io_file_undo(io_step, NULL), AB_UNDO_FOREIGN);

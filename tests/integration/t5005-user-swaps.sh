@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# What a -u user, who may write in DIR or own DIR's parent, can swap while
+# root runs: DIR itself, a file-phase subdirectory, an output's directory,
+# the test file's name; and DIR renamed during a run.  Root must keep to the
+# directories it opened and touch nothing the swaps point at.  Each swap is
+# made while strace holds the run at a known point.  Root only.
+. "$(dirname "$0")/lib.sh"
+plan 16
+if ! is_root || ! id nobody >/dev/null 2>&1 || ! command -v strace >/dev/null; then
+	for i in $(seq 16); do skip "needs root, the user nobody and strace"; done
+	exit 0
+fi
+export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
+mkdir -p "$TMPDIR"
+chmod 711 "$T"
+asnobody() { su nobody -s /bin/sh -c "$*"; }
+mkdir "$T/u" "$T/rootonly"; chown nobody "$T/u"   # nobody owns DIR's parent
+mkdir "$T/u/d"; chown nobody "$T/u/d"
+empty() { [ -z "$(ls -A "$1")" ]; }
+
+# 1. DIR swapped for a symlink to a root-only directory after the checks
+# (held at the chdir to / that follows them): the run stays in the DIR it
+# opened; nothing appears in the root-only directory, not even while the
+# phase runs.
+rid=dswap-$$
+ARRAYBENCH_RUN_ID=$rid strace -o "$T/trace" -e trace=chdir -e inject=chdir:delay_exit=1500000:when=1 \
+	"$AB" run -u nobody -d "$T/u/d" -s 32m -f2 -r 16 --cache none -n 0 --phases per-char-write >/dev/null 2>"$T/err" &
+tracer=$!
+for _ in $(seq 100); do grep -q DELAYED "$T/trace" 2>/dev/null && break; sleep 0.02; done
+asnobody "mv '$T/u/d' '$T/u/d.real' && ln -s '$T/rootonly' '$T/u/d'"
+for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/err" && break; sleep 0.05; done
+during=$(ls -A "$T/rootonly" | tr '\n' ' ')
+wait $tracer
+is $? 0 "a run whose DIR was swapped after the checks exits 0, in the DIR it checked"
+is "$during" "" "nothing was made in the directory the symlink points at, during the phase"
+empty "$T/rootonly" && empty "$T/u/d.real"; ok $? "and nothing is left there or in the real DIR"
+asnobody "rm '$T/u/d' && mv '$T/u/d.real' '$T/u/d'"
+
+# 2. A file-phase subdirectory swapped for a symlink to a directory holding
+# files of the same names, before root removes the set (held at its open of
+# files/): root removes nothing there.
+mkdir "$T/victim"
+rid=fswap-$$
+ARRAYBENCH_RUN_ID=$rid strace -o "$T/trace" -P files -e trace=openat -e inject=openat:delay_enter=1500000:when=1 \
+	"$AB" run -u nobody -d "$T/u/d" -s 0 -n 1:0:0:2 -q --cache fadvise --phases seq-create >/dev/null 2>"$T/err" &
+tracer=$!
+# (delay_enter: the held call is logged, unfinished, as it is entered)
+for _ in $(seq 100); do grep -q 'openat([0-9]*, "files"' "$T/trace" 2>/dev/null && break; sleep 0.02; done
+sub=$T/u/d/arraybench.$rid/files/00001
+for f in "$sub"/*; do echo data >"$T/victim/$(basename "$f")"; done
+n=$(ls "$T/victim" | wc -l)
+asnobody "mv '$sub' '$sub.x' && ln -s '$T/victim' '$sub'"
+wait $tracer
+[ "$n" -gt 0 ] && [ "$(ls "$T/victim" | wc -l)" = "$n" ]; ok $? "the $n root-owned files of the same names are all still there"
+asnobody "rm -rf '$T/u/d'/arraybench.$rid*"; rm -f "$ARRAYBENCH_STATE_DIR"/journal-*
+
+# 3. An output under -u whose directory is a symlink the user made.
+asnobody "ln -s '$T/rootonly' '$T/u/out'"
+"$AB" run -u nobody -d "$T/u/d" -s 0 -n 1 -q --csv "$T/u/out/r.csv" >/dev/null 2>"$T/err"
+is $? 4 "-u and an output whose directory the user could redirect: exit 4"
+grep -q "refusing --csv '$T/u/out/r.csv'" "$T/err"; ok $? "naming the output"
+empty "$T/rootonly"; ok $? "nothing was written where the symlink points"
+
+# 4. A name of the run's taken beforehand: the test file, a hard link to a
+# file to keep.  A clash, before any phase; the file is intact.
+mkdir "$T/own"; echo precious >"$T/own/keep"; ln "$T/own/keep" "$T/own/arraybench.taken-$$.io"
+ARRAYBENCH_RUN_ID=taken-$$ "$AB" run -d "$T/own" -s 32m -r 16 --cache cgroup -n 0 -f -q --phases rewrite \
+	>/dev/null 2>"$T/err"
+is $? 1 "a test file name that exists (a hard link) is a clash: exit 1"
+grep -q "cannot create the test file '$T/own/arraybench.taken-$$.io': it exists already" "$T/err"; ok $? "saying so"
+is "$(cat "$T/own/keep")" precious "the linked file is intact"
+is "$(ls "$T/own" | wc -l)" 2 "and both names are still there"
+
+# 5. DIR renamed during a run: the run still removes what it made, in the
+# renamed directory; and a stranger put in the run's directory is reported.
+mkdir "$T/mv"
+"$AB" run -d "$T/mv" -s 32m -f2 -r 16 --cache none -n 0 --phases per-char-write >/dev/null 2>"$T/err" &
+pid=$!
+for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/err" && break; sleep 0.05; done
+mv "$T/mv" "$T/mv.moved"; mkdir "$T/mv"
+wait $pid
+is $? 0 "a run whose DIR was renamed during it exits 0"
+is "$(ls -A "$T/mv.moved" "$T/mv" | grep -c arraybench)" 0 "and leaves nothing in the renamed DIR or the new one"
+rid=strange-$$
+mkdir "$T/st"
+ARRAYBENCH_RUN_ID=$rid "$AB" run -d "$T/st" -s 32m -f2 -r 16 --cache none -n 0 --phases per-char-write >/dev/null 2>"$T/err" &
+pid=$!
+for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/err" && break; sleep 0.05; done
+touch "$T/st/arraybench.$rid/stranger"
+wait $pid
+is $? 0 "a stranger in the run's directory does not fail the run"
+grep -q "^arraybench: warning: left alone: remove-test-files $T/st/arraybench.$rid: kept: it holds 'stranger'" "$T/err"
+ok $? "it is reported, and kept with its directory"
+[ -e "$T/st/arraybench.$rid/stranger" ]; ok $? "the stranger is still there"
