@@ -54,7 +54,8 @@ void ab_run_dir_clear(struct ab_run_dir *rd)
 static gboolean claim_io_file(struct ab_run_dir *rd, struct ab_undo *undo, gboolean owner_given, uid_t uid, gid_t gid,
 			      GError **error)
 {
-	g_autofree char *owner = g_strdup_printf("%u", (unsigned)(owner_given ? uid : geteuid()));
+	rd->io_owner = owner_given ? uid : geteuid();
+	g_autofree char *owner = g_strdup_printf("%u", (unsigned)rd->io_owner);
 	rd->io_step = ab_undo_intend(undo, AB_UNDO_IO_FILE, rd->io_path, owner, NULL, error);
 	if (!rd->io_step)
 		return FALSE;
@@ -287,7 +288,8 @@ gboolean ab_run_dir_finish(struct ab_run_dir *rd, struct ab_undo *undo)
 		int rc = fstatat(rd->dir_fd, rd->io_name, &st, AT_SYMLINK_NOFOLLOW);
 		if (rc != 0 && errno == ENOENT)
 			ab_undo_done(undo, rd->io_step);
-		else if (rc == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1 && unlinkat(rd->dir_fd, rd->io_name, 0) == 0)
+		else if (rc == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1 && st.st_uid == rd->io_owner &&
+			 unlinkat(rd->dir_fd, rd->io_name, 0) == 0)
 			ab_undo_done(undo, rd->io_step);
 		else
 			all = FALSE;

@@ -36,6 +36,7 @@ struct ab_run_dir {
 	dev_t dir_dev, dev; /* identities, to reopen both after a remount */
 	ino_t dir_ino, ino;
 	struct ab_undo_step *step, *io_step; /* their journal entries */
+	uid_t io_owner;  /* who makes the test file: the run's user or -u USER */
 };
 
 /* The paths, without making anything (also for --dry-run). */
