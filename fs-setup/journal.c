@@ -14,7 +14,8 @@ char *ab_journal_header(const struct ab_journal_owner *o)
 
 static char *identity_fields(const struct ab_undo_step *s)
 {
-	return g_strdup_printf("%u:%u\t%" G_GUINT64_FORMAT, major(s->dev), minor(s->dev), (guint64)s->ino);
+	return g_strdup_printf("%u:%u\t%" G_GUINT64_FORMAT "\t%016" G_GINT64_MODIFIER "x", major(s->dev), minor(s->dev),
+			       (guint64)s->ino, s->fsid);
 }
 
 char *ab_journal_intent_line(const struct ab_undo_step *s)
@@ -48,15 +49,18 @@ static gboolean parse_u64(const char *text, guint64 max, guint64 *out)
 	return text && g_ascii_string_to_unsigned(text, 10, 0, max, out, NULL);
 }
 
-static gboolean parse_identity(const char *devtext, const char *inotext, struct ab_undo_step *s)
+/* "MAJ:MIN" "INO" and, since the fsid was added, "FSID" (16 hex digits). */
+static gboolean parse_identity(const char *devtext, const char *inotext, const char *fsidtext, struct ab_undo_step *s)
 {
 	g_auto(GStrv) mm = devtext ? g_strsplit(devtext, ":", 3) : NULL;
-	guint64 maj, min, ino;
+	guint64 maj, min, ino, fsid = 0;
 	if (!mm || g_strv_length(mm) != 2 || !parse_u64(mm[0], G_MAXUINT32, &maj) ||
-	    !parse_u64(mm[1], G_MAXUINT32, &min) || !parse_u64(inotext, G_MAXUINT64, &ino))
+	    !parse_u64(mm[1], G_MAXUINT32, &min) || !parse_u64(inotext, G_MAXUINT64, &ino) ||
+	    (fsidtext && (strlen(fsidtext) != 16 || !g_ascii_string_to_unsigned(fsidtext, 16, 0, G_MAXUINT64, &fsid, NULL))))
 		return FALSE;
 	s->dev = makedev((unsigned)maj, (unsigned)min);
 	s->ino = (ino_t)ino;
+	s->fsid = fsid;
 	s->identified = TRUE;
 	return TRUE;
 }
@@ -102,7 +106,7 @@ static gboolean parse_event(const char *line, uid_t owner, GPtrArray *steps)
 {
 	g_auto(GStrv) f = g_strsplit(line, "\t", -1);
 	guint n = g_strv_length(f);
-	if (n >= 1 && g_str_equal(f[0], "intent") && (n == 4 || n == 6)) {
+	if (n >= 1 && g_str_equal(f[0], "intent") && (n == 4 || n == 6 || n == 7)) {
 		enum ab_undo_kind kind;
 		if (!ab_undo_kind_from_name(f[1], &kind))
 			return FALSE;
@@ -114,13 +118,13 @@ static gboolean parse_event(const char *line, uid_t owner, GPtrArray *steps)
 		g_ptr_array_add(steps, s);
 		/* Only absolute paths: a relative one would depend on where
 		 * cleanup happens to run. */
-		return s->path[0] == '/' && (n == 4 || parse_identity(f[4], f[5], s));
+		return s->path[0] == '/' && (n == 4 || parse_identity(f[4], f[5], n == 7 ? f[6] : NULL, s));
 	}
 	guint64 index;
 	if (n >= 2 && parse_u64(f[1], G_MAXUINT, &index) && index < steps->len) {
 		struct ab_undo_step *s = g_ptr_array_index(steps, index);
-		if (g_str_equal(f[0], "ident") && n == 4)
-			return parse_identity(f[2], f[3], s);
+		if (g_str_equal(f[0], "ident") && (n == 4 || n == 5))
+			return parse_identity(f[2], f[3], n == 5 ? f[4] : NULL, s);
 		if (g_str_equal(f[0], "detail") && n == 3) {
 			g_free(s->detail);
 			s->detail = g_strcompress(f[2]);

@@ -11,8 +11,8 @@
  * line per event, tab-separated, strings escaped (g_strescape):
  *
  *   arraybench-undo 2 <TAB>run=ID<TAB>pid=N<TAB>start=TICKS<TAB>boot=UUID<TAB>uid=N
- *   intent KIND PATH DETAIL [MAJ:MIN INO]   step n is the n-th intent (from 0)
- *   ident  N MAJ:MIN INO                     step N's object now exists
+ *   intent KIND PATH DETAIL [MAJ:MIN INO FSID]  step n is the n-th intent (from 0)
+ *   ident  N MAJ:MIN INO FSID                   step N's object now exists
  *   detail N TEXT                            what became known of it (a loop device)
  *   done   N                                 step N is undone
  *

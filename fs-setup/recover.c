@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Bigger than any journal we write (a few hundred lines). */
@@ -45,19 +46,26 @@ static int open_checked(int dfd, const char *name, char **why)
 	struct stat before, st;
 	*why = NULL;
 	if (fstatat(dfd, name, &before, AT_SYMLINK_NOFOLLOW) != 0) {
-		*why = g_strdup(g_strerror(errno));
+		int e = errno;
+		*why = g_strdup(g_strerror(e));
+		errno = e; /* ENOENT: another cleanup was quicker */
 		return -1;
 	}
-	if ((*why = not_ours(&before)))
+	if ((*why = not_ours(&before))) {
+		errno = EPERM;
 		return -1;
+	}
 	int fd = openat(dfd, name, O_RDWR | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
-		*why = g_strdup(g_strerror(errno));
+		int e = errno;
+		*why = g_strdup(g_strerror(e));
+		errno = e;
 		return -1;
 	}
 	if (fstat(fd, &st) != 0 || st.st_dev != before.st_dev || st.st_ino != before.st_ino) {
 		close(fd);
 		*why = g_strdup("it changed while it was being checked");
+		errno = ESTALE;
 		return -1;
 	}
 	return fd;
@@ -111,8 +119,9 @@ static gboolean recover_one(int dfd, const char *dir, const char *name, ab_undo_
 	g_autofree char *why = NULL;
 	int fd = open_checked(dfd, name, &why);
 	if (fd < 0) {
-		g_string_append_printf(report, "ignored: '%s/%s' is not a journal arraybench wrote: %s\n", dir, shown,
-				       why);
+		if (errno != ENOENT) /* not: another cleanup finished it just now */
+			g_string_append_printf(report, "ignored: '%s/%s' is not a journal arraybench wrote: %s\n", dir,
+					       shown, why);
 		return TRUE;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -159,17 +168,29 @@ static gboolean recover_one(int dfd, const char *dir, const char *name, ab_undo_
 }
 
 /* A hidden journal whose run died between creating and naming it holds
- * nothing to undo.  A live one is locked from its first instant. */
+ * nothing to undo.  A run locks it right after creating it, then writes its
+ * header: with a header, the run it names decides; without, one that is
+ * unlocked and a minute old is dead, a younger one may be starting now. */
 static void remove_unfinished(int dfd, const char *dir, const char *name, GString *report)
 {
 	g_autofree char *shown = ab_one_line(name);
 	g_autofree char *why = NULL;
 	int fd = open_checked(dfd, name, &why);
 	if (fd < 0) {
-		g_string_append_printf(report, "ignored: '%s/%s': %s\n", dir, shown, why);
+		if (errno != ENOENT) /* another cleanup was quicker */
+			g_string_append_printf(report, "ignored: '%s/%s': %s\n", dir, shown, why);
 		return;
 	}
-	if (flock(fd, LOCK_EX | LOCK_NB) == 0 && unlinkat(dfd, name, 0) == 0)
+	struct stat st;
+	gboolean dead = fstat(fd, &st) == 0 && st.st_mtime < time(NULL) - 60;
+	gsize len = 0;
+	g_autofree char *text = read_all(fd, &len);
+	struct ab_journal_owner owner;
+	g_autoptr(GPtrArray) steps = NULL;
+	g_autofree char *unused = NULL;
+	if (text && ab_journal_parse(text, len, &owner, &steps, &unused) == AB_JOURNAL_OK)
+		dead = !ab_process_id_alive("", &owner.process);
+	if (dead && flock(fd, LOCK_EX | LOCK_NB) == 0 && unlinkat(dfd, name, 0) == 0)
 		g_string_append_printf(report, "removed: '%s/%s', a journal its run never started\n", dir, shown);
 	close(fd);
 }

@@ -136,13 +136,15 @@ static gboolean check_loop_dir(struct ab_target_spec *spec, GError **error)
 		return FALSE;
 	}
 	/* Root makes and removes the images there by name. */
-	g_autofree char *given = g_canonicalize_filename(spec->loop_dir, NULL);
+	g_autofree char *given = ab_path_absolute(spec->loop_dir);
 	g_autofree char *why = NULL;
 	if (!ab_path_trusted(given, &why)) {
 		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
 			    "refusing --loop directory '%s': %s (others could move the images)", spec->loop_dir, why);
 		return FALSE;
 	}
+	if (!ab_path_has_room("--loop directory", real, error))
+		return FALSE;
 	g_free(spec->loop_dir);
 	spec->loop_dir = g_steal_pointer(&real);
 	return TRUE;
@@ -159,15 +161,17 @@ static gboolean check_mount_parent(struct ab_target_spec *spec, GError **error)
 				   "invalid TMPDIR '%s' for the mount point", tmp);
 		return FALSE;
 	}
-	/* The path as given, symlinks and all: its canonical form could hide
-	 * a symlink another user owns. */
-	g_autofree char *given = g_canonicalize_filename(tmp, NULL);
+	/* The path as given, symlinks and ".." and all: its canonical form
+	 * could hide a symlink another user owns ("rootlink/.."). */
+	g_autofree char *given = ab_path_absolute(tmp);
 	g_autofree char *why = NULL;
 	if (!ab_path_trusted(given, &why)) {
 		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
 			    "refusing TMPDIR '%s' for the mount point: %s (others could move it)", tmp, why);
 		return FALSE;
 	}
+	if (!ab_path_has_room("TMPDIR", real, error))
+		return FALSE;
 	g_free(spec->mount_parent);
 	spec->mount_parent = g_steal_pointer(&real);
 	return TRUE;

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -364,8 +365,19 @@ static gboolean format_and_mount(struct build *b, enum ab_fs_type fs, const stru
 		ab_undo_done(b->undo, mounted);
 		return FALSE;
 	}
-	if (!open_mounted_root(t, dir, error))
+	if (!open_mounted_root(t, dir, error)) {
+		/* Someone moved the mount point: the undo by name would miss it.
+		 * Unmount it where it is, found from the descriptor. */
+		char at[64], real[4096];
+		snprintf(at, sizeof(at), "/proc/self/fd/%d", t->mount_fd);
+		ssize_t n = readlink(at, real, sizeof(real) - 1);
+		if (n > 0) {
+			real[n] = '\0';
+			if (umount2(real, UMOUNT_NOFOLLOW) == 0)
+				ab_undo_done(b->undo, mounted);
+		}
 		return FALSE;
+	}
 	t->mount_dir = g_steal_pointer(&dir);
 	t->mount_effective = ab_mount_effective_options("", t->mount_dir);
 	t->mount_extra = g_steal_pointer(&extra);

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "trust.h"
 
+#include "../src/error.h"
+
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -87,4 +90,24 @@ gboolean ab_path_trusted(const char *dir, char **why)
 	}
 	g_queue_free_full(g_steal_pointer(&todo), g_free);
 	return ok;
+}
+
+char *ab_path_absolute(const char *path)
+{
+	if (g_path_is_absolute(path))
+		return g_strdup(path);
+	g_autofree char *cwd = g_get_current_dir();
+	return g_build_filename(cwd, path, NULL);
+}
+
+gboolean ab_path_has_room(const char *what, const char *path, GError **error)
+{
+	/* The longest name a run adds under a directory:
+	 * "/arraybench-mnt.ID/arraybench.ID.io" with a 27-character run id. */
+	if (strlen(path) + 96 < PATH_MAX)
+		return TRUE;
+	g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+		    "invalid %s '%.40s...': too long (%zu characters) for the names a run makes in it to stay under "
+		    "PATH_MAX", what, path, strlen(path));
+	return FALSE;
 }

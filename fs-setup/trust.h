@@ -14,5 +14,12 @@
  * otherwise.
  */
 gboolean ab_path_trusted(const char *dir, char **why);
+/* Is there room under `path` for the names a run makes (run id and all),
+ * within PATH_MAX, so that cleanup can reach them by path after a crash?
+ * AB_ERROR_USAGE naming `what` if not. */
+gboolean ab_path_has_room(const char *what, const char *path, GError **error);
+/* `path` made absolute from the working directory, and nothing else: no
+ * "..", "." or symlink is resolved (the walk above must see them all). */
+char *ab_path_absolute(const char *path);
 
 #endif

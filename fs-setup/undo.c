@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -123,11 +124,22 @@ gboolean ab_undo_open(struct ab_undo *u, const char *state_dir, const char *run_
 	return create_journal(u, run_id, error);
 }
 
+guint64 ab_undo_fsid_of(const char *path)
+{
+	struct statfs sfs;
+	if (statfs(path, &sfs) != 0)
+		return 0;
+	int v[2];
+	memcpy(v, &sfs.f_fsid, sizeof(v));
+	return ((guint64)(unsigned)v[0] << 32) | (unsigned)v[1];
+}
+
 static void set_identity(struct ab_undo_step *step, const struct stat *st)
 {
 	step->identified = TRUE;
 	step->dev = st->st_dev;
 	step->ino = st->st_ino;
+	step->fsid = ab_undo_fsid_of(step->path);
 }
 
 struct ab_undo_step *ab_undo_intend(struct ab_undo *u, enum ab_undo_kind kind, const char *path,
@@ -187,11 +199,19 @@ gboolean ab_undo_identify(struct ab_undo *u, struct ab_undo_step *step, const st
 	return journal_append(u->journal_fd, u->journal_path, line, error);
 }
 
+/* The same file system: the device, or, remounted with another device
+ * number, the fsid. */
+static gboolean same_fs(const struct ab_undo_step *step, dev_t dev, const char *path)
+{
+	return dev == step->dev || (step->fsid && ab_undo_fsid_of(path) == step->fsid);
+}
+
 const char *ab_undo_step_mismatch(const struct ab_undo_step *step, const struct stat *st)
 {
 	if (step->identified)
-		return st->st_dev == step->dev && st->st_ino == step->ino ? NULL
-		       : "another object has taken its name (device and inode differ from the journal's)";
+		return st->st_ino == step->ino && same_fs(step, st->st_dev, step->path)
+			       ? NULL
+			       : "another object has taken its name (inode and file system differ from the journal's)";
 	return st->st_uid == step->owner ? NULL : "it belongs to another user";
 }
 
@@ -209,7 +229,7 @@ enum ab_undo_outcome ab_undo_not_there(const struct ab_undo_step *step, GError *
 		g_free(parent);
 		parent = up;
 	}
-	if (st.st_dev == step->dev)
+	if (same_fs(step, st.st_dev, parent))
 		return AB_UNDO_ABSENT;
 	g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
 		    "it is not there, but '%s' is not on the file system that held it (device %u:%u): "

@@ -39,6 +39,9 @@ struct ab_undo_step {
 	gboolean identified;  /* dev and ino are known */
 	dev_t dev;
 	ino_t ino;
+	guint64 fsid;         /* the file system's statfs f_fsid, 0 if unknown: on btrfs,
+			       * dm or NFS st_dev changes from mount to mount, the
+			       * fsid (from the file system's UUID) does not */
 	uid_t owner;          /* the run's user: who must own an unidentified object */
 	gboolean done;
 	gboolean on_own_mount; /* under a mount point an older step of the run mounted
@@ -86,9 +89,12 @@ void ab_undo_done(struct ab_undo *u, struct ab_undo_step *step);
 gboolean ab_undo_set_detail(struct ab_undo *u, struct ab_undo_step *step, const char *detail, GError **error);
 /* The object exists now: journal its device and inode. */
 gboolean ab_undo_identify(struct ab_undo *u, struct ab_undo_step *step, const struct stat *st, GError **error);
+/* A file system's statfs f_fsid as one number (0 when it cannot be read). */
+guint64 ab_undo_fsid_of(const char *path);
 /* Is st the object the step made?  NULL if so, else why not: the journaled
- * device and inode, or for an object never identified (its run was killed
- * between making and journaling it) the run's user as its owner. */
+ * inode and device (or, the device number having changed since, the same
+ * file system by its fsid), or for an object never identified (its run was
+ * killed between making and journaling it) the run's user as its owner. */
 const char *ab_undo_step_mismatch(const struct ab_undo_step *step, const struct stat *st);
 /* Nothing at the step's path: AB_UNDO_ABSENT, unless the file system that
  * held the (identified) object is not mounted there now, when its files

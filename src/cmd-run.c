@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct outputs {
@@ -29,32 +30,56 @@ struct outputs {
 	FILE *json;
 };
 
-/* With -u, USER may write where the outputs go (often DIR): a symlink put
- * there, as the file or as a directory on the way, must not make root
- * append to the file it points at.  So the directory must be one no other
- * user can rename in (as TMPDIR for mount points), and the file no symlink. */
-static FILE *open_append(const char *option, const char *path, gboolean no_follow, GError **error)
+/* Who else could have put this here? */
+static gboolean foreign_owner(const struct stat *st)
 {
-	if (no_follow) {
-		g_autofree char *absolute = g_canonicalize_filename(path, NULL);
+	return st->st_uid != 0 && st->st_uid != geteuid();
+}
+
+/* Outputs are appended to by root: another user's file, FIFO or symlink by
+ * that name (planted in /tmp, say) is refused, and opening never blocks (a
+ * FIFO with no reader fails).  With -u, USER may write where the outputs go
+ * (often DIR): the directory must also be one no other user can change the
+ * way to (as TMPDIR for mount points), and the file no symlink at all. */
+static FILE *open_append(const char *option, const char *path, gboolean under_u, GError **error)
+{
+	g_autofree char *why = NULL;
+	struct stat st;
+	if (under_u) {
+		g_autofree char *absolute = ab_path_absolute(path);
 		g_autofree char *parent = g_path_get_dirname(absolute);
-		g_autofree char *why = NULL;
 		if (!ab_path_trusted(parent, &why)) {
 			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
 				    "refusing %s '%s': %s (with -u, the user could redirect it)", option, path, why);
 			return NULL;
 		}
 	}
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (no_follow ? O_NOFOLLOW : 0), 0644);
-	FILE *f = fd >= 0 ? fdopen(fd, "a") : NULL;
-	if (!f && fd < 0 && errno == ELOOP && no_follow)
-		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
-			    "refusing %s '%s': it is a symbolic link (with -u, outputs are not opened through one)",
-			    option, path);
-	else if (!f)
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (under_u || foreign_owner(&st))) {
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing %s '%s': it is a symbolic link%s", option, path,
+			    under_u ? " (with -u, outputs are not opened through one)" : " of another user");
+		return NULL;
+	}
+	if (lstat(path, &st) == 0 && !S_ISCHR(st.st_mode) && !S_ISLNK(st.st_mode) && foreign_owner(&st)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing %s '%s': it belongs to uid %u", option, path,
+			    (unsigned)st.st_uid);
+		return NULL;
+	}
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC | (under_u ? O_NOFOLLOW : 0), 0644);
+	if (fd < 0) {
 		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot open '%s' for appending", path);
-	if (!f && fd >= 0)
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))
+		why = g_strdup("not a file, pipe or character device");
+	else if (!S_ISCHR(st.st_mode) && foreign_owner(&st))
+		why = g_strdup_printf("it belongs to uid %u", (unsigned)st.st_uid);
+	FILE *f = why ? NULL : fdopen(fd, "a");
+	if (!f) {
 		close(fd);
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing %s '%s': %s", option, path, why ? why : "?");
+		return NULL;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return f;
 }
 
@@ -285,6 +310,23 @@ static void print_run_plan(const struct ab_config *cfg, const char *run_id, cons
 	printf("\n");
 }
 
+/* Root makes names in DIR and counts on them between making and opening
+ * them: a group or others who may write there must not be able to rename
+ * root's entries, so such a DIR must be sticky (as /tmp).  Its owner may
+ * rename anything: with -u the user makes the names (see rundir.c), and
+ * without, root hands nothing over. */
+static gboolean check_dir_owner(const struct ab_config *cfg, int dir_fd, GError **error)
+{
+	struct stat st;
+	if (geteuid() != 0 || fstat(dir_fd, &st) != 0 || !(st.st_mode & (S_IWGRP | S_IWOTH)) ||
+	    (st.st_mode & S_ISVTX))
+		return TRUE;
+	g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+		    "refusing directory '%s': others may rename in it (mode %04o, not sticky): chmod +t it, or use "
+		    "a directory only its owner may write to", cfg->dir, (unsigned)(st.st_mode & 07777));
+	return FALSE;
+}
+
 /* Everything that can be known before anything is made.  For -d, *dir_fd
  * gets DIR, opened once here: every later step, the -u check first, works
  * on that directory, whatever its name comes to mean. */
@@ -310,13 +352,17 @@ static gboolean check_all(struct ab_config *cfg, const char *run_id, const char 
 			g_free(cfg->dir);
 			cfg->dir = real;
 		}
+		if (!ab_path_has_room("directory", cfg->dir, error))
+			return FALSE;
 		*dir_fd = open(cfg->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (*dir_fd < 0) {
 			ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot use directory '%s'", cfg->dir);
 			return FALSE;
 		}
+		if (!check_dir_owner(cfg, *dir_fd, error))
+			return FALSE;
 	}
-	if (!ab_user_check(cfg, *dir_fd, error))
+	if (!ab_path_has_room("state directory", state_dir, error) || !ab_user_check(cfg, *dir_fd, error))
 		return FALSE;
 	/* A run opens (and makes) it before anything else; a dry run only
 	 * checks that it deserves trust, if it exists. */

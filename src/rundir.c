@@ -8,6 +8,8 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <grp.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define FILES_NAME AB_FILES_NAME
@@ -47,39 +49,94 @@ void ab_run_dir_clear(struct ab_run_dir *rd)
 	rd->dir_fd = rd->fd = -1;
 }
 
-/* The I/O file's name, claimed now (O_EXCL: an existing one is a clash,
- * never reused or removed), before any phase.  The workers make the file
- * anew in each write phase; the journal knows who may own it, and the file
- * system it lies on. */
-static gboolean claim_io_file(struct ab_run_dir *rd, struct ab_undo *undo, gboolean owner_given, uid_t uid, gid_t gid,
-			      GError **error)
+/*
+ * Who makes the run's names in DIR.  Root itself; but with -u the user, in
+ * a child process that becomes them: the user may rename in DIR (it is
+ * usually theirs) and could move a directory of root's into the place of
+ * one root just made, which root would then hand over.  Made by the user,
+ * whatever stands there afterwards is the user's own, and root checks that
+ * it is.
+ */
+struct maker {
+	gboolean as_user;
+	uid_t uid;
+	gid_t gid;
+};
+
+static uid_t maker_uid(const struct maker *m)
 {
-	rd->io_owner = owner_given ? uid : geteuid();
-	g_autofree char *owner = g_strdup_printf("%u", (unsigned)rd->io_owner);
-	rd->io_step = ab_undo_intend(undo, AB_UNDO_IO_FILE, rd->io_path, owner, NULL, error);
-	if (!rd->io_step)
+	return m->as_user ? m->uid : geteuid();
+}
+
+static int make_here(int dir_fd, const char *name, gboolean dir)
+{
+	if (dir)
+		return mkdirat(dir_fd, name, 0700) == 0 ? 0 : errno;
+	int fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/* mkdirat, or an O_EXCL create, by the maker: 0 or an errno. */
+static int make_entry(const struct maker *m, int dir_fd, const char *name, gboolean dir)
+{
+	if (!m->as_user)
+		return make_here(dir_fd, name, dir);
+	pid_t pid = fork();
+	if (pid < 0)
+		return errno;
+	if (pid == 0) {
+		if (setgroups(0, NULL) != 0 || setgid(m->gid) != 0 || setuid(m->uid) != 0)
+			_exit(EPERM);
+		_exit(make_here(dir_fd, name, dir) & 0xff);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return errno;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : EIO;
+}
+
+/* Journal, make, open (dir) or look at (file) one name in DIR, check it is
+ * the maker's, and identify it.  *fd_out: the directory's descriptor. */
+static gboolean make_name(struct ab_run_dir *rd, struct ab_undo *undo, const struct maker *m, enum ab_undo_kind kind,
+			  const char *name, const char *path, const char *what, int *fd_out, struct ab_undo_step **out,
+			  GError **error)
+{
+	gboolean dir = kind == AB_UNDO_RUN_DIR;
+	g_autofree char *owner = g_strdup_printf("%u", (unsigned)maker_uid(m));
+	struct ab_undo_step *step = ab_undo_intend(undo, kind, path, owner, NULL, error);
+	if (!step)
 		return FALSE;
-	int fd = openat(rd->dir_fd, rd->io_name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		int e = errno;
-		ab_undo_done(undo, rd->io_step); /* what is there is not ours */
-		rd->io_step = NULL;
+	int e = make_entry(m, rd->dir_fd, name, dir);
+	if (e) {
+		ab_undo_done(undo, step); /* what is there is not ours */
 		if (e == EEXIST)
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-				    "cannot create the test file '%s': it exists already (it was not touched)", rd->io_path);
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot create the %s '%s': it exists already (it was "
+				    "not touched)", what, path);
 		else
 			ab_set_error_errno(error, AB_ERROR_USAGE, e, "cannot write in directory '%s'", rd->dir);
 		return FALSE;
 	}
+	*out = step;
 	struct stat st;
-	gboolean ok = fstat(fd, &st) == 0 && ab_undo_identify(undo, rd->io_step, &st, error);
-	if (ok && owner_given && fchown(fd, uid, gid) != 0) {
-		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot hand '%s' to user %u", rd->io_path,
-				   (unsigned)uid);
-		ok = FALSE;
+	int fd = dir ? openat(rd->dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	if ((dir ? fd < 0 || fstat(fd, &st) != 0 : fstatat(rd->dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) ||
+	    st.st_uid != maker_uid(m) || (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode) || st.st_nlink != 1)) {
+		if (fd >= 0)
+			close(fd);
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing the %s '%s': it is not the one just made", what,
+			    path);
+		return FALSE;
 	}
-	close(fd);
-	return ok;
+	if (fd_out) {
+		*fd_out = fd;
+		rd->dev = st.st_dev;
+		rd->ino = st.st_ino;
+	}
+	return ab_undo_identify(undo, step, &st, error);
 }
 
 gboolean ab_run_dir_create(struct ab_run_dir *rd, int dir_fd, struct ab_undo *undo, gboolean owner_given,
@@ -93,37 +150,14 @@ gboolean ab_run_dir_create(struct ab_run_dir *rd, int dir_fd, struct ab_undo *un
 	}
 	rd->dir_dev = st.st_dev;
 	rd->dir_ino = st.st_ino;
-	struct ab_undo_step *step = ab_undo_intend(undo, AB_UNDO_RUN_DIR, rd->path, NULL, NULL, error);
-	if (!step)
-		return FALSE;
-	if (mkdirat(dir_fd, rd->name, 0700) != 0) {
-		int e = errno;
-		ab_undo_done(undo, step); /* what is there is not ours */
-		if (e == EEXIST)
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-				    "cannot create the test directory '%s': it exists already (nothing in it was "
-				    "touched)", rd->path);
-		else
-			ab_set_error_errno(error, AB_ERROR_USAGE, e, "cannot write in directory '%s'", rd->dir);
-		return FALSE;
-	}
-	rd->fd = openat(dir_fd, rd->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (rd->fd < 0 || fstat(rd->fd, &st) != 0) {
-		ab_set_error_errno(error, AB_ERROR_UNSAFE, errno, "cannot open the test directory '%s' just made",
-				   rd->path);
-		return FALSE;
-	}
-	rd->dev = st.st_dev;
-	rd->ino = st.st_ino;
-	if (!ab_undo_identify(undo, step, &st, error))
-		return FALSE;
-	rd->step = step;
-	if (owner_given && fchown(rd->fd, uid, gid) != 0) {
-		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot hand '%s' to user %u", rd->path,
-				   (unsigned)uid);
-		return FALSE;
-	}
-	return claim_io_file(rd, undo, owner_given, uid, gid, error);
+	struct maker m = { owner_given, uid, gid };
+	rd->io_owner = maker_uid(&m);
+	/* The test file's name is claimed now, before any phase: the workers
+	 * reuse it (O_TRUNC), so it stays held until the run ends. */
+	return make_name(rd, undo, &m, AB_UNDO_RUN_DIR, rd->name, rd->path, "test directory", &rd->fd, &rd->step,
+			 error) &&
+	       make_name(rd, undo, &m, AB_UNDO_IO_FILE, rd->io_name, rd->io_path, "test file", NULL, &rd->io_step,
+			 error);
 }
 
 /* Reopen `name` in `at` (or `path` when at < 0) only if it is still the
@@ -297,6 +331,16 @@ gboolean ab_run_dir_finish(struct ab_run_dir *rd, struct ab_undo *undo)
 	return all;
 }
 
+/* Is st the object the step made?  Identified: by device and inode; else
+ * by its maker, whom the journal names (the run's user, or the -u user). */
+static const char *made_by(const struct ab_undo_step *step, const struct stat *st)
+{
+	if (step->identified || !step->detail)
+		return ab_undo_step_mismatch(step, st);
+	return st->st_uid == (uid_t)g_ascii_strtoull(step->detail, NULL, 10) ? NULL
+		 : "it belongs to another user than the one who made it";
+}
+
 enum ab_undo_outcome ab_run_dir_undo(const struct ab_undo_step *step, GError **error)
 {
 	int dfd = open(step->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -307,7 +351,7 @@ enum ab_undo_outcome ab_run_dir_undo(const struct ab_undo_step *step, GError **e
 		return errno == ELOOP || errno == ENOTDIR ? AB_UNDO_FOREIGN : AB_UNDO_FAILED;
 	}
 	struct stat st;
-	const char *why = fstat(dfd, &st) == 0 ? ab_undo_step_mismatch(step, &st) : g_strerror(errno);
+	const char *why = fstat(dfd, &st) == 0 ? made_by(step, &st) : g_strerror(errno);
 	if (why) {
 		close(dfd);
 		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "%s", why);
@@ -340,10 +384,10 @@ enum ab_undo_outcome ab_io_file_undo(const struct ab_undo_step *step, GError **e
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "lstat");
 		return AB_UNDO_FAILED;
 	}
-	/* Its name carries the run id; the workers made it O_EXCL, as the run's
-	 * user or the -u user named in the journal. */
-	guint64 allowed = step->detail ? g_ascii_strtoull(step->detail, NULL, 10) : step->owner;
-	if (!S_ISREG(st.st_mode) || st.st_nlink != 1 || (st.st_uid != step->owner && st.st_uid != allowed)) {
+	/* Its name carries the run id; it was made O_EXCL by the run's user or
+	 * the -u user the journal names, and only truncated since. */
+	uid_t allowed = step->detail ? (uid_t)g_ascii_strtoull(step->detail, NULL, 10) : step->owner;
+	if (!S_ISREG(st.st_mode) || st.st_nlink != 1 || st.st_uid != allowed) {
 		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "not a file the run's workers made");
 		return AB_UNDO_FOREIGN;
 	}

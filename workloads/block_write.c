@@ -15,8 +15,7 @@ static int run(struct ab_phase_ctx *ctx)
 	struct ab_databuf db;
 	if (ab_databuf_init(&db, cfg->data, cfg->io_chunk, ctx->seed) != 0)
 		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the data buffer");
-	ab_unlink_io(ctx);
-	int fd = ab_open_io(ctx, O_WRONLY | O_CREAT | O_EXCL, cfg->direct);
+	int fd = ab_open_io(ctx, O_WRONLY | O_TRUNC, cfg->direct);
 	if (fd < 0)
 		return -1;
 	ab_worker_start(ctx);

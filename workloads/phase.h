@@ -136,11 +136,10 @@ int ab_write_all(int fd, const void *buf, size_t len);
 int ab_pwrite_all(int fd, const void *buf, size_t len, uint64_t off);
 ssize_t ab_read_full(int fd, void *buf, size_t len);
 ssize_t ab_pread_full(int fd, void *buf, size_t len, uint64_t off);
-/* Opens the I/O file in the run's directory, with O_DIRECT when asked,
- * naming the file system in the error. */
+/* Opens the I/O file the run claimed (never creates one: write phases pass
+ * O_TRUNC, so its name stays held), with O_DIRECT when asked, naming the
+ * file system in the error. */
 int ab_open_io(struct ab_phase_ctx *ctx, int flags, gboolean direct);
-/* Removes the I/O file, if there, before a phase writes it anew. */
-void ab_unlink_io(struct ab_phase_ctx *ctx);
 /* Opens the file phases' directory (not a symlink), or fails naming it. */
 int ab_open_files_dir(struct ab_phase_ctx *ctx);
 

@@ -163,20 +163,17 @@ int ab_open_io(struct ab_phase_ctx *ctx, int flags, gboolean direct)
 					      "may not support direct I/O)", ctx->io_path);
 		return ab_worker_fail(ctx, errno, "cannot open '%s'", ctx->io_path);
 	}
-	/* One link: a hard link put in its place would let a write phase
-	 * overwrite another file. */
+	/* The file the run claimed: a regular file of ours with one link (a
+	 * hard link put in its place would let a write phase overwrite another
+	 * file). */
 	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 || st.st_uid != geteuid() ||
 	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
 		close(fd);
-		return ab_worker_fail(ctx, 0, "cannot use '%s': not a regular file with one link", ctx->io_path);
+		return ab_worker_fail(ctx, 0, "cannot use '%s': not the regular file, with one link, the run made",
+				      ctx->io_path);
 	}
 	return fd;
-}
-
-void ab_unlink_io(struct ab_phase_ctx *ctx)
-{
-	unlinkat(ctx->dir_fd, ctx->io_name, 0);
 }
 
 int ab_open_files_dir(struct ab_phase_ctx *ctx)

@@ -4,7 +4,7 @@
 # misplaced: closed standard descriptors, a full output file, and workers
 # under -u that keep none of root's descriptors.
 . "$(dirname "$0")/lib.sh"
-plan 36
+plan 37
 read -r -a cache <<<"$(cache_args)"
 d=$T/dir; mkdir "$d"
 
@@ -71,6 +71,12 @@ r, w = os.pipe(); os.close(r)
 print(subprocess.run([sys.argv[1], "cleanup"], stdout=w, stderr=subprocess.DEVNULL).returncode)' "$AB")
 is "$status" 5 "cleanup into a closed pipe says so (exit 5), not killed by SIGPIPE"
 
+# A DIR so deep that the run's names would pass PATH_MAX: cleanup could not
+# reach them by path after a crash, so it is refused up front.
+deep=$T; for i in $(seq 20); do deep=$deep/$(printf '%0200d' "$i"); done; mkdir -p "$deep"
+"$AB" run -d "$deep" -s 0 -n 1 -q >/dev/null 2>"$T/deep.err"
+is $? 1 "a DIR too deep for the run's names to fit PATH_MAX: exit 1"
+
 # --dry-run for -d: the same checks, the plan with each undo, nothing made.
 "$AB" run -d "$d" -s 0 -n 1 --dry-run >"$T/plan" 2>&1
 is $? 0 "-d --dry-run exits 0"
@@ -91,7 +97,7 @@ dir_is_empty "$d"; ok $? "nothing is left in DIR"
 
 # Workers under -u keep none of root's descriptors.
 if is_root && id nobody >/dev/null 2>&1; then
-	mkdir -m 777 "$T/u"
+	mkdir "$T/u"; chown nobody "$T/u"
 	"$AB" run -d "$T/u" -s 32m -f4 -r 16 --cache none -n 0 --phases per-char-write -u nobody \
 		--csv "$T/u.csv" --json "$T/u.json" >/dev/null 2>"$T/u.err" &
 	pid=$!

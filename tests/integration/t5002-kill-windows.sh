@@ -77,6 +77,9 @@ for w in "${windows[@]}"; do
 	[ $reached = 0 ] || diag "window $i: strace log: $(tail -3 "$T/trace" | tr '\n' ' ')"
 	sleep 0.3 # the workers die with their parent (PR_SET_PDEATHSIG)
 	[ -n "$(left_behind "$rid")" ]; ok $? "window $i: the kill left something for cleanup"
+	# A hidden journal without a header (window 1) is taken for a starting
+	# run's for a minute: let the minute pass.
+	find "$ARRAYBENCH_STATE_DIR" -name '.journal-*' -exec touch -d '2 minutes ago' {} +
 	"$AB" cleanup >"$T/cleanup" 2>&1
 	is $? 0 "window $i: arraybench cleanup exits 0"
 	is "$(left_behind "$rid")" "" "window $i: after cleanup nothing is left"

@@ -7,9 +7,9 @@
 # exist already (a planted test directory, files named like an old run's)
 # are never touched.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 55
+plan 59
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 55); do skip "needs root and loop devices"; done
+	for i in $(seq 59); do skip "needs root and loop devices"; done
 	exit 0
 fi
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -117,24 +117,25 @@ is "$(ls -A "$ARRAYBENCH_STATE_DIR")" "" "no journal is left"
 # for a symlink between its mkdir and its chown; root must not follow.
 # The swap happens while strace holds the run right after the mkdir.
 if ! command -v strace >/dev/null; then
-	for i in 1 2 3; do ok 1 "strace is missing: it holds the run for the swap (make deps installs it)"; done
+	for i in 1 2 3 4; do ok 1 "strace is missing: it holds the run for the swap (make deps installs it)"; done
 elif id nobody >/dev/null 2>&1; then
 	chmod 711 "$T"
-	d3=$T/dir3; mkdir -m 777 "$d3"
+	d3=$T/dir3; mkdir "$d3"; chown nobody "$d3"
 	echo secret >"$T/victim"; chmod 600 "$T/victim"
 	rid=swap-$$
-	ARRAYBENCH_RUN_ID=$rid strace -f -o /dev/null -P "arraybench.$rid" -e trace=mkdirat \
+	ARRAYBENCH_RUN_ID=$rid strace -f -o "$T/swap.trace" -P "arraybench.$rid" -e trace=mkdirat \
 		-e inject=mkdirat:delay_exit=1500000:when=1 \
 		"$AB" run -d "$d3" -u nobody -s 32m -r 16 --cache cgroup -n 1 -f -q >/dev/null 2>"$T/swap.err" &
 	tracer=$!
-	for _ in $(seq 100); do [ -d "$d3/arraybench.$rid" ] && break; sleep 0.02; done
+	for _ in $(seq 100); do grep -q DELAYED "$T/swap.trace" 2>/dev/null && break; sleep 0.02; done
 	mv "$d3/arraybench.$rid" "$d3/moved" && ln -s "$T/victim" "$d3/arraybench.$rid"
+	ok $? "the swap was made while the run was held after its mkdir"
 	wait $tracer
 	is $? 4 "a test directory swapped for a symlink is refused: exit 4"
 	is "$(stat -c %U "$T/victim")" root "the symlink's target still belongs to root"
 	is "$(cat "$T/victim")" secret "and is intact"
 else
-	for i in 1 2 3; do skip "needs the user nobody"; done
+	for i in 1 2 3 4; do skip "needs the user nobody"; done
 fi
 
 # 8. The same for the mount point: root mounts only in a TMPDIR where no
@@ -246,3 +247,22 @@ umount "$T/held"
 is $? 0 "once it is closed, cleanup exits 0"
 is "$(losetup -a | grep -c "$tmp/arraybench")$(ls -A "$tmp" "$ARRAYBENCH_STATE_DIR" | grep -c arraybench)" 00 \
 	"and nothing of the run is left"
+
+# 13. A -d run on btrfs, killed; the file system unmounted and mounted again
+# after another btrfs, so it comes back with another device number (btrfs's
+# are anonymous).  Identity by inode and the file system's fsid still holds.
+truncate -s 300m "$T/bt.img" "$T/bt2.img"; mkfs.btrfs -q -f "$T/bt.img" >/dev/null; mkfs.btrfs -q -f "$T/bt2.img" >/dev/null
+bt=$(losetup --find --show "$T/bt.img"); cleanup_add "losetup -d $bt"
+bt2=$(losetup --find --show "$T/bt2.img"); cleanup_add "losetup -d $bt2"
+mkdir "$T/bt" "$T/bt2"; mount "$bt" "$T/bt"; cleanup_add "umount $T/bt"; mkdir "$T/bt/d"
+"$AB" run -d "$T/bt/d" -s 32m -r 16 --cache cgroup -n 0 -f200 --phases per-char-write >/dev/null 2>"$T/b.err" &
+pid=$!
+for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/b.err" && break; sleep 0.05; done
+kill9 "$pid"
+before=$(stat -c %d "$T/bt/d")
+umount "$T/bt"; mount "$bt2" "$T/bt2"; cleanup_add "umount $T/bt2"; mount "$bt" "$T/bt"
+after=$(stat -c %d "$T/bt/d")
+[ "$before" != "$after" ]; ok $? "the file system came back with another device number ($before, now $after)"
+"$AB" cleanup >"$T/cleanup" 2>&1
+is $? 0 "cleanup exits 0"
+is "$(ls -A "$T/bt/d")$(ls -A "$ARRAYBENCH_STATE_DIR")" "" "and removes the run's directory, test file and journal"

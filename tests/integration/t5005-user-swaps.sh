@@ -6,14 +6,14 @@
 # directories it opened and touch nothing the swaps point at.  Each swap is
 # made while strace holds the run at a known point.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 16
+plan 30
 if ! is_root || ! id nobody >/dev/null 2>&1; then
-	for i in $(seq 16); do skip "needs root and the user nobody"; done
+	for i in $(seq 30); do skip "needs root and the user nobody"; done
 	exit 0
 fi
 # strace holds the runs at the swaps: without it, the checks fail (make deps installs it).
 if ! command -v strace >/dev/null; then
-	for i in $(seq 16); do ok 1 "strace is missing: it holds the runs for the swaps (make deps installs it)"; done
+	for i in $(seq 30); do ok 1 "strace is missing: it holds the runs for the swaps (make deps installs it)"; done
 	exit 0
 fi
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -29,6 +29,7 @@ empty() { [ -z "$(ls -A "$1")" ]; }
 # opened; nothing appears in the root-only directory, not even while the
 # phase runs.
 rid=dswap-$$
+: >"$T/trace" # a log of this run only: a stale "(DELAYED)" would release the wait early
 ARRAYBENCH_RUN_ID=$rid strace -o "$T/trace" -e trace=chdir -e inject=chdir:delay_exit=1500000:when=1 \
 	"$AB" run -u nobody -d "$T/u/d" -s 32m -f2 -r 16 --cache none -n 0 --phases per-char-write >/dev/null 2>"$T/err" &
 tracer=$!
@@ -47,6 +48,7 @@ asnobody "rm '$T/u/d' && mv '$T/u/d.real' '$T/u/d'"
 # files/): root removes nothing there.
 mkdir "$T/victim"
 rid=fswap-$$
+: >"$T/trace" # a log of this run only: a stale "(DELAYED)" would release the wait early
 ARRAYBENCH_RUN_ID=$rid strace -o "$T/trace" -P files -e trace=openat -e inject=openat:delay_enter=1500000:when=1 \
 	"$AB" run -u nobody -d "$T/u/d" -s 0 -n 1:0:0:2 -q --cache fadvise --phases seq-create >/dev/null 2>"$T/err" &
 tracer=$!
@@ -98,3 +100,67 @@ is $? 0 "a stranger in the run's directory does not fail the run"
 grep -q "^arraybench: warning: left alone: remove-test-files $T/st/arraybench.$rid: kept: it holds 'stranger'" "$T/err"
 ok $? "it is reported, and kept with its directory"
 [ -e "$T/st/arraybench.$rid/stranger" ]; ok $? "the stranger is still there"
+
+# 6. The run's directory swapped between its mkdir and its open, for a
+# directory of root's the user has in DIR: with -u the user makes the
+# names, so root finds a directory that is not the user's and refuses it;
+# root's directory is not handed over.
+mkdir "$T/own2"; chown nobody "$T/own2"; mkdir -m 700 "$T/own2/rootdir"; echo secret >"$T/own2/rootdir/secret"
+rid=mk-$$
+: >"$T/trace" # a log of this run only: a stale "(DELAYED)" would release the wait early
+ARRAYBENCH_RUN_ID=$rid strace -f -o "$T/trace" -P "arraybench.$rid" -e trace=mkdirat \
+	-e inject=mkdirat:delay_exit=1500000:when=1 \
+	"$AB" run -d "$T/own2" -u nobody -s 0 -n 1 -q --cache fadvise >/dev/null 2>"$T/err" &
+tracer=$!
+for _ in $(seq 100); do grep -q DELAYED "$T/trace" 2>/dev/null && break; sleep 0.02; done
+asnobody "cd '$T/own2' && mv arraybench.$rid gone && mv rootdir arraybench.$rid"
+wait $tracer
+is $? 4 "a root directory moved into the run directory's place is refused: exit 4"
+grep -q "refusing the test directory '$T/own2/arraybench.$rid': it is not the one just made" "$T/err"; ok $? "saying so"
+is "$(stat -c %U "$T/own2/arraybench.$rid")" root "root's directory was not handed to the user"
+is "$(cat "$T/own2/arraybench.$rid/secret")" secret "and its file is intact"
+
+# 7. "rootlink/..": a root-owned symlink to a directory of the user's; the
+# kernel's ".." is the parent of its target, which the user controls.
+mkdir -p "$T/ndir/sub"; chown -R nobody "$T/ndir"; ln -s "$T/ndir/sub" "$T/rootlink"
+TMPDIR=$T/rootlink/.. "$AB" run --loop 1:300m:"$T" --fs ext4 -s 32m -r 16 --cache cgroup -n 1 -f -q --dry-run \
+	>/dev/null 2>"$T/err"
+is $? 4 "TMPDIR=rootlink/.. into the user's directory is refused: exit 4"
+"$AB" run -u nobody -d "$T/u/d" -s 0 -n 1 -q --csv "$T/rootlink/../out.csv" >/dev/null 2>"$T/err"
+is $? 4 "an output at rootlink/.. is refused under -u: exit 4"
+[ ! -e "$T/ndir/out.csv" ]; ok $? "and nothing was written there"
+
+# 8. Outputs that would hang or were planted: a FIFO of another user, a
+# FIFO of root's with no reader; neither hangs.
+mkdir -m 1777 "$T/pub"; asnobody "mkfifo '$T/pub/res.csv'"
+timeout -s KILL 20 "$AB" run -d "$T/u/d" -s 0 -n 1 -q --csv "$T/pub/res.csv" >/dev/null 2>"$T/err"
+is $? 4 "a FIFO another user planted as --csv is refused: exit 4"
+mkfifo "$T/pub/root.csv"
+timeout -s KILL 20 "$AB" run -d "$T/u/d" -s 0 -n 1 -q --csv "$T/pub/root.csv" >/dev/null 2>"$T/err"
+is $? 1 "a FIFO with no reader fails to open (exit 1), without hanging"
+
+# 9. A DIR that others may rename in (writable, not sticky) is refused to
+# root; a sticky one is fine.
+mkdir -m 777 "$T/open"
+"$AB" run -d "$T/open" -s 0 -n 1 -q >/dev/null 2>"$T/err"
+is $? 4 "root in a directory others may rename in: exit 4"
+grep -q "refusing directory '$T/open': others may rename in it (mode 0777, not sticky)" "$T/err"; ok $? "saying so"
+chmod +t "$T/open"
+"$AB" run -d "$T/open" -s 0 -n 1 -q >/dev/null 2>"$T/err"
+is $? 0 "the same directory made sticky is fine"
+
+# 10. The test file's name stays held through the write phases: another
+# user cannot take it (here while block-write opens it) to fail the run.
+rid=held-$$
+# (the first open of the name is the run's claim, the second block-write's)
+: >"$T/trace" # a log of this run only: a stale "(DELAYED)" would release the wait early
+ARRAYBENCH_RUN_ID=$rid strace -f -o "$T/trace" -P "arraybench.$rid.io" -e trace=openat \
+	-e inject=openat:delay_enter=1500000:when=2 \
+	"$AB" run -d "$T/open" -s 32m -r 16 --cache cgroup -n 0 -f -q --phases block-write >/dev/null 2>"$T/err" &
+tracer=$!
+for _ in $(seq 100); do grep -q "O_TRUNC" "$T/trace" 2>/dev/null && break; sleep 0.02; done
+asnobody "echo mine >'$T/open/arraybench.$rid.io'" 2>/dev/null
+taken=$?
+wait $tracer
+is $? 0 "a run in a shared sticky directory completes"
+[ $taken != 0 ]; ok $? "the other user could not take the test file's name meanwhile"

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../fs-setup/journal.h"
@@ -190,12 +191,18 @@ static void test_unfinished_journals(void **state)
 	const char *dir = *state;
 	g_autofree char *dead = plant(dir, ".journal-dead", "arraybench-undo 2\t", 0600);
 	g_autofree char *live = plant(dir, ".journal-live", "", 0600);
+	/* Unlocked but just made: its run may not have locked it yet. */
+	g_autofree char *young = plant(dir, ".journal-young", "", 0600);
+	struct timespec two_minutes_ago[2] = { { time(NULL) - 120, 0 }, { time(NULL) - 120, 0 } };
+	assert_int_equal(utimensat(AT_FDCWD, dead, two_minutes_ago, 0), 0);
+	assert_int_equal(utimensat(AT_FDCWD, live, two_minutes_ago, 0), 0);
 	int fd = open(live, O_RDONLY | O_CLOEXEC);
 	assert_int_equal(flock(fd, LOCK_EX), 0);
 	g_autoptr(GString) report = g_string_new(NULL);
 	assert_true(ab_undo_recover(dir, record, report, NULL));
 	assert_false(g_file_test(dead, G_FILE_TEST_EXISTS));
 	assert_true(g_file_test(live, G_FILE_TEST_EXISTS));
+	assert_true(g_file_test(young, G_FILE_TEST_EXISTS));
 	close(fd);
 }
 
