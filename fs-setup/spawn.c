@@ -5,12 +5,17 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+void ab_die_with_parent(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127); /* it died before the line above */
+}
+
 /* After fork, before exec; PR_SET_PDEATHSIG survives exec. */
 static void die_with_parent(gpointer parent)
 {
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != (pid_t)GPOINTER_TO_INT(parent))
-		_exit(127); /* the parent died before the line above */
+	ab_die_with_parent((pid_t)GPOINTER_TO_INT(parent));
 }
 
 gboolean ab_spawn_tool(char **argv, char **out, char **err, int *status, GError **error)

@@ -3,6 +3,7 @@
 #include "error.h"
 #include "sysinfo.h"
 #include "timing.h"
+#include "../fs-setup/spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -69,20 +69,13 @@ static void close_inherited(int a, int b, int c, int d)
 	close_range(from, ~0u, 0);
 }
 
-/* A parent killed outright (SIGKILL, crash) takes its workers along rather
- * than leaving them writing into the user's directory or holding a mount. */
-static void die_with_parent(pid_t parent)
-{
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1); /* it died before the line above */
-}
-
 static void worker_main(const struct ab_runner *r, const struct ab_phase *phase, struct ab_phase_ctx *ctx,
 			const sigset_t *orig_mask, pid_t parent)
 {
 	close_inherited(ctx->ready_fd, ctx->go_fd, ctx->dir_fd, ctx->run_fd);
-	die_with_parent(parent);
+	/* A parent killed outright takes its workers along rather than leaving
+	 * them writing into the user's directory or holding a mount. */
+	ab_die_with_parent(parent);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
@@ -105,7 +98,7 @@ static void worker_main(const struct ab_runner *r, const struct ab_phase *phase,
 			_exit(1);
 		}
 		/* Changing credentials clears the death signal: set it again. */
-		die_with_parent(parent);
+		ab_die_with_parent(parent);
 	}
 	_exit(phase->run(ctx) == 0 ? 0 : 1);
 }
