@@ -9,9 +9,11 @@
 #include "../src/error.h"
 
 #include <errno.h>
+#include <linux/magic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 
 void ab_target_spec_init(struct ab_target_spec *spec)
@@ -61,8 +63,28 @@ gboolean ab_target_spec_parse_loop(const char *text, struct ab_target_spec *spec
 	spec->loop_count = (uint32_t)n;
 	spec->loop_size = size;
 	g_free(spec->loop_dir);
-	spec->loop_dir = g_strdup(f[2] && *f[2] ? f[2] : g_get_tmp_dir());
+	spec->loop_dir = g_strdup(f[2] && *f[2] ? f[2] : ab_target_default_image_dir());
 	return TRUE;
+}
+
+const char *ab_target_default_image_dir(void)
+{
+	/* Not /tmp: it is tmpfs on Debian 13 and many other systems, where the
+	 * "array" would be RAM.  A TMPDIR the user set is their choice. */
+	const char *env = g_getenv("TMPDIR");
+	return env && *env ? env : "/var/tmp";
+}
+
+const char *ab_target_ram_fs_name(const char *dir)
+{
+	struct statfs sfs;
+	if (statfs(dir, &sfs) != 0)
+		return NULL;
+	if (sfs.f_type == TMPFS_MAGIC)
+		return "tmpfs";
+	if (sfs.f_type == RAMFS_MAGIC)
+		return "ramfs";
+	return NULL;
 }
 
 /* Replace *path with its canonical form when it exists; journals and
@@ -141,6 +163,14 @@ static gboolean check_loop_dir(struct ab_target_spec *spec, GError **error)
 	if (!ab_path_trusted(given, &why)) {
 		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
 			    "refusing --loop directory '%s': %s (others could move the images)", spec->loop_dir, why);
+		return FALSE;
+	}
+	const char *ram_fs = ab_target_ram_fs_name(real);
+	if (ram_fs && !spec->images_in_ram) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "refusing --loop directory '%s': it is on %s, so the array would be RAM, not disks; "
+			    "give a directory on a disk (--loop N:SIZE:DIR) or --images-in-ram",
+			    spec->loop_dir, ram_fs);
 		return FALSE;
 	}
 	if (!ab_path_has_room("--loop directory", real, error))

@@ -26,7 +26,8 @@ struct ab_target_spec {
 	gboolean no_stripe_hint;
 	uint32_t loop_count;    /* --loop N:SIZE[:DIR] */
 	uint64_t loop_size;
-	char *loop_dir;         /* absolute once checked */
+	char *loop_dir;         /* absolute once checked; default $TMPDIR, else /var/tmp */
+	gboolean images_in_ram; /* --images-in-ram: images on tmpfs or ramfs are wanted */
 	char *mount_parent;     /* where mount points go: TMPDIR, canonical and trusted once checked */
 	char **confirmed;       /* --yes-destroy, canonical paths */
 	gboolean dry_run;
@@ -70,6 +71,10 @@ struct ab_target {
 void ab_target_spec_init(struct ab_target_spec *spec);
 void ab_target_spec_clear(struct ab_target_spec *spec);
 gboolean ab_target_spec_parse_loop(const char *text, struct ab_target_spec *spec, GError **error);
+/* Where --loop images go without a DIR: $TMPDIR if set, else /var/tmp. */
+const char *ab_target_default_image_dir(void);
+/* "tmpfs" or "ramfs" when dir lies on one (images there are RAM), else NULL. */
+const char *ab_target_ram_fs_name(const char *dir);
 /* Does the spec ask to build anything (root needed), or just use -d? */
 gboolean ab_target_spec_builds(const struct ab_target_spec *spec);
 

@@ -84,7 +84,8 @@ char *ab_csv_format_line(const struct ab_run *run)
 	field(s, run->machine);
 	field(s, "1");
 	field_u64(s, run->seed);
-	if (cfg->file_size) {
+	/* Without an I/O phase bon_csv2txt would print an empty I/O row. */
+	if (cfg->file_size && ab_run_has_io(run)) {
 		uint64_t mib = cfg->file_size / AB_MIB;
 		g_string_append_printf(s, ",%" G_GUINT64_FORMAT "%s", mib % 1024 ? mib : mib / 1024,
 				       mib % 1024 ? "M" : "G");
@@ -93,14 +94,14 @@ char *ab_csv_format_line(const struct ab_run *run)
 		else
 			buf[0] = '\0';
 		field(s, buf);
-		field_u64(s, cfg->seeks);
+		field_u64(s, ab_run_seeks(run));
 		field_u64(s, cfg->seekers);
 	} else {
 		g_string_append(s, ",,,,");
 	}
 	for (size_t i = 0; i < G_N_ELEMENTS(io_phases); i++)
 		rate_pair(s, &run->results[io_phases[i]]);
-	if (cfg->num_files) {
+	if (cfg->num_files && ab_run_has_files(run)) {
 		field_u64(s, cfg->num_files);
 		if (cfg->file_max == AB_FILES_HARDLINK)
 			field(s, "link");

@@ -42,7 +42,8 @@ static void add_config(JsonBuilder *b, const struct ab_run *run)
 	member_str(b, "dir", cfg->dir);
 	member_int(b, "file_size_bytes", (int64_t)cfg->file_size);
 	member_int(b, "io_chunk_bytes", cfg->io_chunk);
-	member_int(b, "seeks", (int64_t)cfg->seeks);
+	member_int(b, "seeks", (int64_t)ab_run_seeks(run));
+	member_bool(b, "seeks_given", cfg->seeks_given);
 	member_int(b, "seekers", cfg->seekers);
 	member_int(b, "per_char_bytes", (int64_t)cfg->byte_io_size);
 	member_str(b, "per_char_mode", ab_per_char_mode_name(cfg->per_char));
@@ -61,6 +62,7 @@ static void add_config(JsonBuilder *b, const struct ab_run *run)
 	member_bool(b, "direct", cfg->direct);
 	member_bool(b, "sync_each_write", cfg->sync_each_write);
 	member_str(b, "cache_mode", ab_cache_mode_name(cfg->cache));
+	member_bool(b, "cold_metadata", cfg->cold_metadata);
 	json_builder_end_object(b);
 }
 
@@ -95,6 +97,11 @@ static void add_environment(JsonBuilder *b, const struct ab_run *run)
 		member_str(b, "mount_options", t->mount_options);
 		member_str(b, "mount_options_effective", t->mount_effective);
 		member_str(b, "label", t->label);
+		if (run->cfg->target.loop_count) {
+			/* Images on a RAM file system would make the "array" RAM. */
+			member_str(b, "image_dir", run->cfg->target.loop_dir);
+			member_str(b, "image_dir_fs", run->image_dir_fs);
+		}
 		json_builder_set_member_name(b, "queues");
 		json_builder_begin_array(b);
 		for (guint i = 0; t->queues && i < t->queues->len; i++) {
@@ -133,14 +140,32 @@ static void add_phase(JsonBuilder *b, const struct ab_result *r)
 	member_int(b, "ops", (int64_t)r->ops);
 	member_int(b, "workers", r->workers);
 	member_double(b, "cpu_percent", r->cpu_percent);
+	/* CPU of the timed regions only; the workers' whole lives apart. */
 	member_double(b, "user_s", r->user_s);
 	member_double(b, "sys_s", r->sys_s);
+	member_double(b, "worker_life_user_s", r->life_user_s);
+	member_double(b, "worker_life_sys_s", r->life_sys_s);
 	member_double(b, "system_busy_percent", r->sys_busy_percent);
 	member_double(b, "iowait_percent", r->iowait_percent);
 	member_int(b, "worker_max_rss_kib", r->max_rss_kib);
 	member_str(b, "cache_mode", r->cache_mode);
+	member_str(b, "cache_state", r->cold ? "cold" : "warm");
+	member_bool(b, "laid_out_untimed", r->laid_out_untimed);
+	member_double(b, "min_measurable_s", AB_MIN_MEASURABLE_S);
 	member_str(b, "sync_mode", r->sync_mode);
 	member_bool(b, "direct", r->direct);
+	json_builder_set_member_name(b, "per_worker");
+	json_builder_begin_array(b);
+	for (unsigned i = 0; r->per_worker && i < r->workers; i++) {
+		const struct ab_worker_stat *w = &r->per_worker[i];
+		json_builder_begin_object(b);
+		member_int(b, "pid", w->pid);
+		member_int(b, "ops", (int64_t)w->ops);
+		member_double(b, "elapsed_s", w->elapsed_s);
+		member_double(b, "cpu_s", w->cpu_s);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
 	json_builder_set_member_name(b, "devices");
 	json_builder_begin_array(b);
 	for (unsigned i = 0; i < r->disks.count; i++) {

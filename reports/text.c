@@ -36,10 +36,18 @@ static void header(GString *s, const struct ab_run *run)
 				       t->members ? t->members->len : 1, t->members && t->members->len == 1 ? "" : "s",
 				       t->mkfs_command ? t->mkfs_command : "-",
 				       t->mount_effective ? t->mount_effective : "-");
+	if (cfg->target.loop_count) {
+		char isz[32];
+		ab_csv_format_chunk(cfg->target.loop_size, isz, sizeof(isz));
+		g_string_append_printf(s, "images  %u x %s in %s (%s)\n", cfg->target.loop_count, isz,
+				       cfg->target.loop_dir, run->image_dir_fs ? run->image_dir_fs : "?");
+	}
 	if (cfg->file_size)
-		g_string_append_printf(s, "i/o     file %s  chunk %s  seeks %" G_GUINT64_FORMAT " by %u seekers  "
+		g_string_append_printf(s, "i/o     file %s  chunk %s  seeks %" G_GUINT64_FORMAT "%s by %u seekers  "
 				       "per-char %s over %s\n",
-				       fsz, chunk, cfg->seeks, cfg->seekers, ab_per_char_mode_name(cfg->per_char), pcs);
+				       fsz, chunk, ab_run_seeks(run),
+				       cfg->seeks_given ? "" : " (grown until the phase lasts 1 s)", cfg->seekers,
+				       ab_per_char_mode_name(cfg->per_char), pcs);
 	if (cfg->num_files) {
 		char fchunk[32];
 		ab_csv_format_chunk(cfg->file_chunk, fchunk, sizeof(fchunk));
@@ -88,13 +96,14 @@ char *ab_text_format(const struct ab_run *run)
 {
 	GString *s = g_string_new(NULL);
 	header(s, run);
-	g_string_append_printf(s, "%-15s %14s %-8s %5s %7s %9s %9s %9s %9s %9s\n", "phase", "rate", "", "%cpu",
-			       "%iowait", "p50", "p90", "p99", "p99.9", "max");
+	g_string_append_printf(s, "%-15s %14s %-8s %5s %7s %-5s %9s %9s %9s %9s %9s\n", "phase", "rate", "", "%cpu",
+			       "%iowait", "cache", "p50", "p90", "p99", "p99.9", "max");
+	gboolean any_layout = FALSE;
 	for (unsigned id = 0; id < AB_PHASE_COUNT; id++) {
 		const struct ab_result *r = &run->results[id];
 		if (!r->ran)
 			continue;
-		char rate[32], lat[5][16];
+		char rate[32], lat[5][16], note[64] = "";
 		const uint64_t v[5] = {
 			ab_histogram_percentile(&r->latency, 50), ab_histogram_percentile(&r->latency, 90),
 			ab_histogram_percentile(&r->latency, 99), ab_histogram_percentile(&r->latency, 99.9),
@@ -102,16 +111,22 @@ char *ab_text_format(const struct ab_run *run)
 		};
 		for (int i = 0; i < 5; i++)
 			ab_text_format_latency(v[i], lat[i], sizeof(lat[i]));
-		if (r->measurable)
-			snprintf(rate, sizeof(rate), r->rate < 1000 ? "%.1f" : "%.0f",
-				 r->rate < 1000 ? r->rate : (double)(uint64_t)r->rate); /* as the CSV truncates */
-		else
-			snprintf(rate, sizeof(rate), "+++++");
-		g_string_append_printf(s, "%-15s %14s %-8s %5.0f %7.1f %9s %9s %9s %9s %9s%s\n", r->phase->name,
+		/* The rate is shown however short the phase; one under bonnie++'s
+		 * 0.5 s (which the CSV prints as +++++) carries its duration. */
+		snprintf(rate, sizeof(rate), r->rate < 1000 ? "%.1f" : "%.0f",
+			 r->rate < 1000 ? r->rate : (double)(uint64_t)r->rate); /* as the CSV truncates */
+		if (!r->measurable)
+			snprintf(note, sizeof(note), "  (%.2g s: below %.1f s)", r->elapsed_s, AB_MIN_MEASURABLE_S);
+		if (r->laid_out_untimed) {
+			g_strlcat(note, "  *", sizeof(note));
+			any_layout = TRUE;
+		}
+		g_string_append_printf(s, "%-15s %14s %-8s %5.0f %7.1f %-5s %9s %9s %9s %9s %9s%s\n", r->phase->name,
 				       rate, ab_rate_unit_name(r->phase->unit), r->cpu_percent, r->iowait_percent,
-				       lat[0], lat[1], lat[2], lat[3], lat[4],
-				       r->measurable ? "" : "  (too fast to measure)");
+				       r->cold ? "cold" : "warm", lat[0], lat[1], lat[2], lat[3], lat[4], note);
 	}
+	if (any_layout)
+		g_string_append(s, "* the test file was written, untimed, before this phase (no write phase ran)\n");
 	devices(s, run);
 	return g_string_free(s, FALSE);
 }

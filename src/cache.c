@@ -63,24 +63,32 @@ gboolean ab_cache_resolve(struct ab_config *cfg, GError **error)
 	switch (cfg->cache) {
 	case AB_CACHE_AUTO:
 		cfg->cache = cg ? AB_CACHE_CGROUP : can_drop_caches() ? AB_CACHE_DROP : AB_CACHE_FADVISE;
-		return TRUE;
+		break;
 	case AB_CACHE_CGROUP:
 		if (cg)
-			return TRUE;
+			break;
 		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
 			    "--cache cgroup: no writable memory cgroup here (needs root and cgroup v1 "
 			    "memory or cgroup v2 with the memory controller)");
 		return FALSE;
 	case AB_CACHE_DROP:
 		if (can_drop_caches())
-			return TRUE;
+			break;
 		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
 			    "--cache drop: cannot write /proc/sys/vm/drop_caches (needs root)");
 		return FALSE;
 	case AB_CACHE_NONE:
 	case AB_CACHE_FADVISE:
 	case AB_CACHE_REMOUNT: /* checked against the target in ab_config_finish */
-		return TRUE;
+		break;
+	}
+	/* Metadata lives in the dentry and inode caches, which only a
+	 * machine-wide drop (or a remount) empties. */
+	if (cfg->cold_metadata && cfg->cache != AB_CACHE_REMOUNT && !can_drop_caches()) {
+		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
+			    "--cold-metadata: cannot write /proc/sys/vm/drop_caches to empty the dentry and inode "
+			    "caches (needs root; or use --cache remount on a built target)");
+		return FALSE;
 	}
 	return TRUE;
 }
@@ -144,7 +152,7 @@ int ab_cache_join(const struct ab_cache *cache)
 	return e;
 }
 
-gboolean ab_cache_before_read(const struct ab_cache *cache, int io_fd, GError **error)
+gboolean ab_cache_before_read(const struct ab_cache *cache, int io_fd, gboolean metadata, GError **error)
 {
 	if (cache->mode == AB_CACHE_NONE || cache->mode == AB_CACHE_REMOUNT)
 		return TRUE; /* remount: the suite unmounts and mounts the target again */
@@ -152,7 +160,7 @@ gboolean ab_cache_before_read(const struct ab_cache *cache, int io_fd, GError **
 		fdatasync(io_fd);
 		posix_fadvise(io_fd, 0, 0, POSIX_FADV_DONTNEED);
 	}
-	if (cache->mode == AB_CACHE_DROP) {
+	if (cache->mode == AB_CACHE_DROP || metadata) {
 		sync();
 		return write_text("/proc/sys/vm/drop_caches", "3", error);
 	}

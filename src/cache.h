@@ -38,8 +38,10 @@ gboolean ab_cache_setup(struct ab_cache *cache, const struct ab_config *cfg, str
 			const char *run_id, GError **error);
 /* In a worker, right after fork: join the group.  Returns 0 or an errno. */
 int ab_cache_join(const struct ab_cache *cache);
-/* Parent, untimed, before a read phase; io_fd is the I/O file or -1. */
-gboolean ab_cache_before_read(const struct ab_cache *cache, int io_fd, GError **error);
+/* Parent, untimed, before a phase that starts cold; io_fd is the I/O file or
+ * -1.  `metadata` (--cold-metadata before stat and delete) drops the
+ * machine's dentry and inode caches whatever the mode. */
+gboolean ab_cache_before_read(const struct ab_cache *cache, int io_fd, gboolean metadata, GError **error);
 void ab_cache_clear(struct ab_cache *cache);
 /* How many times the group's OOM killer struck (0 outside cgroup mode). */
 uint64_t ab_cache_oom_kills(const struct ab_cache *cache);

@@ -143,6 +143,8 @@ static void fill_run(struct ab_run *run, const struct ab_config *cfg, const stru
 	run->machine = g_strdup(cfg->machine_name);
 	run->dir = g_strdup(cfg->dir);
 	run->fs_type = ab_sysinfo_fs_type(cfg->dir);
+	if (cfg->target.loop_count)
+		run->image_dir_fs = ab_sysinfo_fs_type(cfg->target.loop_dir);
 	run->kernel = ab_sysinfo_kernel();
 	run->ram_bytes = ram_bytes;
 	run->cpus = ab_sysinfo_cpu_count();

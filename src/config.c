@@ -158,6 +158,11 @@ gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GE
 			    "(--device, --array or --loop), not -d");
 		return FALSE;
 	}
+	if (cfg->cold_metadata && cfg->cache == AB_CACHE_NONE) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "--cold-metadata and --cache 'none' contradict each other: one evicts, the other never does");
+		return FALSE;
+	}
 	if (!cfg->machine_name)
 		cfg->machine_name = default_machine_name();
 	if (cfg->cache == AB_CACHE_CGROUP && cfg->ram_given && cfg->ram_mib < AB_CGROUP_MIN_RAM_MIB) {

@@ -11,6 +11,10 @@
 #define AB_MIB ((uint64_t)1 << 20)
 #define AB_DEFAULT_CHUNK 8192u
 #define AB_DEFAULT_SEEKS 8192u
+/* Without a seek count, the seeks phase repeats with twice the count (or
+ * more) until it lasts this long; only the last pass is reported. */
+#define AB_SEEKS_MIN_S 1.0
+#define AB_SEEKS_MAX ((uint64_t)1 << 30)
 #define AB_DEFAULT_SEEKERS 5u
 #define AB_MAX_SEEKERS 1024u
 #define AB_DEFAULT_BYTE_IO (3 * AB_MIB)
@@ -49,6 +53,7 @@ struct ab_config {
 	gboolean file_size_given;
 	uint32_t io_chunk;    /* bytes, power of two in [256, 1 MiB] */
 	uint64_t seeks;
+	gboolean seeks_given; /* else the count doubles until the phase lasts AB_SEEKS_MIN_S */
 	uint32_t seekers;
 	uint32_t num_files;   /* units of 1024 files; 0 skips the file phases */
 	int64_t file_max;     /* bytes, or AB_FILES_HARDLINK / AB_FILES_SYMLINK */
@@ -72,6 +77,7 @@ struct ab_config {
 	enum ab_per_char_mode per_char;
 	enum ab_data_mode data;
 	enum ab_cache_mode cache;
+	gboolean cold_metadata; /* stat and delete start with cold metadata caches */
 	gboolean cgroup_available; /* set by ab_cache_resolve: may hints suggest it? */
 	uint32_t phase_mask;  /* bit per enum ab_phase_id; only phases asked for */
 	gboolean phases_given;

@@ -104,6 +104,7 @@ gboolean ab_parse_size_spec(const char *text, struct ab_config *cfg, GError **er
 		if (seeks == 0)
 			return bad(error, "-s seeks", parts[2], "must be at least 1");
 		cfg->seeks = seeks;
+		cfg->seeks_given = TRUE;
 	}
 	if (n > 3 && *parts[3]) {
 		uint64_t seekers;

@@ -1,17 +1,83 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "result.h"
 
+#include "timing.h"
+
 #include <string.h>
+
+void ab_result_clear(struct ab_result *res)
+{
+	g_free(res->per_worker);
+	memset(res, 0, sizeof(*res));
+}
+
+void ab_result_merge(const struct ab_phase *phase, const struct ab_sample *samples, unsigned n,
+		     struct ab_result *res)
+{
+	ab_result_clear(res);
+	ab_histogram_init(&res->latency);
+	res->per_worker = g_new0(struct ab_worker_stat, n ? n : 1);
+	uint64_t start = UINT64_MAX, end = 0, user = 0, sys = 0;
+	for (unsigned i = 0; i < n; i++) {
+		const struct ab_sample *sm = &samples[i];
+		start = MIN(start, sm->start_ns);
+		end = MAX(end, sm->end_ns);
+		res->bytes += sm->bytes;
+		res->ops += sm->ops;
+		user += sm->user_ns;
+		sys += sm->sys_ns;
+		ab_histogram_merge(&res->latency, &sm->latency);
+		res->per_worker[i] = (struct ab_worker_stat){
+			.pid = sm->pid,
+			.ops = sm->ops,
+			.elapsed_s = sm->end_ns > sm->start_ns ? (double)(sm->end_ns - sm->start_ns) / AB_NS_PER_SEC : 0,
+			.cpu_s = (double)(sm->user_ns + sm->sys_ns) / AB_NS_PER_SEC,
+		};
+	}
+	res->ran = TRUE;
+	res->phase = phase;
+	res->workers = n;
+	res->elapsed_s = end > start ? (double)(end - start) / AB_NS_PER_SEC : 0;
+	res->measurable = res->elapsed_s >= AB_MIN_MEASURABLE_S;
+	res->rate = ab_result_rate(phase, res->bytes, res->ops, res->elapsed_s);
+	res->user_s = (double)user / AB_NS_PER_SEC;
+	res->sys_s = (double)sys / AB_NS_PER_SEC;
+	res->cpu_percent = res->elapsed_s > 0 ? 100.0 * (res->user_s + res->sys_s) / res->elapsed_s : 0;
+}
 
 void ab_run_clear(struct ab_run *run)
 {
+	for (unsigned i = 0; i < AB_PHASE_COUNT; i++)
+		ab_result_clear(&run->results[i]);
 	g_free(run->machine);
 	g_free(run->dir);
 	g_free(run->fs_type);
+	g_free(run->image_dir_fs);
 	g_free(run->kernel);
 	g_free(run->cache_desc);
 	g_free(run->cache_warning);
 	memset(run, 0, sizeof(*run));
+}
+
+gboolean ab_run_has_io(const struct ab_run *run)
+{
+	for (unsigned i = 0; i < AB_PHASE_COUNT; i++)
+		if (run->results[i].ran && (run->results[i].phase->flags & AB_PHASE_IO))
+			return TRUE;
+	return FALSE;
+}
+
+gboolean ab_run_has_files(const struct ab_run *run)
+{
+	for (unsigned i = 0; i < AB_PHASE_COUNT; i++)
+		if (run->results[i].ran && (run->results[i].phase->flags & AB_PHASE_FILES))
+			return TRUE;
+	return FALSE;
+}
+
+uint64_t ab_run_seeks(const struct ab_run *run)
+{
+	return run->results[AB_PHASE_SEEKS].ran && run->seeks_done ? run->seeks_done : run->cfg->seeks;
 }
 
 const char *ab_rate_unit_name(enum ab_rate_unit unit)
@@ -45,9 +111,6 @@ void ab_result_describe_sync(const struct ab_phase *phase, const struct ab_confi
 		break;
 	case AB_PHASE_SEEKS:
 		s = each ? "fsync-each-update+fsync-close-timed" : "fsync-close-timed";
-		break;
-	case AB_PHASE_BLOCK_READ:
-		s = "close-timed";
 		break;
 	case AB_PHASE_SEQ_CREATE:
 	case AB_PHASE_RAND_CREATE:

@@ -14,6 +14,14 @@
 /* Phases under this wall time are "too fast to measure", as in bonnie++. */
 #define AB_MIN_MEASURABLE_S 0.5
 
+/* One worker of a phase, as it measured itself. */
+struct ab_worker_stat {
+	int32_t pid;
+	uint64_t ops;
+	double elapsed_s; /* its own stop - start */
+	double cpu_s;     /* user+sys between its own stamps */
+};
+
 /* One phase after its workers' samples are merged. */
 struct ab_result {
 	gboolean ran;
@@ -24,15 +32,23 @@ struct ab_result {
 	uint64_t bytes;
 	uint64_t ops;
 	double rate;          /* in the phase's unit */
-	double cpu_percent;   /* workers' user+sys over wall time; may exceed 100 */
+	/* Workers' user+sys between their own start and stop stamps, over
+	 * elapsed_s: about 100 at most per worker. */
+	double cpu_percent;
 	double user_s;
 	double sys_s;
+	/* The workers' whole lives (wait4), set-up and barrier wait included. */
+	double life_user_s;
+	double life_sys_s;
+	struct ab_worker_stat *per_worker; /* `workers` entries */
 	double sys_busy_percent;
 	double iowait_percent;
 	long max_rss_kib;
 	gboolean direct;
 	char sync_mode[64];
-	char cache_mode[64];
+	char cache_mode[128]; /* what the cache held when the phase began, and why */
+	gboolean cold;        /* evicted right before the phase */
+	gboolean laid_out_untimed; /* the test file was written, untimed, for this phase */
 	struct ab_histogram latency;
 	struct ab_disk_set disks; /* per-member I/O during the phase */
 };
@@ -44,10 +60,12 @@ struct ab_run {
 	unsigned repeat_index; /* 0-based */
 	const char *run_id;    /* shared by the repeats, and by all the run made */
 	uint64_t seed;
+	uint64_t seeks_done;   /* the seek count of the reported seeks pass */
 	int64_t start_unix;
 	char *machine;
 	char *dir;
 	char *fs_type;
+	char *image_dir_fs;   /* file system under the --loop images, or NULL */
 	char *kernel;
 	uint64_t ram_bytes;
 	unsigned cpus;
@@ -59,6 +77,18 @@ struct ab_run {
 };
 
 void ab_run_clear(struct ab_run *run);
+/* Did any phase that uses the big test file run? */
+gboolean ab_run_has_io(const struct ab_run *run);
+/* Did any file phase (create, stat, delete) run? */
+gboolean ab_run_has_files(const struct ab_run *run);
+/* The seek count the reported seeks phase ran with. */
+uint64_t ab_run_seeks(const struct ab_run *run);
+void ab_result_clear(struct ab_result *res);
+/* Merges n workers' samples into res (cleared first): rate = work / (last
+ * stop - first start), CPU = the sum of each worker's timed-region CPU over
+ * that span, and each worker's own figures. */
+void ab_result_merge(const struct ab_phase *phase, const struct ab_sample *samples, unsigned n,
+		     struct ab_result *res);
 const char *ab_rate_unit_name(enum ab_rate_unit unit);
 /* Rate from bytes/ops and elapsed time, as bonnie++ computes it. */
 double ab_result_rate(const struct ab_phase *phase, uint64_t bytes, uint64_t ops, double elapsed_s);

@@ -137,6 +137,7 @@ static gboolean opt_seeks(const char *name, const char *value, gpointer data, GE
 	if (n == 0)
 		return bad_option(error, name, value, "must be at least 1");
 	cfg->seeks = n;
+	cfg->seeks_given = TRUE;
 	return TRUE;
 }
 
@@ -342,6 +343,20 @@ static gboolean opt_no_stripe_hint(const char *name, const char *value, gpointer
 	return TRUE;
 }
 
+static gboolean opt_images_in_ram(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)value, (void)error;
+	((struct ab_config *)data)->target.images_in_ram = TRUE;
+	return TRUE;
+}
+
+static gboolean opt_cold_metadata(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)value, (void)error;
+	((struct ab_config *)data)->cold_metadata = TRUE;
+	return TRUE;
+}
+
 static gboolean opt_dry_run(const char *name, const char *value, gpointer data, GError **error)
 {
 	(void)name, (void)value, (void)error;
@@ -372,10 +387,11 @@ static const GOptionEntry entries[] = {
 	{ "verbose", 'v', NOARG, CB(opt_verbose), "Show all that mkfs, mdadm and the other set-up tools said", NULL },
 	{ "user", 'u', 0, CB(opt_user), "Run the workers as this user (as root)", "USER[:GROUP]" },
 	{ "seekers", 0, 0, CB(opt_seekers), "Forked seeker processes (5)", "N" },
-	{ "seeks", 0, 0, CB(opt_seeks), "Random seeks in all (8192)", "N" },
+	{ "seeks", 0, 0, CB(opt_seeks),
+	  "Random seeks in all (default: from 8192, doubled until the phase lasts 1 s)", "N" },
 	{ "per-char", 0, 0, CB(opt_per_char),
 	  "syscall: 1-byte read/write over the per-char size (bonnie++ 2.00); stdio: getc/putc over the "
-	  "whole file (1.03)", "MODE" },
+	  "whole file, or the -fSIZE given (1.03)", "MODE" },
 	{ "phases", 0, 0, CB(opt_phases), "Comma-separated phases to run (see 'arraybench list')", "LIST" },
 	{ "data", 0, 0, CB(opt_data), "random (incompressible, default) or zeros (bonnie++ parity)", "KIND" },
 	{ "direct", 'D', NOARG, CB(opt_direct),
@@ -383,6 +399,8 @@ static const GOptionEntry entries[] = {
 	{ "cache", 0, 0, CB(opt_cache),
 	  "auto (default: cgroup, else drop, else fadvise), cgroup, drop, fadvise, remount (built targets) or none",
 	  "MODE" },
+	{ "cold-metadata", 0, NOARG, CB(opt_cold_metadata),
+	  "Start stat and delete with cold dentry and inode caches (root; bonnie++ runs them warm)", NULL },
 	{ "csv", 0, 0, CB(opt_csv), "Append the bonnie++ CSV lines to FILE", "FILE" },
 	{ "json", 0, 0, CB(opt_json), "Append one JSON object per run (one per line) to FILE", "FILE" },
 	{ "device", 0, 0, CB(opt_device), "Format this block device with --fs and test on it (instead of -d)", "DEV" },
@@ -401,7 +419,10 @@ static const GOptionEntry entries[] = {
 	  "OPTS" },
 	{ "no-stripe-hint", 0, NOARG, CB(opt_no_stripe_hint), "Do not pass the array geometry to mkfs", NULL },
 	{ "loop", 0, 0, CB(opt_loop),
-	  "Make N sparse images of SIZE in DIR (tmp) on loop devices as members; DIR must exist", "N:SIZE[:DIR]" },
+	  "Make N sparse images of SIZE in DIR ($TMPDIR, else /var/tmp) on loop devices as members; DIR must "
+	  "exist and not be tmpfs or ramfs", "N:SIZE[:DIR]" },
+	{ "images-in-ram", 0, NOARG, CB(opt_images_in_ram),
+	  "Allow --loop images on tmpfs or ramfs (the array is then RAM)", NULL },
 	{ "yes-destroy", 0, 0, CB(opt_yes_destroy),
 	  "Overwrite these devices even though they carry a signature", "DEV,DEV..." },
 	{ "dry-run", 0, NOARG, CB(opt_dry_run), "Print the set-up plan with each undo and touch nothing", NULL },

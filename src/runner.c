@@ -183,36 +183,16 @@ static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, struct 
 	}
 }
 
-static void merge(const struct ab_runner *r, const struct ab_phase *phase, struct ab_sample *samples,
-		  unsigned n, const struct reaped *rp, struct ab_result *res)
+/* What the parent adds to the workers' own figures. */
+static void finish_result(const struct ab_runner *r, const struct ab_phase *phase, const struct reaped *rp,
+			  struct ab_result *res)
 {
-	uint64_t start = UINT64_MAX, end = 0;
-	memset(res, 0, sizeof(*res));
-	ab_histogram_init(&res->latency);
-	for (unsigned i = 0; i < n; i++) {
-		start = MIN(start, samples[i].start_ns);
-		end = MAX(end, samples[i].end_ns);
-		res->bytes += samples[i].bytes;
-		res->ops += samples[i].ops;
-		ab_histogram_merge(&res->latency, &samples[i].latency);
-	}
-	res->ran = TRUE;
-	res->phase = phase;
-	res->workers = n;
-	res->elapsed_s = end > start ? (double)(end - start) / AB_NS_PER_SEC : 0;
-	res->measurable = res->elapsed_s >= AB_MIN_MEASURABLE_S;
-	res->rate = ab_result_rate(phase, res->bytes, res->ops, res->elapsed_s);
-	res->user_s = rp->user_s;
-	res->sys_s = rp->sys_s;
-	res->cpu_percent = res->elapsed_s > 0 ? 100.0 * (rp->user_s + rp->sys_s) / res->elapsed_s : 0;
+	res->life_user_s = rp->user_s;
+	res->life_sys_s = rp->sys_s;
 	res->max_rss_kib = rp->max_rss_kib;
 	res->direct = r->cfg->direct && (phase->flags & AB_PHASE_DIRECT_OK);
 	ab_result_describe_sync(phase, r->cfg, res->sync_mode, sizeof(res->sync_mode));
-	g_autofree char *cache = ab_cache_describe(r->cache);
-	if (r->cache->mode == AB_CACHE_CGROUP && !(phase->flags & AB_PHASE_IO))
-		g_strlcpy(res->cache_mode, "none (file phases run outside the cgroup)", sizeof(res->cache_mode));
-	else
-		g_strlcpy(res->cache_mode, cache, sizeof(res->cache_mode));
+	/* The cache state is the suite's to say (it made it). */
 }
 
 static gboolean phase_error(const struct ab_runner *r, const struct ab_phase *phase, struct ab_sample *samples,
@@ -247,17 +227,22 @@ gboolean ab_runner_run_phase(const struct ab_runner *r, const struct ab_phase *p
 		return FALSE;
 	}
 	unsigned n = phase->worker_count ? phase->worker_count(r->cfg) : 1;
-	size_t shm_len = sizeof(struct ab_sample) * n;
-	struct ab_sample *samples = mmap(NULL, shm_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (samples == MAP_FAILED) {
+	/* One mapping shared with the workers: the ticket counter in its first
+	 * cache line, then a sample slot per worker. */
+	const size_t head = 64;
+	size_t shm_len = head + sizeof(struct ab_sample) * n;
+	void *shm = mmap(NULL, shm_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shm == MAP_FAILED) {
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot map %u worker slots", n);
 		return FALSE;
 	}
+	uint64_t *tickets = shm;
+	struct ab_sample *samples = (struct ab_sample *)((char *)shm + head);
 	for (unsigned i = 0; i < n; i++)
 		ab_histogram_init(&samples[i].latency);
 	int ready[2], go[2];
 	if (pipe2(ready, O_CLOEXEC) != 0 || pipe2(go, O_CLOEXEC) != 0) {
-		munmap(samples, shm_len);
+		munmap(shm, shm_len);
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot create the start barrier");
 		return FALSE;
 	}
@@ -298,7 +283,7 @@ gboolean ab_runner_run_phase(const struct ab_runner *r, const struct ab_phase *p
 				.run_fd = r->run_fd, .io_path = r->io_path,
 				.files_dir = r->files_dir,
 				.files = r->files, .seed = seed, .worker = i, .workers = n,
-				.sample = &samples[i], .ready_fd = ready[1], .go_fd = go[0],
+				.sample = &samples[i], .tickets = tickets, .ready_fd = ready[1], .go_fd = go[0],
 			};
 			worker_main(r, phase, &ctx, &orig, self);
 		}
@@ -326,11 +311,12 @@ gboolean ab_runner_run_phase(const struct ab_runner *r, const struct ab_phase *p
 	if (ok && rp.failed)
 		ok = phase_error(r, phase, samples, n, &rp, error);
 	if (ok) {
-		merge(r, phase, samples, n, &rp, res);
+		ab_result_merge(phase, samples, n, res);
+		finish_result(r, phase, &rp, res);
 		res->iowait_percent = ab_sysinfo_iowait_percent(&cpu_a, &cpu_b);
 		res->sys_busy_percent = ab_sysinfo_busy_percent(&cpu_a, &cpu_b);
 		ab_diskstats_delta(&disks_a, &disks_b, &res->disks);
 	}
-	munmap(samples, shm_len);
+	munmap(shm, shm_len);
 	return ok;
 }

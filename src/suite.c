@@ -50,11 +50,30 @@ static gboolean io_file_ready(const struct ab_suite *s, const struct ab_phase *p
 	       (uint64_t)st.st_size >= need;
 }
 
-/* Cold cache before a read phase, for the I/O file when it has one.  With
- * -u its directory is the user's: whatever is there is opened without
- * blocking (a FIFO would hang us) and used only if it is a regular file. */
-static gboolean before_read(const struct ab_suite *s, gboolean io, GError **error)
+/* Does phase ph start cold?  The phases bonnie++ measures from disk do,
+ * unless --cache none; stat and delete only with --cold-metadata. */
+static gboolean starts_cold(const struct ab_config *cfg, const struct ab_phase *ph)
 {
+	if (cfg->cache == AB_CACHE_NONE)
+		return FALSE;
+	return (ph->flags & AB_PHASE_READS) || ((ph->flags & AB_PHASE_METADATA) && cfg->cold_metadata);
+}
+
+/* Cold cache before phase ph, for the I/O file when it has one.  With -u
+ * its directory is the user's: whatever is there is opened without blocking
+ * (a FIFO would hang us) and used only if it is a regular file. */
+static gboolean make_cold(struct ab_suite *s, struct ab_runner *r, const struct ab_phase *ph, GError **error)
+{
+	if (s->cfg->cache == AB_CACHE_REMOUNT && s->target) {
+		/* Our own hold on the directories would keep it busy. */
+		ab_run_dir_release(s->run_dir);
+		gboolean ok = ab_target_remount(s->target, error);
+		ok = ab_run_dir_reopen(s->run_dir, ok ? error : NULL) && ok;
+		r->dir_fd = s->run_dir->dir_fd;
+		r->run_fd = s->run_dir->fd;
+		return ok;
+	}
+	gboolean io = (ph->flags & AB_PHASE_IO) != 0;
 	int fd = io ? openat(s->run_dir->dir_fd, s->run_dir->io_name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
 		    : -1;
 	struct stat st;
@@ -63,10 +82,41 @@ static gboolean before_read(const struct ab_suite *s, gboolean io, GError **erro
 		g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "cannot use '%s': not a regular file", s->run_dir->io_path);
 		return FALSE;
 	}
-	gboolean ok = ab_cache_before_read(s->cache, fd, error);
+	gboolean ok = ab_cache_before_read(s->cache, fd, (ph->flags & AB_PHASE_METADATA) != 0, error);
 	if (fd >= 0)
 		close(fd);
 	return ok;
+}
+
+/* What the cache held when phase ph began, and why, for its result. */
+static void describe_cache(const struct ab_suite *s, const struct ab_phase *ph, gboolean cold,
+			   struct ab_result *res)
+{
+	const struct ab_config *cfg = s->cfg;
+	g_autofree char *mode = ab_cache_describe(s->cache);
+	const char *how;
+	if (cold && cfg->cache == AB_CACHE_REMOUNT)
+		how = "cold: the target was unmounted and mounted again before the phase";
+	else if (cold && (ph->flags & AB_PHASE_METADATA))
+		how = "cold (--cold-metadata): the machine's caches were dropped before the phase";
+	else if (cold && cfg->cache == AB_CACHE_DROP)
+		how = "cold: the machine's caches were dropped before the phase";
+	else if (cold && cfg->cache == AB_CACHE_CGROUP)
+		how = "cold: the test file was evicted and the group's cache emptied before the phase";
+	else if (cold)
+		how = "cold: the test file was written back and evicted before the phase";
+	else if (cfg->cache == AB_CACHE_NONE)
+		how = "warm: nothing is evicted";
+	else if (ph->flags & AB_PHASE_METADATA)
+		how = "warm: right after create, as bonnie++ measures it";
+	else if (cfg->cache == AB_CACHE_CGROUP && (ph->flags & AB_PHASE_IO))
+		how = "warm: nothing evicted before a write phase; the page cache is capped by the group";
+	else if (cfg->cache == AB_CACHE_CGROUP)
+		how = "warm: file phases run outside the group";
+	else
+		how = "warm: nothing evicted before a write phase";
+	res->cold = cold;
+	g_snprintf(res->cache_mode, sizeof(res->cache_mode), "%s, %s", mode, how);
 }
 
 static uint64_t phase_seed(uint64_t run_seed, unsigned id)
@@ -78,7 +128,59 @@ static uint64_t phase_seed(uint64_t run_seed, unsigned id)
 static gboolean run_untimed(struct ab_runner *r, const struct ab_phase *ph, uint64_t seed, GError **error)
 {
 	g_autofree struct ab_result *scratch = g_new0(struct ab_result, 1);
-	return ab_runner_run_phase(r, ph, seed, scratch, error);
+	gboolean ok = ab_runner_run_phase(r, ph, seed, scratch, error);
+	ab_result_clear(scratch);
+	return ok;
+}
+
+/* Makes the cache cold when the phase starts cold, runs it timed, and
+ * records what the cache held.  Seeks without a count given run again with
+ * more seeks (each pass cold again) until one lasts AB_SEEKS_MIN_S. */
+static gboolean run_measured(struct ab_suite *s, struct ab_runner *r, const struct ab_phase *ph, uint64_t seed,
+			     struct ab_run *run, gboolean laid_out, GError **error)
+{
+	const struct ab_config *cfg = s->cfg;
+	gboolean cold = starts_cold(cfg, ph);
+	gboolean grow = ph->id == AB_PHASE_SEEKS && !cfg->seeks_given;
+	struct ab_config pass_cfg = *cfg; /* shallow: only the seek count differs */
+	r->cfg = &pass_cfg;
+	struct ab_result *res = &run->results[ph->id];
+	gboolean ok;
+	for (;;) {
+		ok = !cold || make_cold(s, r, ph, error);
+		if (!ok)
+			break;
+		if (s->progress) {
+			if (grow && pass_cfg.seeks != cfg->seeks)
+				fprintf(s->progress, "arraybench: phase '%s' again with %" G_GUINT64_FORMAT " seeks...",
+					ph->name, pass_cfg.seeks);
+			else
+				fprintf(s->progress, "arraybench: phase '%s'...", ph->name);
+			fflush(s->progress);
+		}
+		ok = ab_runner_run_phase(r, ph, seed, res, error);
+		if (s->progress) {
+			fprintf(s->progress, ok ? " done\n" : " failed\n");
+			fflush(s->progress);
+		}
+		if (!ok || !grow || res->elapsed_s >= AB_SEEKS_MIN_S || pass_cfg.seeks >= AB_SEEKS_MAX)
+			break;
+		/* At least double; jump further when the pass was far too short,
+		 * aiming a little past the minimum so one more pass is enough. */
+		double want = res->elapsed_s > 0 ? 1.25 * AB_SEEKS_MIN_S / res->elapsed_s : 64;
+		uint64_t factor = 2;
+		while (factor < want && factor < 64)
+			factor *= 2;
+		pass_cfg.seeks = MIN(pass_cfg.seeks * factor, AB_SEEKS_MAX);
+	}
+	r->cfg = cfg;
+	if (ok) {
+		describe_cache(s, ph, cold, res);
+		res->laid_out_untimed = laid_out;
+		if (ph->id == AB_PHASE_SEEKS)
+			run->seeks_done = pass_cfg.seeks;
+	}
+	return ok;
 }
 
 gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
@@ -97,8 +199,16 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 			continue;
 		const struct ab_phase *ph = ab_phase_by_id(id);
 		uint64_t seed = phase_seed(run->seed, id);
-		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !io_file_ready(s, ph))
+		gboolean laid_out = FALSE;
+		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !io_file_ready(s, ph)) {
+			if (s->progress) {
+				fprintf(s->progress, "arraybench: laying out the test file for '%s' (untimed)\n",
+					ph->name);
+				fflush(s->progress);
+			}
 			ok = run_untimed(&r, &ab_phase_layout, seed, error);
+			laid_out = TRUE;
+		}
 		if (ok && (ph->flags & AB_PHASE_FILES)) {
 			gboolean random_order = (ph->flags & AB_PHASE_RANDOM_ORDER) != 0;
 			struct ab_file_set **set = random_order ? &rnd : &seq;
@@ -116,27 +226,9 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 			if (random_order)
 				ab_file_set_shuffle(*set, seed);
 		}
-		if (ok && (ph->flags & AB_PHASE_READS))
-			ok = before_read(s, (ph->flags & AB_PHASE_IO) != 0, error);
-		if (ok && cfg->cache == AB_CACHE_REMOUNT && s->target) {
-			/* Our own hold on the directories would keep it busy. */
-			ab_run_dir_release(s->run_dir);
-			ok = ab_target_remount(s->target, error);
-			ok = ab_run_dir_reopen(s->run_dir, ok ? error : NULL) && ok;
-			r.dir_fd = s->run_dir->dir_fd;
-			r.run_fd = s->run_dir->fd;
-		}
 		if (!ok)
 			break;
-		if (s->progress) {
-			fprintf(s->progress, "arraybench: phase '%s'...", ph->name);
-			fflush(s->progress);
-		}
-		ok = ab_runner_run_phase(&r, ph, seed, &run->results[id], error);
-		if (s->progress) {
-			fprintf(s->progress, ok ? " done\n" : " failed\n");
-			fflush(s->progress);
-		}
+		ok = run_measured(s, &r, ph, seed, run, laid_out, error);
 	}
 	/* The test file stays, its name claimed, until the run ends
 	 * (ab_run_dir_finish): the next repeat's write phase makes it anew. */

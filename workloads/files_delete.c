@@ -121,7 +121,7 @@ const struct ab_phase ab_phase_seq_delete = {
 	.name = "seq-delete",
 	.csv_name = "seq_del",
 	.summary = "unlink every file in directory order, remove the directories; sync() timed",
-	.flags = AB_PHASE_WRITES | AB_PHASE_FILES | AB_PHASE_NEEDS_FILES,
+	.flags = AB_PHASE_WRITES | AB_PHASE_FILES | AB_PHASE_NEEDS_FILES | AB_PHASE_METADATA,
 	.unit = AB_UNIT_FILES_PER_SEC,
 	.run = run,
 };
@@ -131,7 +131,7 @@ const struct ab_phase ab_phase_rand_delete = {
 	.name = "rand-delete",
 	.csv_name = "ran_del",
 	.summary = "unlink every file by name in a shuffled order, remove the directories; sync() timed",
-	.flags = AB_PHASE_WRITES | AB_PHASE_FILES | AB_PHASE_NEEDS_FILES | AB_PHASE_RANDOM_ORDER,
+	.flags = AB_PHASE_WRITES | AB_PHASE_FILES | AB_PHASE_NEEDS_FILES | AB_PHASE_METADATA | AB_PHASE_RANDOM_ORDER,
 	.unit = AB_UNIT_FILES_PER_SEC,
 	.run = run,
 };

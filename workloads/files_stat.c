@@ -121,7 +121,7 @@ const struct ab_phase ab_phase_seq_stat = {
 	.name = "seq-stat",
 	.csv_name = "seq_stat",
 	.summary = "readdir and stat every file in directory order, reading any data",
-	.flags = AB_PHASE_FILES | AB_PHASE_NEEDS_FILES | AB_PHASE_READS,
+	.flags = AB_PHASE_FILES | AB_PHASE_NEEDS_FILES | AB_PHASE_METADATA,
 	.unit = AB_UNIT_FILES_PER_SEC,
 	.run = run,
 };
@@ -131,7 +131,7 @@ const struct ab_phase ab_phase_rand_stat = {
 	.name = "rand-stat",
 	.csv_name = "ran_stat",
 	.summary = "stat every file by name in a shuffled order, reading any data",
-	.flags = AB_PHASE_FILES | AB_PHASE_NEEDS_FILES | AB_PHASE_READS | AB_PHASE_RANDOM_ORDER,
+	.flags = AB_PHASE_FILES | AB_PHASE_NEEDS_FILES | AB_PHASE_METADATA | AB_PHASE_RANDOM_ORDER,
 	.unit = AB_UNIT_FILES_PER_SEC,
 	.run = run,
 };

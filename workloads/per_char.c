@@ -2,8 +2,8 @@
 /*
  * Per-char write and read.  Default: bonnie++ 2.00's one-byte write()/read()
  * system calls over the per-char size (3 MiB unless -fN).  --per-char stdio:
- * bonnie++ 1.03's putc()/getc() over the whole file, which is what older
- * published figures mean.  Both stay buffered under --direct: one-byte O_DIRECT
+ * bonnie++ 1.03's putc()/getc() over the whole file (over N MiB with -fN),
+ * which is what older published figures mean.  Both stay buffered under --direct: one-byte O_DIRECT
  * transfers are not possible.  Latency is per chunk-sized group of bytes.
  */
 #include "phase.h"
@@ -58,11 +58,15 @@ static int run_write(struct ab_phase_ctx *ctx)
 	if (ab_databuf_init(&db, cfg->data, cfg->io_chunk, ctx->seed) != 0)
 		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the data buffer");
 	int fd = ab_open_io(ctx, O_RDWR | O_TRUNC, FALSE);
-	if (fd < 0)
+	if (fd < 0) {
+		ab_databuf_clear(&db);
 		return -1;
+	}
 	FILE *f = NULL;
-	if (cfg->per_char == AB_PER_CHAR_STDIO && !(f = fdopen(fd, "w")))
+	if (cfg->per_char == AB_PER_CHAR_STDIO && !(f = fdopen(fd, "w"))) {
+		ab_databuf_clear(&db);
 		return ab_worker_fail(ctx, errno, "cannot open '%s'", ctx->io_path);
+	}
 	ab_worker_start(ctx);
 	int rc = f ? write_stdio(ctx, f, &db, groups) : write_syscall(ctx, fd, &db, groups);
 	if (rc == 0 && fsync(fd) != 0)
@@ -72,6 +76,7 @@ static int run_write(struct ab_phase_ctx *ctx)
 			rc = ab_worker_fail(ctx, errno, "cannot close '%s'", ctx->io_path);
 	ab_worker_stop(ctx);
 	ctx->sample->bytes = ctx->sample->ops = cfg->byte_io_size;
+	ab_databuf_clear(&db);
 	return rc;
 }
 
@@ -126,7 +131,7 @@ const struct ab_phase ab_phase_per_char_write = {
 	.id = AB_PHASE_PER_CHAR_WRITE,
 	.name = "per-char-write",
 	.csv_name = "putc",
-	.summary = "write the per-char size one byte per call (stdio: putc over the whole file)",
+	.summary = "write the per-char size one byte per call (stdio: putc over the whole file, or -fSIZE)",
 	.flags = AB_PHASE_WRITES | AB_PHASE_IO | AB_PHASE_PER_CHAR,
 	.unit = AB_UNIT_KIB_PER_SEC,
 	.run = run_write,
@@ -136,7 +141,7 @@ const struct ab_phase ab_phase_per_char_read = {
 	.id = AB_PHASE_PER_CHAR_READ,
 	.name = "per-char-read",
 	.csv_name = "getc",
-	.summary = "read the per-char size one byte per call (stdio: getc over the whole file)",
+	.summary = "read the per-char size one byte per call (stdio: getc over the whole file, or -fSIZE)",
 	.flags = AB_PHASE_IO | AB_PHASE_PER_CHAR | AB_PHASE_NEEDS_FILE | AB_PHASE_READS,
 	.unit = AB_UNIT_KIB_PER_SEC,
 	.run = run_read,

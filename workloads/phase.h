@@ -38,9 +38,15 @@ enum ab_phase_flags {
 	AB_PHASE_PER_CHAR = 1u << 4,    /* runs only with a per-char size (no -f) */
 	AB_PHASE_FILES = 1u << 5,       /* runs only with -n > 0 */
 	AB_PHASE_NEEDS_FILES = 1u << 6, /* needs the small files a create phase made */
-	AB_PHASE_READS = 1u << 7,       /* cold-cache preparation applies */
+	/* Reads data that bonnie++, with its file twice the RAM, reads from
+	 * disk: the cache is made cold before it (per-char read, rewrite,
+	 * block read, seeks). */
+	AB_PHASE_READS = 1u << 7,
 	AB_PHASE_DIRECT_OK = 1u << 8,   /* honours --direct */
 	AB_PHASE_RANDOM_ORDER = 1u << 9,/* file phases on the random-name set */
+	/* Reads the metadata the create phase just left in the cache: warm,
+	 * as bonnie++ measures it, unless --cold-metadata (stat, delete). */
+	AB_PHASE_METADATA = 1u << 10,
 };
 
 enum ab_rate_unit {
@@ -55,6 +61,12 @@ struct ab_sample {
 	uint64_t end_ns;
 	uint64_t bytes;
 	uint64_t ops;
+	/* The worker's own CPU time (getrusage(RUSAGE_SELF)) between its start
+	 * and stop stamps: set-up before the barrier is not counted.  Between
+	 * the two stamps they hold the start readings. */
+	uint64_t user_ns;
+	uint64_t sys_ns;
+	int32_t pid;       /* the worker's process id */
 	int error_code;    /* errno of the failure, 0 when fine */
 	char error[256];
 	struct ab_histogram latency;
@@ -93,6 +105,10 @@ struct ab_phase_ctx {
 	unsigned worker;
 	unsigned workers;
 	struct ab_sample *sample;
+	/* Work tickets shared by all the phase's workers (in the shared
+	 * mapping): a worker takes the next with ab_worker_take_ticket(), so
+	 * one that runs faster takes more, as bonnie++'s seekers do. */
+	uint64_t *tickets;
 	int ready_fd; /* barrier: worker writes one byte when set up */
 	int go_fd;    /* barrier: EOF here means start */
 };
@@ -120,6 +136,9 @@ extern const struct ab_phase ab_phase_layout;
 /* Worker helpers (workloads/worker.c). */
 int ab_worker_start(struct ab_phase_ctx *ctx);
 void ab_worker_stop(struct ab_phase_ctx *ctx);
+/* Takes the next of `total` shared tickets: TRUE and its number in *ticket,
+ * FALSE once all are taken. */
+gboolean ab_worker_take_ticket(struct ab_phase_ctx *ctx, uint64_t total, uint64_t *ticket);
 int ab_worker_fail(struct ab_phase_ctx *ctx, int errnum, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 /* Latency of the operation that just ended: now - *prev, then *prev = now.
  * One clock read per operation; start *prev at ctx->sample->start_ns, the

@@ -57,7 +57,7 @@ const struct ab_phase ab_phase_rewrite = {
 	.name = "rewrite",
 	.csv_name = "rewrite",
 	.summary = "read, change and write back every chunk in place, fsync and close timed",
-	.flags = AB_PHASE_WRITES | AB_PHASE_IO | AB_PHASE_NEEDS_FILE | AB_PHASE_DIRECT_OK,
+	.flags = AB_PHASE_WRITES | AB_PHASE_IO | AB_PHASE_NEEDS_FILE | AB_PHASE_READS | AB_PHASE_DIRECT_OK,
 	.unit = AB_UNIT_KIB_PER_SEC,
 	.run = run,
 };

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Random seeks: N forked seeker processes, each with its own descriptor and
- * random stream, share the seek count; each seek reads one chunk at a random
- * chunk-aligned offset and about one in ten writes it back changed.  The rate
- * is seeks / (last seeker's end - first seeker's start).
+ * random stream, take the seeks one at a time from one shared queue (an
+ * atomic ticket counter), so a seeker the disk serves faster takes more and
+ * none is left with a fixed share to finish alone.  Each seek reads one chunk
+ * at a random chunk-aligned offset and about one in ten writes it back
+ * changed.  The rate is seeks / (last seeker's end - first seeker's start).
  */
 #include "phase.h"
 #include "databuf.h"
@@ -24,7 +26,6 @@ static int run(struct ab_phase_ctx *ctx)
 {
 	const struct ab_config *cfg = ctx->cfg;
 	uint64_t chunks = cfg->file_size / cfg->io_chunk;
-	uint64_t mine = cfg->seeks / ctx->workers + (ctx->worker < cfg->seeks % ctx->workers ? 1 : 0);
 	unsigned char *buf = ab_aligned_alloc(cfg->io_chunk);
 	if (!buf)
 		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the seek buffer");
@@ -35,9 +36,9 @@ static int run(struct ab_phase_ctx *ctx)
 		return -1;
 	ab_worker_start(ctx);
 	int rc = 0;
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, done = 0, k;
 	uint64_t prev = ctx->sample->start_ns;
-	for (uint64_t k = 0; k < mine; k++) {
+	while (ab_worker_take_ticket(ctx, cfg->seeks, &k)) {
 		uint64_t off = ab_rng_below(&rng, chunks) * cfg->io_chunk;
 		if ((rc = ab_worker_pread_chunk(ctx, fd, buf, cfg->io_chunk, off)) != 0)
 			break;
@@ -54,11 +55,12 @@ static int run(struct ab_phase_ctx *ctx)
 			}
 			bytes += cfg->io_chunk;
 		}
+		done++;
 		ab_worker_tick(ctx, &prev);
 	}
 	rc = ab_worker_finish_fd(ctx, fd, rc, TRUE);
 	ctx->sample->bytes = bytes;
-	ctx->sample->ops = rc == 0 ? mine : 0;
+	ctx->sample->ops = rc == 0 ? done : 0;
 	free(buf);
 	return rc;
 }

@@ -7,8 +7,14 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+static uint64_t timeval_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * AB_NS_PER_SEC + (uint64_t)tv->tv_usec * 1000u;
+}
 
 int ab_worker_start(struct ab_phase_ctx *ctx)
 {
@@ -24,13 +30,34 @@ int ab_worker_start(struct ab_phase_ctx *ctx)
 		n = read(ctx->go_fd, &c, 1);
 	while (n < 0 && errno == EINTR);
 	close(ctx->go_fd);
-	ctx->sample->start_ns = ab_now_ns();
+	struct ab_sample *sm = ctx->sample;
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	sm->pid = (int32_t)getpid();
+	sm->user_ns = timeval_ns(&ru.ru_utime);
+	sm->sys_ns = timeval_ns(&ru.ru_stime);
+	sm->start_ns = ab_now_ns();
 	return 0;
 }
 
 void ab_worker_stop(struct ab_phase_ctx *ctx)
 {
-	ctx->sample->end_ns = ab_now_ns();
+	struct ab_sample *sm = ctx->sample;
+	sm->end_ns = ab_now_ns();
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	sm->user_ns = timeval_ns(&ru.ru_utime) - sm->user_ns;
+	sm->sys_ns = timeval_ns(&ru.ru_stime) - sm->sys_ns;
+}
+
+gboolean ab_worker_take_ticket(struct ab_phase_ctx *ctx, uint64_t total, uint64_t *ticket)
+{
+	/* Relaxed: the counter orders nothing else; each number goes once. */
+	uint64_t t = __atomic_fetch_add(ctx->tickets, 1, __ATOMIC_RELAXED);
+	if (t >= total)
+		return FALSE;
+	*ticket = t;
+	return TRUE;
 }
 
 int ab_worker_fail(struct ab_phase_ctx *ctx, int errnum, const char *fmt, ...)

@@ -3,7 +3,7 @@
 # Every phase on a temp dir with tiny sizes; every CSV line goes through the
 # real bon_csv2txt and bon_csv2html without complaint; JSON is valid.
 . "$(dirname "$0")/lib.sh"
-plan 25
+plan 29
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 
@@ -13,7 +13,14 @@ is $? 0 "run with every phase exits 0"
 dir_is_empty "$d"; ok $? "nothing is left in DIR"
 line=$(tail -1 "$T/stdout")
 is "$(echo "$line" | awk -F, '{print NF}')" 50 "the CSV line has 50 fields"
-is "$(echo "$line" | cut -d, -f1-9)" "1.98,arraybench-0.1.0,tester,1,42,32M,,8192,5" "fields 0-8"
+seeks=$(echo "$line" | cut -d, -f8)
+is "$(echo "$line" | cut -d, -f1-9)" "1.98,arraybench-0.1.0,tester,1,42,32M,,$seeks,5" "fields 0-8"
+# No --seeks: the count doubles from 8192 until the phase lasts 1 s.
+is "$(python3 -c "
+import json; o = json.load(open('$T/out.json')); p = [p for p in o['phases'] if p['name'] == 'seeks'][0]
+c = o['config']['seeks']
+print(c == $seeks, c >= 8192, c & (c - 1) == 0, p['ops'] == c, p['elapsed_s'] >= 1.0, o['config']['seeks_given'])")" \
+	"True True True True True False" "seeks grew from 8192 to $seeks, doubling, until the phase lasted 1 s"
 is "$(echo "$line" | cut -d, -f22-26)" "1,4096,1024,2," "file fields 21-25 in the documented layout"
 is "$(cat "$T/out.csv")" "$line" "--csv appends the same line"
 [ ${#line} -lt 1000 ]; ok $? "the line is under 1000 bytes"
@@ -25,8 +32,9 @@ done; ok $? "the table has a row per phase"
 grep -Eq '^cache +(cgroup-v[12] limit 16M|none) +direct no +data random' "$T/stdout"; ok $? "the table states cache, direct and data mode"
 bon_csv2txt <"$T/out.csv" >"$T/txt" 2>"$T/txt.err"
 is "$(cat "$T/txt.err")" "" "bon_csv2txt prints nothing on stderr"
-grep -q 'tester' "$T/txt"; ok $? "bon_csv2txt shows the machine"
-grep -Eq '^tester +32M::8192:5' "$T/txt"; ok $? "size and seek fields land under Name:Size"
+# bon_csv2txt gives name and size 19 columns: a long seek count cuts the name.
+grep -q '^test' "$T/txt"; ok $? "bon_csv2txt shows the machine"
+grep -Eq "^test[a-z]* +32M::$seeks:5 " "$T/txt"; ok $? "size and seek fields land under Name:Size"
 bon_csv2html "$T/out.csv" >"$T/html" 2>"$T/html.err"
 is "$(cat "$T/html.err")" "" "bon_csv2html prints nothing on stderr"
 grep -q '<td class="rowheader"[^>]*>tester' "$T/html" || grep -q 'tester' "$T/html"; ok $? "bon_csv2html renders the row"
@@ -57,6 +65,14 @@ for n in 3 12; do
 	bon_csv2html "$T/s$n.csv" 2>&1 >/dev/null | grep -q . && echo "# html complained for $n"
 	is "$(python3 -c "import json;print(json.load(open('$T/s$n.json'))['phases'][0]['workers'])")" "$n" \
 		"$n seeker processes ran"
+	# Each seeker reports itself: distinct real processes, taking seeks
+	# from one queue, so their counts add up to the total and differ.
+	is "$(python3 -c "
+import json; p = json.load(open('$T/s$n.json'))['phases'][0]; w = p['per_worker']
+pids = [x['pid'] for x in w]; ops = [x['ops'] for x in w]
+print(len(w), len(set(pids)), all(x > 1 for x in pids), sum(ops) == p['ops'] == 600, len(set(ops)) > 1,
+      all(0 < x['elapsed_s'] <= p['elapsed_s'] for x in w))")" "$n $n True True True True" \
+		"$n seekers: distinct pids, one queue (unequal counts summing to 600), their own times"
 done
 "$AB" run -d "$d" -s 32m -n 0 -f "${cache[@]}" --phases seeks --seekers 28 --json "$T/s28.json" -q \
 	>"$T/s28.csv" 2>/dev/null
@@ -66,4 +82,8 @@ bon_csv2txt <"$T/s28.csv" 2>"$T/err28" >/dev/null
 is "$(cat "$T/err28")" "" "a seeks-only line is accepted by bon_csv2txt"
 is "$(grep -vc '^1\.98,' "$T/s28.csv")" 0 "with -q stdout holds only CSV lines"
 is "$(cut -d, -f9 "$T/s28.csv")" 28 "the seeker count is in field 8"
+is "$(python3 -c "
+import json; p = json.load(open('$T/s28.json'))['phases'][0]
+print(len(set(x['pid'] for x in p['per_worker'])), sum(x['ops'] for x in p['per_worker']) == p['ops'])")" \
+	"28 True" "28 seekers report 28 pids and their ops add up"
 dir_is_empty "$d"; ok $? "nothing is left in DIR after the seek runs"

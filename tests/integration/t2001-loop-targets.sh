@@ -3,7 +3,7 @@
 # Built targets on loop images: file systems, btrfs arrays, dry run, safety
 # refusals, teardown on success, SIGINT, kill -9 + cleanup.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 58
+plan 61
 if ! is_root || [ ! -e /dev/loop-control ]; then
 	for i in $(seq 58); do skip "built targets need root and loop devices"; done
 	exit 0
@@ -60,6 +60,18 @@ o = json.load(open('$T/rm.json'))
 p = [p for p in o['phases'] if p['name'] == 'block-read'][0]
 print(o['cache']['mode'], p['devices'][0]['read_bytes'] >= 32 << 20)")" "remount True" \
 	"block-read after a remount reads the whole file from the device"
+# Only the phases bonnie++ reads from disk are remounted: stat stays warm
+# (nothing read from the device), unless --cold-metadata.
+"$AB" run --loop 1:320m --fs ext4 $small -r 0 --cache remount --cold-metadata --json "$T/rmc.json" >/dev/null 2>"$T/rmc.err"
+is $? 0 "--cache remount --cold-metadata exits 0"
+stat_reads() { python3 -c "
+import json
+o = json.load(open('$1'))
+p = {p['name']: p for p in o['phases']}
+print(p['rewrite']['cache_state'], p['block-read']['cache_state'], p['seq-stat']['cache_state'],
+      p['seq-stat']['devices'][0]['read_bytes'] > 0)"; }
+is "$(stat_reads "$T/rm.json")" "cold cold warm False" "remount: rewrite and block-read cold; seq-stat warm, reads no inode"
+is "$(stat_reads "$T/rmc.json")" "cold cold cold True" "remount --cold-metadata: seq-stat reads its inodes from the device"
 "$AB" run -d "$T" --cache remount -s 32m -r 16 >/dev/null 2>"$T/rmd.err"
 is $? 1 "--cache remount with -d is bad input"
 

@@ -88,41 +88,91 @@ static char **fields_of(const char *line, guint *n)
 	return v;
 }
 
+/* Every phase ran, with a rate, CPU and maximum latency of its own, and
+ * every size field set away from its default: each of the 50 fields has a
+ * value only its own column could hold. */
 static void test_full_line(void **state)
 {
 	struct fixture *f = *state;
+	f->cfg.file_size = 1536 * AB_MIB;
+	f->cfg.io_chunk = 4096;
+	f->cfg.seekers = 7;
+	f->cfg.num_files = 3;
+	f->cfg.file_max = 2000;
+	f->cfg.file_min = 100;
+	f->cfg.num_dirs = 9;
+	f->cfg.file_chunk = 16384;
+	const double rate[AB_PHASE_COUNT] = { 1001.9, 2002, 3003, 4004, 5005, 606.66,
+					      7007, 8008, 9009, 10010, 11011, 12012 };
 	for (unsigned id = 0; id < AB_PHASE_COUNT; id++)
-		set_result(&f->run, id, 1000.0 + id * 10.7, 42.9, TRUE, 25398000 + id);
-	set_result(&f->run, AB_PHASE_SEEKS, 345.67, 433.2, TRUE, 16041000);
+		set_result(&f->run, id, rate[id], 11.0 + id + 0.9, TRUE, (101 + id) * 1000ull);
+	f->run.seeks_done = 32768; /* grown: the count of the reported pass */
+	g_autofree char *line = ab_csv_format_line(&f->run);
+	guint n;
+	g_auto(GStrv) v = fields_of(line, &n);
+	const char *want[AB_CSV_FIELDS] = {
+		"1.98", "arraybench-" AB_VERSION, "bbhost", "1", "1796222993",
+		"1536M", "4k", "32768", "7",                      /* 5-8: size, chunk, seeks, seekers */
+		"1001", "11", "2002", "12", "3003", "13",         /* 9-14: putc, put_block, rewrite */
+		"4004", "14", "5005", "15", "606.7", "16",        /* 15-20: getc, get_block, seeks */
+		"3", "2000", "100", "9", "16k",                   /* 21-25: files, max, min, dirs, chunk */
+		"7007", "17", "8008", "18", "9009", "19",         /* 26-31: seq create, stat, delete */
+		"10010", "20", "11011", "21", "12012", "22",      /* 32-37: rand create, stat, delete */
+		"101us", "102us", "103us", "104us", "105us", "106us", /* 38-43: I/O latencies */
+		"107us", "108us", "109us", "110us", "111us", "112us", /* 44-49: file latencies */
+	};
+	assert_int_equal(n, AB_CSV_FIELDS);
+	for (int i = 0; i < AB_CSV_FIELDS; i++) {
+		if (strcmp(v[i], want[i]) != 0)
+			fail_msg("field %d is '%s', want '%s'", i, v[i], want[i]);
+	}
+	assert_null(strchr(line, ' '));
+
+	/* Seeks over 1000 lose their decimal; a seek count given stays as given. */
+	set_result(&f->run, AB_PHASE_SEEKS, 4321.5, 50, TRUE, 1);
+	g_autofree char *line2 = ab_csv_format_line(&f->run);
+	g_auto(GStrv) v2 = fields_of(line2, &n);
+	assert_string_equal(v2[19], "4322");
+}
+
+/* Nothing ran: every field after the seed is empty, whatever the sizes. */
+static void test_nothing_ran(void **state)
+{
+	struct fixture *f = *state;
 	g_autofree char *line = ab_csv_format_line(&f->run);
 	guint n;
 	g_auto(GStrv) v = fields_of(line, &n);
 	assert_int_equal(n, AB_CSV_FIELDS);
-	assert_string_equal(v[0], "1.98");
-	assert_string_equal(v[2], "bbhost");
-	assert_string_equal(v[3], "1");
-	assert_string_equal(v[4], "1796222993");
-	assert_string_equal(v[5], "1G");
-	assert_string_equal(v[6], "");
-	assert_string_equal(v[7], "8192");
-	assert_string_equal(v[8], "5");
-	assert_string_equal(v[9], "1000");   /* truncated KiB/s */
-	assert_string_equal(v[10], "42");    /* truncated CPU */
-	assert_string_equal(v[11], "1010");
-	assert_string_equal(v[19], "345.7"); /* seeks under 1000: one decimal */
-	assert_string_equal(v[20], "433");   /* CPU may exceed 100 */
-	assert_string_equal(v[21], "16");
-	for (int i = 22; i <= 25; i++)
-		assert_string_equal(v[i], "");
-	assert_string_equal(v[38], "25398us");
-	assert_string_equal(v[43], "16041us");
-	assert_true(strlen(line) < 1000);
-	assert_null(strchr(line, ' '));
+	for (int i = 5; i < AB_CSV_FIELDS; i++)
+		if (*v[i])
+			fail_msg("field %d is '%s' with no phase run", i, v[i]);
+}
 
-	set_result(&f->run, AB_PHASE_SEEKS, 4321.5, 50, TRUE, 1);
-	g_autofree char *line2 = ab_csv_format_line(&f->run);
-	g_auto(GStrv) v2 = fields_of(line2, &n);
-	assert_string_equal(v2[19], "4322"); /* over 1000: no decimals */
+/* Only file phases ran (with -s set): fields 5-20 and 38-43 are empty, or
+ * bon_csv2txt prints an empty I/O row; and the other way round. */
+static void test_one_group_ran(void **state)
+{
+	struct fixture *f = *state;
+	set_result(&f->run, AB_PHASE_SEQ_STAT, 50000, 99, TRUE, 2000);
+	g_autofree char *line = ab_csv_format_line(&f->run);
+	guint n;
+	g_auto(GStrv) v = fields_of(line, &n);
+	assert_int_equal(n, AB_CSV_FIELDS);
+	for (int i = 5; i < AB_CSV_FIELDS; i++) {
+		gboolean filled = i == 21 || i == 28 || i == 29 || i == 45;
+		if (filled != (*v[i] != '\0'))
+			fail_msg("field %d is '%s'", i, v[i]);
+	}
+	ab_result_clear(&f->run.results[AB_PHASE_SEQ_STAT]);
+	set_result(&f->run, AB_PHASE_BLOCK_READ, 50000, 99, TRUE, 2000);
+	g_autofree char *l2 = ab_csv_format_line(&f->run);
+	g_auto(GStrv) v2 = fields_of(l2, &n);
+	for (int i = 5; i < AB_CSV_FIELDS; i++) {
+		gboolean filled = i == 5 || i == 7 || i == 8 || i == 17 || i == 18 || i == 42;
+		if (filled != (*v2[i] != '\0'))
+			fail_msg("field %d is '%s'", i, v2[i]);
+	}
+	assert_string_equal(v2[7], "8192"); /* no seeks phase: the configured count */
 }
 
 static void test_special_values(void **state)
@@ -132,6 +182,7 @@ static void test_special_values(void **state)
 	 * +++++/+++ with the latency still written. */
 	set_result(&f->run, AB_PHASE_BLOCK_WRITE, 270058, 42, TRUE, 4109000);
 	set_result(&f->run, AB_PHASE_BLOCK_READ, 1e7, 50, FALSE, 133000);
+	set_result(&f->run, AB_PHASE_SEQ_CREATE, 5000, 50, TRUE, 1000);
 	f->cfg.io_chunk = 4096;
 	f->cfg.file_size = 1536 * AB_MIB;
 	f->cfg.file_max = AB_FILES_SYMLINK;
@@ -184,6 +235,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_latency_format),
 		cmocka_unit_test_setup_teardown(test_full_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nothing_ran, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_one_group_ran, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_special_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_skipped_sections, setup, teardown),
 	};
