@@ -218,6 +218,10 @@ static gboolean needs_target(const char *option, gboolean given, GError **error)
 
 gboolean ab_target_spec_check_options(struct ab_target_spec *spec, GError **error)
 {
+	if (spec->images_in_ram && !spec->loop_count) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "--images-in-ram needs --loop: it says where images may go");
+		return FALSE;
+	}
 	if (!ab_target_spec_builds(spec))
 		return needs_target("--members", spec->members != NULL, error) &&
 		       needs_target("--fs", spec->fs != NULL, error) &&

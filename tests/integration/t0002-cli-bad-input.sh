@@ -3,7 +3,7 @@
 # Bad input: one line naming the bad value, exit status 1 (3 for missing
 # resources, 2 for a phase that failed), nothing left behind.
 . "$(dirname "$0")/lib.sh"
-plan 37
+plan 40
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 
@@ -37,11 +37,12 @@ is $? 1 "exit 1 for a machine name holding a newline"
 # Target options without a target are refused, not ignored.
 bad 1 "--chunk needs a target to build" -d "$d" --chunk 64k
 bad 1 "--yes-destroy needs a target to build" -d "$d" --yes-destroy /dev/null
+bad 1 "--images-in-ram needs --loop" -d "$d" --images-in-ram
 
 if is_root; then
 	mkdir "$T/ro"; mount -t tmpfs -o ro,size=1m tmpfs "$T/ro"; cleanup_add "umount $T/ro"
 	bad 1 "'$T/ro'" -d "$T/ro" -s 32m "${cache[@]}"
-	make_loop_fs "$T/small" 24 -N 2000 || diag "could not make the loop file system"
+	make_loop_fs "$T/small" 24 -N 2000; ok $? "a 24 MiB ext4 with 2000 inodes is mounted"
 	# The I/O file does not fit: refused before anything is written.
 	bad 3 "not enough space in '$T/small'" -d "$T/small" -s 64m -n 0 "${cache[@]}"
 	# The file system has 2000 inodes: creating 4096 files runs out mid-phase.
@@ -54,6 +55,6 @@ else
 	chmod 555 "$d"
 	bad 1 "'$d'" -d "$d" -s 32m "${cache[@]}"
 	chmod 755 "$d"
-	for i in 1 2 3 4 5 6; do skip "full file system test needs root (loop device)"; done
+	for i in 1 2 3 4 5 6 7; do skip "full file system test needs root (loop device)"; done
 fi
 dir_is_empty "$d"; ok $? "nothing is left in DIR"

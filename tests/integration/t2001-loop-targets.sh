@@ -3,7 +3,7 @@
 # Built targets on loop images: file systems, btrfs arrays, dry run, safety
 # refusals, teardown on success, SIGINT, kill -9 + cleanup.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 61
+plan 65
 if ! is_root || [ ! -e /dev/loop-control ]; then
 	for i in $(seq 58); do skip "built targets need root and loop devices"; done
 	exit 0
@@ -114,6 +114,18 @@ is $? 1 "a regular file as --device is bad input (exit 1)"
 is $? 1 "--fs zfs is bad input"
 is "$(left_behind)" "" "refusals leave nothing"
 
+# Images on tmpfs would make the array RAM: refused unless asked for; the
+# default directory is $TMPDIR, else /var/tmp (not /tmp).
+mkdir "$T/ram"; mount -t tmpfs -o size=64m tmpfs "$T/ram"; cleanup_add "umount $T/ram"
+"$AB" run --loop "1:320m:$T/ram" --fs ext4 $small --dry-run >/dev/null 2>"$T/ram.err"
+is "$? $(cat "$T/ram.err")" "1 arraybench: error: refusing --loop directory '$T/ram': it is on tmpfs, so the array would be RAM, not disks; give a directory on a disk (--loop N:SIZE:DIR) or --images-in-ram" \
+	"--loop on tmpfs is refused in one line naming the directory"
+"$AB" run --loop "1:320m:$T/ram" --images-in-ram --fs ext4 $small --dry-run >/dev/null 2>&1
+is $? 0 "--images-in-ram lets the plan use tmpfs"
+env -u TMPDIR "$AB" run --loop 1:320m --fs ext4 $small --dry-run 2>&1 | grep -q " /var/tmp/arraybench-.*\.img"
+ok $? "without TMPDIR the images go to /var/tmp"
+umount "$T/ram"
+
 # A run on a built btrfs raid1 that is busy for seconds; sets $pid once
 # its phase has started.
 start_slow_run() { # stderr-file
@@ -135,7 +147,7 @@ pid=$!
 for _ in $(seq 560); do ls "$TMPDIR"/*.img >/dev/null 2>&1 && break; sleep 0.005; done
 kill -INT $pid; wait $pid
 is $? 130 "SIGINT during set-up exits 130"
-grep -q "phase '" "$T/setup.err" && diag "(the signal came after set-up this time)"
+grep -q "phase '" "$T/setup.err"; is $? 1 "the signal came during set-up (no phase had started)"
 is "$(left_behind)" "" "SIGINT during set-up: everything is torn down"
 
 # kill -9: the journal stays, and cleanup finishes the job.

@@ -2,16 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SIGINT in the middle of each phase: exit 130 within 2 s, nothing left behind.
 . "$(dirname "$0")/lib.sh"
-plan 72
+plan 109
 read -r -a cache <<<"$(cache_args)"
 
 # The file phases run on a fresh ext4 as root: a file system mounted with
 # discard can take seconds to remove the 1024 stat files after the kill.  With
 # direct I/O on the loop device, fsync and cold reads reach the disk.
 files_top=$T
-if is_root && make_loop_fs "$T/fs" 1400; then
-	losetup --direct-io=on "$(losetup -j "$T/fs.img" | cut -d: -f1)" || diag "no direct I/O on the loop device"
+if is_root; then
+	make_loop_fs "$T/fs" 1400 && losetup --direct-io=on "$(losetup -j "$T/fs.img" | cut -d: -f1)"
+	ok $? "the file phases get a fresh ext4 on a loop device with direct I/O"
 	files_top=$T/fs
+else
+	skip "a fresh ext4 for the file phases needs root"
 fi
 
 # Sizes that keep each phase busy for seconds, with little untimed preparation
@@ -49,9 +52,9 @@ for p in per-char-write block-write rewrite per-char-read block-read seeks seq-c
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.05
 	done
-	grep -qF "arraybench: phase '$p'..." "$T/err" || diag "$p: no progress line: $(cat "$T/err")"
+	grep -qF "arraybench: phase '$p'..." "$T/err"; ok $? "$p: the phase started (its progress line)"
 	sleep 0.3
-	grep -q "phase '$p'\.\.\. done" "$T/err" && diag "$p: the phase ended before the signal"
+	grep -q "phase '$p'\.\.\. done" "$T/err"; is $? 1 "$p: the signal comes while the phase runs"
 	t0=$(now_us)
 	kill -INT "$pid"
 	while kill -0 "$pid" 2>/dev/null && [ $(($(now_us) - t0)) -lt 5000000 ]; do sleep 0.02; done
@@ -71,7 +74,7 @@ for p in per-char-write block-write rewrite per-char-read block-read seeks seq-c
 	is "$left" "" "$p: no worker process is left"
 	is "$(ls -d /sys/fs/cgroup/memory/arraybench.*-"$pid"-* /sys/fs/cgroup/arraybench.*-"$pid"-* 2>/dev/null)" "" \
 		"$p: no memory cgroup of run pid $pid is left"
-	grep -q . "$T/out" && diag "$p: stdout: $(head -c 300 "$T/out")"
+	is "$(head -c 300 "$T/out")" "" "$p: nothing on stdout (no partial result)"
 	dir_is_empty "$d" || diag "$p: left: $(ls -A "$d" | head -3 | tr '\n' ' ')"
 	tail -1 "$T/err" | grep -q "interrupted during phase '$p'" || diag "$p: stderr: $(tail -3 "$T/err")"
 	[ -n "$left" ] && kill -KILL $left

@@ -7,7 +7,7 @@
 # exist already (a planted test directory, files named like an old run's)
 # are never touched.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 59
+plan 60
 if ! is_root || [ ! -e /dev/loop-control ]; then
 	for i in $(seq 59); do skip "needs root and loop devices"; done
 	exit 0
@@ -200,7 +200,7 @@ is "$(ls -A "$tmp" "$ARRAYBENCH_STATE_DIR" | grep -c arraybench)$(grep -cF "$tmp
 # 11. A -d run on a file system that is unmounted after the kill: cleanup
 # must not call its files gone and forget them; it keeps the journal until
 # the file system is back, then removes them.
-make_loop_fs "$T/fs" 64 || diag "could not make the loop file system"
+make_loop_fs "$T/fs" 64; ok $? "a 64 MiB ext4 is mounted for the unmount case"
 "$AB" run -d "$T/fs" -s 0 -n 8:-1 -b --cache none >/dev/null 2>"$T/u.err" &
 pid=$!
 for _ in $(seq 200); do grep -q "phase 'seq-create'" "$T/u.err" && break; sleep 0.05; done

@@ -187,11 +187,23 @@ static void test_run_options(void **state)
 	}
 }
 
+/* ab_config_finish refuses cfg with a usage error whose message holds `what`. */
+static void finish_fails(struct ab_config *cfg, uint64_t ram, const char *what)
+{
+	GError *e = NULL;
+	assert_false(ab_config_finish(cfg, ram, &e));
+	assert_non_null(e);
+	assert_true(e->domain == AB_ERROR);
+	assert_int_equal(e->code, AB_ERROR_USAGE);
+	if (!strstr(e->message, what))
+		fail_msg("error '%s' does not say '%s'", e->message, what);
+	g_error_free(e);
+}
+
 static void test_finish(void **state)
 {
 	(void)state;
 	struct ab_config cfg;
-	GError *e = NULL;
 	const uint64_t ram = 24ull << 30;
 
 	/* bonnie++'s rule: refuse a file under twice the effective RAM. */
@@ -199,9 +211,7 @@ static void test_finish(void **state)
 	cfg.dir = g_strdup("/tmp");
 	cfg.cache = AB_CACHE_NONE;
 	assert_true(ab_parse_size_spec("1g", &cfg, NULL));
-	assert_false(ab_config_finish(&cfg, ram, &e));
-	assert_non_null(strstr(e->message, "twice the RAM"));
-	g_clear_error(&e);
+	finish_fails(&cfg, ram, "1024M is less than twice the RAM (24576M) under --cache none");
 	ab_config_clear(&cfg);
 
 	/* Under cgroup, -r is the limit; default 512 MiB gives a 1 GiB default file. */
@@ -220,7 +230,7 @@ static void test_finish(void **state)
 	cfg.cache = AB_CACHE_CGROUP;
 	cfg.ram_given = TRUE;
 	cfg.ram_mib = 4;
-	assert_false(ab_config_finish(&cfg, ram, NULL));
+	finish_fails(&cfg, ram, "invalid -r '4': --cache cgroup needs at least 16 MiB");
 	ab_config_clear(&cfg);
 
 	/* -f drops the per-char phases; asking for one then is an error. */
@@ -237,9 +247,7 @@ static void test_finish(void **state)
 	cfg.cache = AB_CACHE_CGROUP;
 	cfg.byte_io_size = 0;
 	assert_true(ab_parse_phase_list("per-char-read", &cfg, NULL));
-	assert_false(ab_config_finish(&cfg, ram, &e));
-	assert_non_null(strstr(e->message, "'per-char-read'"));
-	g_clear_error(&e);
+	finish_fails(&cfg, ram, "phase 'per-char-read' cannot run");
 	ab_config_clear(&cfg);
 
 	/* stdio per-char covers the whole file, as bonnie++ 1.03 did. */
@@ -253,6 +261,27 @@ static void test_finish(void **state)
 	assert_true(ab_config_finish(&cfg, ram, NULL));
 	assert_int_equal(cfg.byte_io_size, 64 * AB_MIB);
 	ab_config_clear(&cfg);
+	/* ... unless -fSIZE: then it covers SIZE. */
+	ab_config_init(&cfg);
+	cfg.dir = g_strdup("/tmp");
+	cfg.cache = AB_CACHE_NONE;
+	cfg.per_char = AB_PER_CHAR_STDIO;
+	cfg.ram_given = TRUE;
+	cfg.ram_mib = 0;
+	cfg.byte_io_size = 8 * AB_MIB; /* -f8 */
+	assert_true(ab_parse_size_spec("64m", &cfg, NULL));
+	assert_true(ab_config_finish(&cfg, ram, NULL));
+	assert_int_equal(cfg.byte_io_size, 8 * AB_MIB);
+	ab_config_clear(&cfg);
+
+	/* --cold-metadata under --cache none: each undoes the other. */
+	ab_config_init(&cfg);
+	cfg.dir = g_strdup("/tmp");
+	cfg.cache = AB_CACHE_NONE;
+	cfg.cold_metadata = TRUE;
+	cfg.ram_given = TRUE;
+	finish_fails(&cfg, ram, "--cold-metadata and --cache 'none' contradict each other");
+	ab_config_clear(&cfg);
 
 	/* Nothing to run. */
 	ab_config_init(&cfg);
@@ -260,7 +289,7 @@ static void test_finish(void **state)
 	cfg.cache = AB_CACHE_NONE;
 	assert_true(ab_parse_size_spec("0", &cfg, NULL));
 	assert_true(ab_parse_files_spec("0", &cfg, NULL));
-	assert_false(ab_config_finish(&cfg, ram, NULL));
+	finish_fails(&cfg, ram, "nothing to run: both -s 0 and -n 0");
 	ab_config_clear(&cfg);
 
 	/* More seekers than seeks. */
@@ -268,7 +297,8 @@ static void test_finish(void **state)
 	cfg.dir = g_strdup("/tmp");
 	cfg.cache = AB_CACHE_CGROUP;
 	assert_true(ab_parse_size_spec("1g:8k:4:5", &cfg, NULL));
-	assert_false(ab_config_finish(&cfg, ram, NULL));
+	assert_true(cfg.seeks_given);
+	finish_fails(&cfg, ram, "invalid seeker count '5': more seekers than the 4 seeks");
 	ab_config_clear(&cfg);
 }
 
