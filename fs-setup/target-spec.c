@@ -166,6 +166,12 @@ static gboolean check_loop_dir(struct ab_target_spec *spec, GError **error)
 		return FALSE;
 	}
 	const char *ram_fs = ab_target_ram_fs_name(real);
+	if (ram_fs && g_str_equal(ram_fs, "ramfs")) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "refusing --loop directory '%s': it is on ramfs, which cannot hold loop images (no direct "
+			    "I/O) and would make the array RAM", spec->loop_dir);
+		return FALSE;
+	}
 	if (ram_fs && !spec->images_in_ram) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 			    "refusing --loop directory '%s': it is on %s, so the array would be RAM, not disks; "

@@ -19,34 +19,55 @@ void ab_text_format_latency(uint64_t ns, char *out, size_t len)
 		snprintf(out, len, "%.2fs", ns / 1e9);
 }
 
+/* A name as one line of the table: control characters (a newline in a
+ * directory name) are shown as \ooo, so one header line stays one line. */
+static char *one_line(const char *text)
+{
+	if (!text)
+		return g_strdup("-");
+	GString *o = g_string_new(NULL);
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			g_string_append_printf(o, "\\%03o", *p);
+		else
+			g_string_append_c(o, (char)*p);
+	}
+	return g_string_free(o, FALSE);
+}
+
 static void header(GString *s, const struct ab_run *run)
 {
 	const struct ab_config *cfg = run->cfg;
 	char fsz[32], chunk[32], pcs[32];
+	const struct ab_target *tg = run->target;
+	g_autofree char *machine = one_line(run->machine), *dir = one_line(run->dir);
+	g_autofree char *mkfs = one_line(tg ? tg->mkfs_command : NULL);
+	g_autofree char *mount = one_line(tg ? tg->mount_effective : NULL);
+	g_autofree char *loop_dir = one_line(cfg->target.loop_dir);
 	ab_csv_format_chunk(cfg->file_size, fsz, sizeof(fsz));
 	ab_csv_format_chunk(cfg->io_chunk, chunk, sizeof(chunk));
 	ab_csv_format_chunk(cfg->byte_io_size, pcs, sizeof(pcs));
 	g_string_append_printf(s, "arraybench %s  machine %s  run %u of %u  seed %" G_GUINT64_FORMAT "  id %s\n",
-			       AB_VERSION, run->machine, run->repeat_index + 1, cfg->repeats, run->seed,
+			       AB_VERSION, machine, run->repeat_index + 1, cfg->repeats, run->seed,
 			       run->run_id ? run->run_id : "-");
-	g_string_append_printf(s, "target  %s (%s)  kernel %s\n", run->dir, run->fs_type, run->kernel);
+	g_string_append_printf(s, "target  %s (%s)  kernel %s\n", dir, run->fs_type, run->kernel);
 	const struct ab_target *t = run->target;
 	if (t && t->backend && !g_str_equal(t->backend, "dir"))
 		g_string_append_printf(s, "built   %s %s on %u device%s  mkfs: %s  mount: %s\n", t->backend, t->level,
 				       t->members ? t->members->len : 1, t->members && t->members->len == 1 ? "" : "s",
-				       t->mkfs_command ? t->mkfs_command : "-",
-				       t->mount_effective ? t->mount_effective : "-");
+				       mkfs, mount);
 	if (cfg->target.loop_count) {
 		char isz[32];
 		ab_csv_format_chunk(cfg->target.loop_size, isz, sizeof(isz));
 		g_string_append_printf(s, "images  %u x %s in %s (%s)\n", cfg->target.loop_count, isz,
-				       cfg->target.loop_dir, run->image_dir_fs ? run->image_dir_fs : "?");
+				       loop_dir, run->image_dir_fs ? run->image_dir_fs : "?");
 	}
 	if (cfg->file_size)
 		g_string_append_printf(s, "i/o     file %s  chunk %s  seeks %" G_GUINT64_FORMAT "%s by %u seekers  "
 				       "per-char %s over %s\n",
 				       fsz, chunk, ab_run_seeks(run),
-				       cfg->seeks_given ? "" : " (grown until the phase lasts 1 s)", cfg->seekers,
+				       cfg->seeks_given || !run->results[AB_PHASE_SEEKS].ran
+					       ? "" : " (grown until the phase lasts 1 s)", cfg->seekers,
 				       ab_per_char_mode_name(cfg->per_char), pcs);
 	if (cfg->num_files) {
 		char fchunk[32];
@@ -126,7 +147,7 @@ char *ab_text_format(const struct ab_run *run)
 				       r->cold ? "cold" : "warm", lat[0], lat[1], lat[2], lat[3], lat[4], note);
 	}
 	if (any_layout)
-		g_string_append(s, "* the test file was written, untimed, before this phase (no write phase ran)\n");
+		g_string_append(s, "* read a test file written untimed (no block write before it in this run)\n");
 	devices(s, run);
 	return g_string_free(s, FALSE);
 }

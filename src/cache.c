@@ -2,11 +2,15 @@
 #include "cache.h"
 #include "error.h"
 
+#include "../workloads/phase.h"
+
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <string.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 static gboolean write_text(const char *path, const char *text, GError **error)
@@ -82,12 +86,41 @@ gboolean ab_cache_resolve(struct ab_config *cfg, GError **error)
 	case AB_CACHE_REMOUNT: /* checked against the target in ab_config_finish */
 		break;
 	}
-	/* Metadata lives in the dentry and inode caches, which only a
-	 * machine-wide drop (or a remount) empties. */
-	if (cfg->cold_metadata && cfg->cache != AB_CACHE_REMOUNT && !can_drop_caches()) {
+	return TRUE;
+}
+
+gboolean ab_cache_check_cold_metadata(const struct ab_config *cfg, GError **error)
+{
+	gboolean wanted = FALSE;
+	for (unsigned id = 0; id < AB_PHASE_COUNT; id++)
+		if ((cfg->phase_mask & (1u << id)) && (ab_phase_by_id(id)->flags & AB_PHASE_METADATA))
+			wanted = TRUE;
+	/* A built target is remounted before stat and delete: that empties
+	 * its caches whatever the file system. */
+	if (!cfg->cold_metadata || !wanted || ab_target_spec_builds(&cfg->target))
+		return TRUE;
+	/* On -d only a machine-wide drop can empty the dentry and inode
+	 * caches, and ext2/3/4 keep the metadata create just wrote pinned
+	 * through it, in buffers its journal has not yet checkpointed. */
+	struct statfs sfs;
+	const char *why = NULL;
+	if (cfg->dir && statfs(cfg->dir, &sfs) == 0) {
+		if (sfs.f_type == EXT4_SUPER_MAGIC)
+			why = "ext2/3/4 keeps the metadata create just wrote cached through a cache drop";
+		else if (sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC)
+			why = "a RAM file system's metadata is never evicted";
+	}
+	if (why) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "--cold-metadata cannot be honoured on '%s': %s; let arraybench build the target "
+			    "(--device or --loop) so it can remount it",
+			    cfg->dir, why);
+		return FALSE;
+	}
+	if (!can_drop_caches()) {
 		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
 			    "--cold-metadata: cannot write /proc/sys/vm/drop_caches to empty the dentry and inode "
-			    "caches (needs root; or use --cache remount on a built target)");
+			    "caches (needs root)");
 		return FALSE;
 	}
 	return TRUE;

@@ -33,6 +33,10 @@ char *ab_cache_find_cgroup(const char *root, int *version);
 /* Turn --cache auto into the most honest mode this machine allows, and check
  * an explicit mode is possible (AB_ERROR_SKIPPED when it is not). */
 gboolean ab_cache_resolve(struct ab_config *cfg, GError **error);
+/* After ab_config_finish: can --cold-metadata be honoured for the stat and
+ * delete phases that will run?  (Built targets: by remounting; -d: by a
+ * machine-wide drop, which needs root and is not enough on ext2/3/4.) */
+gboolean ab_cache_check_cold_metadata(const struct ab_config *cfg, GError **error);
 /* Under cgroup, make the run's group (journaled in `undo`, which removes it). */
 gboolean ab_cache_setup(struct ab_cache *cache, const struct ab_config *cfg, struct ab_undo *undo,
 			const char *run_id, GError **error);

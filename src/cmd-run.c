@@ -160,6 +160,8 @@ static gboolean put(FILE *f, const char *text)
 	return fflush(f) == 0 && !ferror(f);
 }
 
+gboolean ab_stdout_closed;
+
 static gboolean emit(const struct ab_run *run, const struct ab_config *cfg, struct outputs *out, GError **error)
 {
 	g_autofree char *table = ab_text_format(run);
@@ -186,6 +188,10 @@ static gboolean emit(const struct ab_run *run, const struct ab_config *cfg, stru
 			continue;
 		errno = 0;
 		gboolean ok = put(dest[i].f, dest[i].text);
+		if (ok && dest[i].f == stdout && ab_stdout_closed) {
+			ok = FALSE;
+			errno = EBADF;
+		}
 		if (!dest[i].name)
 			continue;
 		GString *list = ok ? written : failed;
@@ -385,7 +391,8 @@ int ab_cmd_run(int argc, char **argv, GError **error)
 		return AB_ERROR_USAGE;
 	ab_sysinfo_init();
 	uint64_t ram_bytes = ab_sysinfo_ram_bytes();
-	if (!ab_cache_resolve(&cfg, error) || !ab_config_finish(&cfg, ram_bytes, error))
+	if (!ab_cache_resolve(&cfg, error) || !ab_config_finish(&cfg, ram_bytes, error) ||
+	    !ab_cache_check_cold_metadata(&cfg, error))
 		return ab_error_exit_status(*error);
 	g_autofree char *run_id = ab_run_id_new(error);
 	g_autofree char *state_dir = ab_state_dir_path();

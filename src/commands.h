@@ -10,4 +10,8 @@ int ab_cmd_run(int argc, char **argv, GError **error);
 int ab_cmd_list(int argc, char **argv, GError **error);
 int ab_cmd_cleanup(int argc, char **argv, GError **error);
 
+/* Standard output was closed when arraybench started (it now holds
+ * /dev/null): a result sent only there is not written. */
+extern gboolean ab_stdout_closed;
+
 #endif

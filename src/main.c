@@ -42,6 +42,8 @@ static void hold_standard_fds(void)
 {
 	for (int fd = 0; fd <= 2; fd++)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			if (fd == 1)
+				ab_stdout_closed = TRUE; /* what goes there is lost: say so */
 			int got = open("/dev/null", O_RDWR);
 			if (got >= 0 && got != fd)
 				close(got); /* cannot happen: open takes the lowest free fd */

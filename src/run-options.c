@@ -422,7 +422,7 @@ static const GOptionEntry entries[] = {
 	  "Make N sparse images of SIZE in DIR ($TMPDIR, else /var/tmp) on loop devices as members; DIR must "
 	  "exist and not be tmpfs or ramfs", "N:SIZE[:DIR]" },
 	{ "images-in-ram", 0, NOARG, CB(opt_images_in_ram),
-	  "Allow --loop images on tmpfs or ramfs (the array is then RAM)", NULL },
+	  "Allow --loop images on tmpfs (the array is then RAM)", NULL },
 	{ "yes-destroy", 0, 0, CB(opt_yes_destroy),
 	  "Overwrite these devices even though they carry a signature", "DEV,DEV..." },
 	{ "dry-run", 0, NOARG, CB(opt_dry_run), "Print the set-up plan with each undo and touch nothing", NULL },
@@ -436,6 +436,21 @@ static const char run_description[] =
 	"Every run journals what it makes (in $ARRAYBENCH_STATE_DIR, /var/lib/arraybench for\n"
 	"root, ~/.local/state/arraybench for others) so 'arraybench cleanup' can undo it\n"
 	"after a crash.  See arraybench(1).";
+
+/* "--direct=no": GLib drops the value of a switch and turns it on, which
+ * would run the opposite of what was asked.  Returns the switch's name
+ * when `arg` gives one a value. */
+static const char *switch_with_value(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	if (arg[0] != '-' || arg[1] != '-' || !eq)
+		return NULL;
+	for (const GOptionEntry *e = entries; e->long_name; e++)
+		if ((e->flags & G_OPTION_FLAG_NO_ARG) && strlen(e->long_name) == (size_t)(eq - arg - 2) &&
+		    strncmp(arg + 2, e->long_name, (size_t)(eq - arg - 2)) == 0)
+			return e->long_name;
+	return NULL;
+}
 
 /* Is `arg` an option whose value is the next word ("-d DIR", "--csv FILE")? */
 static gboolean takes_next_word(const char *arg)
@@ -467,6 +482,11 @@ gboolean ab_run_options_parse(int argc, char **argv, struct ab_config *cfg, GErr
 	for (int i = 1; i < argc; i++) {
 		if (g_str_equal(args[i], "--"))
 			break;
+		const char *sw = switch_with_value(args[i]);
+		if (sw) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "invalid '%s': --%s takes no value", args[i], sw);
+			return FALSE;
+		}
 		if (takes_next_word(args[i])) {
 			i++; /* that word is a value ("--csv -fx.csv"), not an option */
 			continue;

@@ -145,7 +145,11 @@ struct reaped {
 static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, struct reaped *out)
 {
 	gboolean killed = FALSE;
-	out->left = n;
+	/* Only the workers that were forked: a failed fork leaves its slot 0. */
+	out->left = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (pids[i] > 0)
+			out->left++;
 	while (out->left) {
 		if (ab_stop_requested && !killed) {
 			kill_all(pids, n);

@@ -59,12 +59,22 @@ static gboolean starts_cold(const struct ab_config *cfg, const struct ab_phase *
 	return (ph->flags & AB_PHASE_READS) || ((ph->flags & AB_PHASE_METADATA) && cfg->cold_metadata);
 }
 
+/* Is phase ph made cold by remounting?  Under --cache remount, and for
+ * --cold-metadata on a built target (a drop leaves ext4's fresh metadata
+ * pinned by its journal; an unmount does not). */
+static gboolean remounts(const struct ab_suite *s, const struct ab_phase *ph)
+{
+	if (!s->target || !ab_target_spec_builds(&s->cfg->target))
+		return FALSE;
+	return s->cfg->cache == AB_CACHE_REMOUNT || (ph->flags & AB_PHASE_METADATA);
+}
+
 /* Cold cache before phase ph, for the I/O file when it has one.  With -u
  * its directory is the user's: whatever is there is opened without blocking
  * (a FIFO would hang us) and used only if it is a regular file. */
 static gboolean make_cold(struct ab_suite *s, struct ab_runner *r, const struct ab_phase *ph, GError **error)
 {
-	if (s->cfg->cache == AB_CACHE_REMOUNT && s->target) {
+	if (remounts(s, ph)) {
 		/* Our own hold on the directories would keep it busy. */
 		ab_run_dir_release(s->run_dir);
 		gboolean ok = ab_target_remount(s->target, error);
@@ -95,10 +105,12 @@ static void describe_cache(const struct ab_suite *s, const struct ab_phase *ph, 
 	const struct ab_config *cfg = s->cfg;
 	g_autofree char *mode = ab_cache_describe(s->cache);
 	const char *how;
-	if (cold && cfg->cache == AB_CACHE_REMOUNT)
-		how = "cold: the target was unmounted and mounted again before the phase";
+	if (cold && (ph->flags & AB_PHASE_METADATA) && remounts(s, ph))
+		how = "cold (--cold-metadata): the target was unmounted and mounted again before the phase";
 	else if (cold && (ph->flags & AB_PHASE_METADATA))
 		how = "cold (--cold-metadata): the machine's caches were dropped before the phase";
+	else if (cold && remounts(s, ph))
+		how = "cold: the target was unmounted and mounted again before the phase";
 	else if (cold && cfg->cache == AB_CACHE_DROP)
 		how = "cold: the machine's caches were dropped before the phase";
 	else if (cold && cfg->cache == AB_CACHE_CGROUP)
@@ -199,7 +211,6 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 			continue;
 		const struct ab_phase *ph = ab_phase_by_id(id);
 		uint64_t seed = phase_seed(run->seed, id);
-		gboolean laid_out = FALSE;
 		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !io_file_ready(s, ph)) {
 			if (s->progress) {
 				fprintf(s->progress, "arraybench: laying out the test file for '%s' (untimed)\n",
@@ -207,7 +218,7 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 				fflush(s->progress);
 			}
 			ok = run_untimed(&r, &ab_phase_layout, seed, error);
-			laid_out = TRUE;
+			s->io_from_layout = TRUE;
 		}
 		if (ok && (ph->flags & AB_PHASE_FILES)) {
 			gboolean random_order = (ph->flags & AB_PHASE_RANDOM_ORDER) != 0;
@@ -228,7 +239,11 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 		}
 		if (!ok)
 			break;
+		gboolean laid_out = (ph->flags & AB_PHASE_NEEDS_FILE) && s->io_from_layout;
 		ok = run_measured(s, &r, ph, seed, run, laid_out, error);
+		/* A timed write of the file replaces whatever was laid out. */
+		if (ph->id == AB_PHASE_BLOCK_WRITE || ph->id == AB_PHASE_PER_CHAR_WRITE)
+			s->io_from_layout = FALSE;
 	}
 	/* The test file stays, its name claimed, until the run ends
 	 * (ab_run_dir_finish): the next repeat's write phase makes it anew. */

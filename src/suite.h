@@ -18,6 +18,9 @@ struct ab_suite {
 	FILE *progress; /* NULL for none */
 	GPtrArray *disk_names; /* devices whose I/O each phase records, or NULL */
 	const struct ab_target *target; /* for --cache remount */
+	/* The test file now holds what the untimed layout wrote (kept across
+	 * repeats: the next pass reads the same file). */
+	gboolean io_from_layout;
 };
 
 void ab_suite_init(struct ab_suite *s, const struct ab_config *cfg, const struct ab_cache *cache,

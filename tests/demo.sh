@@ -14,9 +14,9 @@ trap 'exit 130' INT TERM
 sizes=(-s 2g -r 512 -f8 -n 1024 --csv "$work/demo.csv")
 if [ "$(id -u)" = 0 ] && [ -e /dev/loop-control ]; then
 	if [ -e /proc/mdstat ]; then
-		target=(--loop "4:3G:$work" --array raid10 --fs xfs --backend mdadm)
+		target=(--loop "4:5G:$work" --array raid10 --fs xfs --backend mdadm)
 	else
-		target=(--loop "4:3G:$work" --array raid10 --fs btrfs)
+		target=(--loop "4:5G:$work" --array raid10 --fs btrfs)
 	fi
 	echo "demo: arraybench ${target[*]} ${sizes[*]}"
 	"$top/arraybench" run "${target[@]}" --mount-opts noatime "${sizes[@]}"

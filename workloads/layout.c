@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Untimed layout of the I/O file for read phases asked for on their own:
- * 1 MiB writes, then written back and dropped from the cache. */
+ * 1 MiB writes, then written back and, unless --cache none (which evicts
+ * nothing, so the phase after it starts as warm as it says), dropped from
+ * the cache. */
 #include "phase.h"
 #include "databuf.h"
 
@@ -26,7 +28,8 @@ static int run(struct ab_phase_ctx *ctx)
 		}
 	if (rc == 0 && fdatasync(fd) != 0)
 		rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
-	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	if (cfg->cache != AB_CACHE_NONE)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	close(fd);
 	ab_worker_stop(ctx);
 	ab_databuf_clear(&db);

@@ -3,7 +3,7 @@
 # Bad input: one line naming the bad value, exit status 1 (3 for missing
 # resources, 2 for a phase that failed), nothing left behind.
 . "$(dirname "$0")/lib.sh"
-plan 40
+plan 42
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 
@@ -38,6 +38,7 @@ is $? 1 "exit 1 for a machine name holding a newline"
 bad 1 "--chunk needs a target to build" -d "$d" --chunk 64k
 bad 1 "--yes-destroy needs a target to build" -d "$d" --yes-destroy /dev/null
 bad 1 "--images-in-ram needs --loop" -d "$d" --images-in-ram
+bad 1 "invalid '--direct=no': --direct takes no value" -d "$d" --direct=no
 
 if is_root; then
 	mkdir "$T/ro"; mount -t tmpfs -o ro,size=1m tmpfs "$T/ro"; cleanup_add "umount $T/ro"

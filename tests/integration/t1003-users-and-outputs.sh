@@ -4,7 +4,7 @@
 # misplaced: closed standard descriptors, a full output file, and workers
 # under -u that keep none of root's descriptors.
 . "$(dirname "$0")/lib.sh"
-plan 37
+plan 39
 read -r -a cache <<<"$(cache_args)"
 d=$T/dir; mkdir "$d"
 
@@ -38,12 +38,13 @@ else
 	for i in $(seq 9); do skip "needs root and the user nobody"; done
 fi
 
-# Closed standard output: /dev/null holds its place, so the CSV line cannot
-# land in the journal; a run killed in its second repeat is still cleaned up.
+# Closed standard output: /dev/null holds its place, so nothing meant for it
+# (the CSV line) can land in the journal; a run killed mid-phase is still
+# cleaned up.
 export ARRAYBENCH_STATE_DIR=$T/state
-"$AB" run -d "$d" -s 32m -f2 -r 16 --cache none -n 0 -x 2 --phases per-char-write >&- 2>"$T/x.err" &
+"$AB" run -d "$d" -s 64m -f64 -r 16 --cache none -n 0 --phases per-char-write >&- 2>"$T/x.err" &
 pid=$!
-for _ in $(seq 400); do [ "$(grep -c "phase 'per-char-write'" "$T/x.err")" -ge 2 ] && break; sleep 0.05; done
+for _ in $(seq 400); do grep -q "phase 'per-char-write'" "$T/x.err" && break; sleep 0.05; done
 is "$(readlink "/proc/$pid/fd/1")" /dev/null "with stdout closed at start, fd 1 is /dev/null"
 kill -KILL $pid; wait $pid 2>/dev/null
 journal=$(ls "$ARRAYBENCH_STATE_DIR"/journal-* 2>/dev/null)
@@ -52,7 +53,11 @@ journal=$(ls "$ARRAYBENCH_STATE_DIR"/journal-* 2>/dev/null)
 is $? 0 "cleanup of that run exits 0"
 is "$(ls -A "$d" "$ARRAYBENCH_STATE_DIR" | grep -v ':$' | grep .)" "" "and leaves nothing"
 "$AB" run -d "$d" -s 0 -n 1 -q <&- >&- 2>&-
-is $? 0 "a run with stdin, stdout and stderr closed exits 0"
+is "$? $(ls -A "$d")" "5 " "a run with stdin, stdout and stderr closed: its results went nowhere, exit 5, nothing left"
+"$AB" run -d "$d" -s 0 -n 1 -q --csv "$T/closed.csv" >&- 2>"$T/closed.err"
+is "$? $(grep -c '^1\.98,' "$T/closed.csv")" "5 1" "stdout closed, --csv FILE: exit 5, the line is whole in FILE"
+grep -q "cannot write the results to 'standard output': .*; they are whole in '$T/closed.csv'" "$T/closed.err"
+ok $? "and the error says where the results are"
 
 # The run id is in the results, so they lead to the journal and objects.
 ARRAYBENCH_RUN_ID=json-$$ "$AB" run -d "$d" -s 0 -n 1 --json "$T/id.json" >"$T/id.out" 2>&1

@@ -3,7 +3,7 @@
 # Built targets on loop images: file systems, btrfs arrays, dry run, safety
 # refusals, teardown on success, SIGINT, kill -9 + cleanup.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 65
+plan 69
 if ! is_root || [ ! -e /dev/loop-control ]; then
 	for i in $(seq 58); do skip "built targets need root and loop devices"; done
 	exit 0
@@ -72,6 +72,19 @@ print(p['rewrite']['cache_state'], p['block-read']['cache_state'], p['seq-stat']
       p['seq-stat']['devices'][0]['read_bytes'] > 0)"; }
 is "$(stat_reads "$T/rm.json")" "cold cold warm False" "remount: rewrite and block-read cold; seq-stat warm, reads no inode"
 is "$(stat_reads "$T/rmc.json")" "cold cold cold True" "remount --cold-metadata: seq-stat reads its inodes from the device"
+# Under the cgroup too: a drop would leave ext4's fresh metadata pinned by
+# its journal, so a built target is remounted before stat and delete.
+"$AB" run --loop 1:320m --fs ext4 $small --cold-metadata --json "$T/cgm.json" >/dev/null 2>"$T/cgm.err"
+is $? 0 "--cache cgroup --cold-metadata on a built ext4 exits 0"
+is "$(stat_reads "$T/cgm.json")" "cold cold cold True" "cgroup --cold-metadata: seq-stat reads its inodes from the device"
+# --cache none evicts nothing, not even after the untimed layout: the
+# block read that follows is warm and reads (almost) nothing from the device.
+"$AB" run --loop 1:320m --fs ext4 $small -r 0 --cache none --phases block-read --json "$T/none.json" >/dev/null 2>&1
+is "$(python3 -c "
+import json
+p = json.load(open('$T/none.json'))['phases'][0]
+print(p['cache_state'], p['laid_out_untimed'], p['devices'][0]['read_bytes'] < 4 << 20)")" "warm True True" \
+	"--cache none: block-read after the layout is warm, as it says"
 "$AB" run -d "$T" --cache remount -s 32m -r 16 >/dev/null 2>"$T/rmd.err"
 is $? 1 "--cache remount with -d is bad input"
 
@@ -125,6 +138,10 @@ is $? 0 "--images-in-ram lets the plan use tmpfs"
 env -u TMPDIR "$AB" run --loop 1:320m --fs ext4 $small --dry-run 2>&1 | grep -q " /var/tmp/arraybench-.*\.img"
 ok $? "without TMPDIR the images go to /var/tmp"
 umount "$T/ram"
+mkdir "$T/ramfs"; mount -t ramfs ramfs "$T/ramfs"
+"$AB" run --loop "1:320m:$T/ramfs" --images-in-ram --fs ext4 $small --dry-run >/dev/null 2>"$T/ramfs.err"
+is "$? $(grep -c "it is on ramfs, which cannot hold loop images" "$T/ramfs.err")" "1 1" "ramfs is refused even with --images-in-ram"
+umount "$T/ramfs"
 
 # A run on a built btrfs raid1 that is busy for seconds; sets $pid once
 # its phase has started.
