@@ -166,8 +166,9 @@ fi
 # Building needs root, and says so before anything is made, dry run too.
 if id nobody >/dev/null 2>&1; then
 	chmod 711 "$T"
+	ab_nobody=$(ab_for_others nobody)
 	for extra in "" --dry-run; do
-		su nobody -s /bin/sh -c "HOME=/nonexistent XDG_STATE_HOME=$T/nobody-state '$AB' run --loop 1:300m:/tmp --fs ext4 \
+		su nobody -s /bin/sh -c "HOME=/nonexistent XDG_STATE_HOME=$T/nobody-state '$ab_nobody' run --loop 1:300m:/tmp --fs ext4 \
 			-s 32m -r 16 --cache none -n 1 -f -q $extra" >/dev/null 2>"$T/err"
 		is $? 3 "a non-root --loop run ${extra:+($extra) }exits 3"
 		one_error "$T/err" "building a target (--device, --array, --loop) needs root"; ok $? "saying root is needed"
