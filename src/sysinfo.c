@@ -4,7 +4,7 @@
 #include <glibtop.h>
 #include <glibtop/cpu.h>
 #include <glibtop/mem.h>
-#include <glibtop/mountlist.h>
+#include <libmount.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -61,26 +61,43 @@ char *ab_sysinfo_kernel(void)
 	return g_strdup_printf("%s %s %s", u.sysname, u.release, u.machine);
 }
 
-char *ab_sysinfo_fs_type(const char *dir)
+/* The mount table comes from /proc/self/mountinfo through libmount, not from
+ * libgtop's mount list: that reads /etc/mtab, which a fresh chroot or
+ * container lacks, and then prints its own warning on our stderr. */
+char *ab_sysinfo_fs_type_at(const char *root, const char *dir)
 {
-	/* The longest mount point that prefixes the resolved directory. */
+	/* The longest mount point that prefixes the resolved directory; of
+	 * mounts stacked on one point the last, the one on top. */
 	g_autofree char *real = realpath(dir, NULL);
 	if (!real)
 		return g_strdup("unknown");
-	glibtop_mountlist list;
-	glibtop_mountentry *e = glibtop_get_mountlist(&list, 1);
-	char *best = NULL;
+	g_autofree char *path = g_strconcat(root, "/proc/self/mountinfo", NULL);
+	struct libmnt_table *tb = mnt_new_table_from_file(path);
+	if (!tb)
+		return g_strdup("unknown");
+	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
+	struct libmnt_fs *fs;
+	const char *best = NULL;
 	size_t best_len = 0;
-	for (guint64 i = 0; e && i < list.number; i++) {
-		size_t len = strlen(e[i].mountdir);
-		gboolean prefix = strncmp(real, e[i].mountdir, len) == 0 &&
-				  (real[len] == '/' || real[len] == '\0' || len == 1);
+	while (it && mnt_table_next_fs(tb, it, &fs) == 0) {
+		const char *mp = mnt_fs_get_target(fs), *type = mnt_fs_get_fstype(fs);
+		if (!mp || !type)
+			continue;
+		size_t len = strlen(mp);
+		gboolean prefix = strncmp(real, mp, len) == 0 &&
+				  (real[len] == '/' || real[len] == '\0' || g_str_equal(mp, "/"));
 		if (prefix && len >= best_len) {
-			g_free(best);
-			best = g_strdup(e[i].type);
+			best = type;
 			best_len = len;
 		}
 	}
-	g_free(e);
-	return best ? best : g_strdup("unknown");
+	char *type = g_strdup(best ? best : "unknown");
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
+	return type;
+}
+
+char *ab_sysinfo_fs_type(const char *dir)
+{
+	return ab_sysinfo_fs_type_at("", dir);
 }

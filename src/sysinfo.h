@@ -21,7 +21,9 @@ void ab_sysinfo_cpu(struct ab_cpu_snapshot *snap);
 double ab_sysinfo_iowait_percent(const struct ab_cpu_snapshot *a, const struct ab_cpu_snapshot *b);
 double ab_sysinfo_busy_percent(const struct ab_cpu_snapshot *a, const struct ab_cpu_snapshot *b);
 char *ab_sysinfo_kernel(void);
-/* File system type of the directory, by statfs magic ("ext4/ext3", "xfs"...). */
+/* File system type of the directory from the mount table ("ext4", "xfs"...),
+ * "unknown" when it cannot be read; never prints.  _at reads ROOT/proc (tests). */
 char *ab_sysinfo_fs_type(const char *dir);
+char *ab_sysinfo_fs_type_at(const char *root, const char *dir);
 
 #endif

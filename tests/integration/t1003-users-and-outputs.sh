@@ -11,28 +11,29 @@ d=$T/dir; mkdir "$d"
 if is_root && id nobody >/dev/null 2>&1; then
 	chmod 711 "$T"; mkdir -m 777 "$T/pub"
 	asnobody() { su nobody -s /bin/sh -c "$*"; }
+	abn=$(ab_for_others nobody)
 	# nobody's home does not exist: the journal goes to /var/tmp.
 	state=/var/tmp/arraybench-state.$(id -u nobody)
 	[ -e "$state" ] || cleanup_add "rm -rf $state"
-	asnobody "'$AB' run -d '$T/pub' -s 0 -n 1 --json '$T/pub/n.json' -q" >/dev/null 2>"$T/n.err"
+	asnobody "'$abn' run -d '$T/pub' -s 0 -n 1 --json '$T/pub/n.json' -q" >/dev/null 2>"$T/n.err"
 	is $? 0 "su nobody: a -d run exits 0"
 	is "$(python3 -c "import json;print(json.load(open('$T/pub/n.json'))['cache']['mode'])")" fadvise \
 		"nobody's default cache mode is fadvise"
 	is "$(ls -A "$T/pub" | grep -v n.json)" "" "nothing is left in DIR"
 	# kill -9 mid-phase, then nobody's own cleanup.
-	su nobody -s /bin/sh -c "exec '$AB' run -d '$T/pub' -s 0 -n 8:-1 -b" >/dev/null 2>"$T/k.err" &
+	su nobody -s /bin/sh -c "exec '$abn' run -d '$T/pub' -s 0 -n 8:-1 -b" >/dev/null 2>"$T/k.err" &
 	pid=$!
 	for _ in $(seq 200); do grep -q "phase 'seq-create'" "$T/k.err" && break; sleep 0.05; done
 	sleep 0.3
 	pkill -KILL -f -- "-d $T/pub -s 0 -n 8:-1"; wait $pid 2>/dev/null; sleep 0.3
 	[ -n "$(ls -A "$T/pub" | grep -v n.json)" ]; ok $? "kill -9 left nobody's test files"
 	ls "$state"/journal-* >/dev/null 2>&1; ok $? "and a journal in $state"
-	asnobody "'$AB' cleanup" >"$T/c.out" 2>&1
+	asnobody "'$abn' cleanup" >"$T/c.out" 2>&1
 	is $? 0 "su nobody: cleanup exits 0"
 	is "$(ls -A "$T/pub" | grep -v n.json)" "" "and removes the test files"
 	is "$(ls -A "$state")" "" "and the journal"
 	# The table says what fadvise cannot promise.
-	asnobody "'$AB' run -d '$T/pub' -s 32m -r 0 -n 0 -f --phases block-read" >"$T/t.out" 2>&1
+	asnobody "'$abn' run -d '$T/pub' -s 32m -r 0 -n 0 -f --phases block-read" >"$T/t.out" 2>&1
 	grep -q "(fadvise: the test file's pages are written back and evicted" "$T/t.out"; ok $? "the table states fadvise's limits"
 else
 	for i in $(seq 9); do skip "needs root and the user nobody"; done

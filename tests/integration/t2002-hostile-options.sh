@@ -16,7 +16,7 @@ mkdir -p "$TMPDIR"
 small="-s 32m -r 16 --cache cgroup -n 1 -f -q"
 
 left_behind() {
-	{ losetup -a | grep -F "$T/tmp"; grep -F "$T/" /proc/self/mounts; ls -A "$TMPDIR"; ls -A "$ARRAYBENCH_STATE_DIR" 2>/dev/null; } | tr '\n' ' '
+	{ loops "$T/tmp"; mounts "$T/"; ls -A "$TMPDIR"; ls -A "$ARRAYBENCH_STATE_DIR" 2>/dev/null; } | tr '\n' ' '
 }
 one_error() { # stderr-file text
 	[ "$(wc -l <"$1")" -eq 1 ] && grep -q '^arraybench: error: ' "$1" && grep -qF -- "$2" "$1" && return 0
@@ -58,7 +58,7 @@ traced_images() { # args...: how many .img files the run created
 	command -v strace >/dev/null || { echo "unknown: no strace"; return; }
 	strace -f -e trace=openat -o "$T/trace" "$AB" run "$@" $small >/dev/null 2>"$T/err"
 	echo $? >"$T/status"
-	grep -c 'arraybench-.*\.img.*O_CREAT' "$T/trace"
+	traced_whole "$T/trace" && grep -c 'arraybench-.*\.img.*O_CREAT' "$T/trace"
 }
 check_first() { # want-status text description args...
 	local want=$1 text=$2 what=$3; shift 3
@@ -128,7 +128,7 @@ is "$(left_behind)" "" "nothing is left after the tool failed"
 # program holds open exclusively.  Both are refused (exit 4).
 truncate -s 64m "$T/swap.img"; mkswap -q "$T/swap.img" >/dev/null 2>&1
 swapdev=$(losetup --find --show "$T/swap.img"); cleanup_add "losetup -d $swapdev"
-if swapon "$swapdev" 2>/dev/null; then
+if need swapon swapoff && swapon "$swapdev" 2>/dev/null; then
 	cleanup_add "swapoff $swapdev"
 	"$AB" run --device "$swapdev" --fs ext4 --yes-destroy "$swapdev" $small >/dev/null 2>"$T/err"
 	is $? 4 "an active swap device is refused even when confirmed: exit 4"
@@ -166,8 +166,9 @@ fi
 # Building needs root, and says so before anything is made, dry run too.
 if id nobody >/dev/null 2>&1; then
 	chmod 711 "$T"
+	ab_nobody=$(ab_for_others nobody)
 	for extra in "" --dry-run; do
-		su nobody -s /bin/sh -c "HOME=/nonexistent XDG_STATE_HOME=$T/nobody-state '$AB' run --loop 1:300m:/tmp --fs ext4 \
+		su nobody -s /bin/sh -c "HOME=/nonexistent XDG_STATE_HOME=$T/nobody-state '$ab_nobody' run --loop 1:300m:/tmp --fs ext4 \
 			-s 32m -r 16 --cache none -n 1 -f -q $extra" >/dev/null 2>"$T/err"
 		is $? 3 "a non-root --loop run ${extra:+($extra) }exits 3"
 		one_error "$T/err" "building a target (--device, --array, --loop) needs root"; ok $? "saying root is needed"

@@ -33,15 +33,14 @@ command -v strace >/dev/null || diag "strace is missing: every window check fail
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
 tmp=$(realpath "$TMPDIR")
-cgroot=/sys/fs/cgroup/memory
-[ -d "$cgroot" ] || cgroot=/sys/fs/cgroup
+cgroot=$(memcg_root) || cgroot=/sys/fs/cgroup/memory # the windows' checks then fail
 
 left_behind() { # everything a run with id $1 could leave
 	{
 		ls -A "$TMPDIR" "$ARRAYBENCH_STATE_DIR" 2>/dev/null | grep -v ':$' | grep .
-		losetup -a | grep -F "$tmp/"
-		grep -F "$tmp/" /proc/self/mounts
-		ls -d "$cgroot/arraybench.$1" 2>/dev/null
+		loops "$tmp/"
+		mounts "$tmp/"
+		memcg_root >/dev/null && ls -d "$cgroot/arraybench.$1" 2>/dev/null
 	} | tr '\n' ' '
 }
 
@@ -67,7 +66,7 @@ for w in "${windows[@]}"; do
 		if grep -q '(DELAYED)' "$T/trace" && eval "[ $test ]"; then reached=0; break; fi
 		sleep 0.05
 	done
-	ab=$(pgrep -P "$tracer" -x arraybench)
+	ab=$(procs -P "$tracer" -x arraybench)
 	[ -n "$ab" ] && kill -KILL "$ab"
 	# strace would sit out its delay: the SIGKILL is pending in the tracee,
 	# which dies as soon as its tracer lets go, before running any more code.
@@ -113,6 +112,7 @@ done
 [ -n "$child" ]; ok $? "mkfs.ext4 was started and held"
 kill -KILL "$ab" 2>/dev/null
 wait "$tracer" 2>/dev/null # the hold runs out; mkfs goes on or dies
+need blkid; traced_whole "$T/trace"
 is "$(blkid -p -s TYPE -o value "$img" 2>/dev/null)" "" "mkfs died with arraybench: no file system was written"
 "$AB" cleanup >"$T/cleanup" 2>&1
 is "$(left_behind "$rid")" "" "cleanup after a kill during mkfs leaves nothing"

@@ -50,7 +50,7 @@ touch "$T/elsewhere/$(ls "$T/images" | head -1)" # a file by the same name where
 is $? 0 "cleanup from another directory exits 0"
 is "$(ls -A "$T/images")" "" "the images were found by their absolute paths and removed"
 is "$(ls -A "$T/elsewhere" | wc -l)" 1 "the file of the same name where cleanup ran is untouched"
-is "$(losetup -a | grep -cF "$T/images")" 0 "no loop device is left"
+is "$(loops "$T/images" | grep -c .)" 0 "no loop device is left"
 
 # 3. Pid reuse: the journal's pid now belongs to another process.
 start_slow_run "$T/c.err" --loop 1:256m --fs ext4
@@ -152,7 +152,7 @@ user_tmp=$T/user-tmp; mkdir "$user_tmp"; chown nobody "$user_tmp" 2>/dev/null
 TMPDIR=$user_tmp "$AB" run --loop 1:300m:"$T" --fs ext4 -u nobody -s 32m -r 16 --cache cgroup -n 1 -f -q \
 	>/dev/null 2>"$T/utmp.err"
 is $? 4 "a TMPDIR that belongs to the -u user is refused too: exit 4"
-is "$(ls "$T" "$open_tmp" "$user_tmp" | grep -c arraybench)$(losetup -a | grep -c "$T/arraybench")" 00 \
+is "$(ls "$T" "$open_tmp" "$user_tmp" | grep -c arraybench)$(loops "$T/arraybench" | grep -c .)" 00 \
 	"nothing was made"
 
 # 9. The image deleted by hand after the kill, and its inode number reused by
@@ -194,7 +194,7 @@ ls "$ARRAYBENCH_STATE_DIR"/journal-* >/dev/null 2>&1; ok $? "the journal is kept
 wait "$holder"
 "$AB" cleanup >"$T/cleanup" 2>&1
 is $? 0 "once free, cleanup exits 0"
-is "$(ls -A "$tmp" "$ARRAYBENCH_STATE_DIR" | grep -c arraybench)$(grep -cF "$tmp/" /proc/self/mounts)" 00 \
+is "$(ls -A "$tmp" "$ARRAYBENCH_STATE_DIR" | grep -c arraybench)$(mounts "$tmp/" | grep -c .)" 00 \
 	"and leaves neither mount nor mount point nor journal"
 
 # 11. A -d run on a file system that is unmounted after the kill: cleanup
@@ -206,7 +206,7 @@ pid=$!
 for _ in $(seq 200); do grep -q "phase 'seq-create'" "$T/u.err" && break; sleep 0.05; done
 sleep 0.3
 kill9 "$pid"
-fsdev=$(findmnt -n -o SOURCE "$T/fs")
+need findmnt && fsdev=$(findmnt -n -o SOURCE "$T/fs") || unseen "findmnt found no mount at '$T/fs'"
 umount "$T/fs"
 "$AB" cleanup >"$T/cleanup" 2>&1
 is $? 3 "cleanup with the test directory's file system unmounted: exit 3"
@@ -245,7 +245,7 @@ ls "$ARRAYBENCH_STATE_DIR"/journal-* >/dev/null 2>&1; ok $? "the journal is kept
 umount "$T/held"
 "$AB" cleanup >"$T/cleanup" 2>&1
 is $? 0 "once it is closed, cleanup exits 0"
-is "$(losetup -a | grep -c "$tmp/arraybench")$(ls -A "$tmp" "$ARRAYBENCH_STATE_DIR" | grep -c arraybench)" 00 \
+is "$(loops "$tmp/arraybench" | grep -c .)$(ls -A "$tmp" "$ARRAYBENCH_STATE_DIR" | grep -c arraybench)" 00 \
 	"and nothing of the run is left"
 
 # 13. A -d run on btrfs, killed; the file system unmounted and mounted again

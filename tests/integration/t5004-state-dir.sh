@@ -130,7 +130,7 @@ is "$bad" 0 "$runs damaged journals replayed: every canary is intact after each"
 cp "$T/whole" "$journal"; chmod 600 "$journal"
 "$AB" cleanup >"$T/out" 2>&1
 is $? 0 "the whole journal then finishes the job"
-is "$(losetup -a | grep -cF "$TMPDIR/arraybench")$(grep -cF "$TMPDIR/arraybench" /proc/self/mounts)$(ls "$TMPDIR" | grep -c arraybench)" \
+is "$(loops "$TMPDIR/arraybench" | grep -c .)$(mounts "$TMPDIR/arraybench" | grep -c .)$(ls "$TMPDIR" | grep -c arraybench)" \
 	"000" "nothing of the run is left"
 canaries_fine; ok $? "and the canaries are still intact"
 is "$(ls -A "$ARRAYBENCH_STATE_DIR")" "" "the state directory is empty"

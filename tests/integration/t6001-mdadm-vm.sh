@@ -65,7 +65,7 @@ fi
 # 4. Nothing of the run is left: images, share, loop devices, qemu.
 left=$({
 	ls -d "$T"/ab-vm.* 2>/dev/null
-	losetup -a | grep -F "$T/"
-	pgrep -a -f "qemu-system-x86_64 .*$T/"
+	loops "$T/"
+	procs -a -f "qemu-system-x86_64 .*$T/"
 } | tr '\n' ' ')
 is "$left" "" "the guest's images, share and qemu process are gone"
