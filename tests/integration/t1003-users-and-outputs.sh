@@ -4,7 +4,7 @@
 # misplaced: closed standard descriptors, a full output file, and workers
 # under -u that keep none of root's descriptors.
 . "$(dirname "$0")/lib.sh"
-plan 39
+plan 42
 read -r -a cache <<<"$(cache_args)"
 d=$T/dir; mkdir "$d"
 
@@ -35,8 +35,16 @@ if is_root && id nobody >/dev/null 2>&1; then
 	# The table says what fadvise cannot promise.
 	asnobody "'$abn' run -d '$T/pub' -s 32m -r 0 -n 0 -f --phases block-read" >"$T/t.out" 2>&1
 	grep -q "(fadvise: the test file's pages are written back and evicted" "$T/t.out"; ok $? "the table states fadvise's limits"
+	# Fewer processes allowed than seekers: the forks fail, and the run
+	# says so and ends (it once waited forever for workers never forked).
+	timeout -k 5 60 su nobody -s /bin/sh -c "exec prlimit --nproc=40 -- '$abn' run -d '$T/pub' -s 16m -r 0 -n 0 -f \
+		--phases seeks --seekers 200 --seeks 5000" >/dev/null 2>"$T/fork.err"
+	is "$? $(grep -c '^arraybench: error: ' "$T/fork.err")" "3 1" "seekers beyond the process limit: exit 3 with one error, not a hang"
+	grep -q "^arraybench: error: cannot fork worker [0-9]* of 200: Resource temporarily unavailable" "$T/fork.err"
+	ok $? "the error names the fork that failed"
+	is "$(ls -A "$T/pub" | grep -v n.json)" "" "and nothing is left"
 else
-	for i in $(seq 9); do skip "needs root and the user nobody"; done
+	for i in $(seq 12); do skip "needs root and the user nobody"; done
 fi
 
 # Closed standard output: /dev/null holds its place, so nothing meant for it
