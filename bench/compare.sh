@@ -28,8 +28,8 @@
 #     evicted between phases: arraybench --cache none -r RAM; fio's three jobs
 #     one after the other in the same group with invalidate=0; bonnie++ never
 #     evicts.  So each tool's read and seek phases begin with whatever tail
-#     its own earlier phases left under the same limit (measured: the last
-#     460-510 MiB of the 4 GiB file for every tool), never with a file
+#     its own earlier phases left under the same limit (measured: 440-510
+#     MiB at the end of the 4 GiB file for every tool), never with a file
 #     evicted by one tool and not by another.  The ratio table says so per
 #     row ("tail"); arraybench's JSON must say cache_state "warm" and
 #     cache_mode "none" for every I/O phase, or the row shows what it said.
