@@ -85,7 +85,7 @@ char *ab_csv_format_line(const struct ab_run *run)
 	field(s, "1");
 	field_u64(s, run->seed);
 	/* Without an I/O phase bon_csv2txt would print an empty I/O row. */
-	if (cfg->file_size && ab_run_has_io(run)) {
+	if (cfg->file_size && ab_run_ran_any(run, AB_PHASE_IO)) {
 		uint64_t mib = cfg->file_size / AB_MIB;
 		g_string_append_printf(s, ",%" G_GUINT64_FORMAT "%s", mib % 1024 ? mib : mib / 1024,
 				       mib % 1024 ? "M" : "G");
@@ -101,7 +101,7 @@ char *ab_csv_format_line(const struct ab_run *run)
 	}
 	for (size_t i = 0; i < G_N_ELEMENTS(io_phases); i++)
 		rate_pair(s, &run->results[io_phases[i]]);
-	if (cfg->num_files && ab_run_has_files(run)) {
+	if (cfg->num_files && ab_run_ran_any(run, AB_PHASE_FILES)) {
 		field_u64(s, cfg->num_files);
 		if (cfg->file_max == AB_FILES_HARDLINK)
 			field(s, "link");

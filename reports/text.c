@@ -39,10 +39,10 @@ static void header(GString *s, const struct ab_run *run)
 {
 	const struct ab_config *cfg = run->cfg;
 	char fsz[32], chunk[32], pcs[32];
-	const struct ab_target *tg = run->target;
+	const struct ab_target *t = run->target;
 	g_autofree char *machine = one_line(run->machine), *dir = one_line(run->dir);
-	g_autofree char *mkfs = one_line(tg ? tg->mkfs_command : NULL);
-	g_autofree char *mount = one_line(tg ? tg->mount_effective : NULL);
+	g_autofree char *mkfs = one_line(t ? t->mkfs_command : NULL);
+	g_autofree char *mount = one_line(t ? t->mount_effective : NULL);
 	g_autofree char *loop_dir = one_line(cfg->target.loop_dir);
 	ab_csv_format_chunk(cfg->file_size, fsz, sizeof(fsz));
 	ab_csv_format_chunk(cfg->io_chunk, chunk, sizeof(chunk));
@@ -51,7 +51,6 @@ static void header(GString *s, const struct ab_run *run)
 			       AB_VERSION, machine, run->repeat_index + 1, cfg->repeats, run->seed,
 			       run->run_id ? run->run_id : "-");
 	g_string_append_printf(s, "target  %s (%s)  kernel %s\n", dir, run->fs_type, run->kernel);
-	const struct ab_target *t = run->target;
 	if (t && t->backend && !g_str_equal(t->backend, "dir"))
 		g_string_append_printf(s, "built   %s %s on %u device%s  mkfs: %s  mount: %s\n", t->backend, t->level,
 				       t->members ? t->members->len : 1, t->members && t->members->len == 1 ? "" : "s",

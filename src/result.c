@@ -59,18 +59,10 @@ void ab_run_clear(struct ab_run *run)
 	memset(run, 0, sizeof(*run));
 }
 
-gboolean ab_run_has_io(const struct ab_run *run)
+gboolean ab_run_ran_any(const struct ab_run *run, unsigned phase_flags)
 {
 	for (unsigned i = 0; i < AB_PHASE_COUNT; i++)
-		if (run->results[i].ran && (run->results[i].phase->flags & AB_PHASE_IO))
-			return TRUE;
-	return FALSE;
-}
-
-gboolean ab_run_has_files(const struct ab_run *run)
-{
-	for (unsigned i = 0; i < AB_PHASE_COUNT; i++)
-		if (run->results[i].ran && (run->results[i].phase->flags & AB_PHASE_FILES))
+		if (run->results[i].ran && (run->results[i].phase->flags & phase_flags))
 			return TRUE;
 	return FALSE;
 }

@@ -77,10 +77,9 @@ struct ab_run {
 };
 
 void ab_run_clear(struct ab_run *run);
-/* Did any phase that uses the big test file run? */
-gboolean ab_run_has_io(const struct ab_run *run);
-/* Did any file phase (create, stat, delete) run? */
-gboolean ab_run_has_files(const struct ab_run *run);
+/* Did any phase with one of these flags run (AB_PHASE_IO: the big test
+ * file; AB_PHASE_FILES: create, stat, delete)? */
+gboolean ab_run_ran_any(const struct ab_run *run, unsigned phase_flags);
 /* The seek count the reported seeks phase ran with. */
 uint64_t ab_run_seeks(const struct ab_run *run);
 void ab_result_clear(struct ab_result *res);

@@ -105,18 +105,17 @@ static void describe_cache(const struct ab_suite *s, const struct ab_phase *ph, 
 	const struct ab_config *cfg = s->cfg;
 	g_autofree char *mode = ab_cache_describe(s->cache);
 	const char *how;
-	if (cold && (ph->flags & AB_PHASE_METADATA) && remounts(s, ph))
-		how = "cold (--cold-metadata): the target was unmounted and mounted again before the phase";
+	const char *cold_why = (ph->flags & AB_PHASE_METADATA) ? "cold (--cold-metadata)" : "cold";
+	if (cold && remounts(s, ph))
+		how = "the target was unmounted and mounted again before the phase";
 	else if (cold && (ph->flags & AB_PHASE_METADATA))
-		how = "cold (--cold-metadata): the machine's caches were dropped before the phase";
-	else if (cold && remounts(s, ph))
-		how = "cold: the target was unmounted and mounted again before the phase";
+		how = "the machine's caches were dropped before the phase";
 	else if (cold && cfg->cache == AB_CACHE_DROP)
-		how = "cold: the machine's caches were dropped before the phase";
+		how = "the machine's caches were dropped before the phase";
 	else if (cold && cfg->cache == AB_CACHE_CGROUP)
-		how = "cold: the test file was evicted and the group's cache emptied before the phase";
+		how = "the test file was evicted and the group's cache emptied before the phase";
 	else if (cold)
-		how = "cold: the test file was written back and evicted before the phase";
+		how = "the test file was written back and evicted before the phase";
 	else if (cfg->cache == AB_CACHE_NONE)
 		how = "warm: nothing is evicted";
 	else if (ph->flags & AB_PHASE_METADATA)
@@ -128,7 +127,10 @@ static void describe_cache(const struct ab_suite *s, const struct ab_phase *ph, 
 	else
 		how = "warm: nothing evicted before a write phase";
 	res->cold = cold;
-	g_snprintf(res->cache_mode, sizeof(res->cache_mode), "%s, %s", mode, how);
+	if (cold)
+		g_snprintf(res->cache_mode, sizeof(res->cache_mode), "%s, %s: %s", mode, cold_why, how);
+	else
+		g_snprintf(res->cache_mode, sizeof(res->cache_mode), "%s, %s", mode, how);
 }
 
 static uint64_t phase_seed(uint64_t run_seed, unsigned id)
