@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bonnie++-compatible CSV (format 1.98) that bon_csv2html and bon_csv2txt read. */
 #include "report.h"
+#include "../workloads/phase.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#define AB_MIB ((uint64_t)1 << 20)
+#define AB_CSV_DEFAULT_CHUNK 8192u
+
 void ab_csv_format_latency(uint64_t ns, char *out, size_t len)
 {
 	/* bonnie++ truncates: up to 0.099999 s in us, up to 99.999999 s in ms. */
-	if (ns == 0)
+	if (ns == AB_UNSET)
 		snprintf(out, len, "%s", "");
 	else if (ns <= 99999000ull)
 		snprintf(out, len, "%" G_GUINT64_FORMAT "us", ns / 1000u);
@@ -33,17 +37,38 @@ void ab_csv_format_chunk(uint64_t bytes, char *out, size_t len)
 static void field(GString *s, const char *text)
 {
 	g_string_append_c(s, ',');
-	g_string_append(s, text);
+	g_string_append(s, text ? text : "");
 }
 
 static void field_u64(GString *s, uint64_t v)
 {
-	g_string_append_printf(s, ",%" G_GUINT64_FORMAT, v);
+	if (ab_known(v))
+		g_string_append_printf(s, ",%" G_GUINT64_FORMAT, v);
+	else
+		g_string_append_c(s, ',');
 }
 
-static void rate_pair(GString *s, const struct ab_result *r)
+static void field_percent(GString *s, double v)
 {
-	if (!r->ran) {
+	if (isnan(v))
+		g_string_append_c(s, ',');
+	else
+		g_string_append_printf(s, ",%" G_GUINT64_FORMAT, v > 0 ? (uint64_t)v : 0);
+}
+
+/* Seeks/s with one decimal below 1000, as bonnie++ writes it; decided on
+ * the printed value, so what is read back prints the same. */
+static void seek_rate(GString *s, double rate)
+{
+	if (rate < 999.95)
+		g_string_append_printf(s, ",%.1f", rate);
+	else
+		g_string_append_printf(s, ",%.0f", rate);
+}
+
+static void rate_pair(GString *s, const struct ab_phase *ph, const struct ab_result *r)
+{
+	if (!r) {
 		g_string_append(s, ",,");
 		return;
 	}
@@ -51,87 +76,127 @@ static void rate_pair(GString *s, const struct ab_result *r)
 		g_string_append(s, ",+++++,+++");
 		return;
 	}
-	if (r->phase->unit == AB_UNIT_SEEKS_PER_SEC)
-		g_string_append_printf(s, r->rate < 1000 ? ",%.1f" : ",%.0f", r->rate);
+	if (isnan(r->rate))
+		g_string_append_c(s, ',');
+	else if (ph->unit == AB_UNIT_SEEKS_PER_SEC)
+		seek_rate(s, r->rate);
 	else
-		field_u64(s, (uint64_t)r->rate);
-	field_u64(s, (uint64_t)r->cpu_percent);
+		field_u64(s, r->rate > 0 ? (uint64_t)r->rate : 0);
+	field_percent(s, r->cpu_percent);
 }
 
-static void latency(GString *s, const struct ab_result *r)
+/* The registry's phases in the order of their CSV columns. */
+static void phases_by_column(const struct ab_phase **out, unsigned *n)
 {
-	char buf[32] = "";
-	if (r->ran)
-		ab_csv_format_latency(r->latency.max_ns, buf, sizeof(buf));
+	*n = 0;
+	for (int col = 0; col < AB_CSV_FIELDS; col++)
+		for (unsigned id = 0; id < AB_PHASE_COUNT; id++) {
+			const struct ab_phase *ph = ab_phase_by_id(id);
+			if (ph->csv_rate_col == col)
+				out[(*n)++] = ph;
+		}
+}
+
+/* bonnie++ 1.98 to 2.00a wrote the directory count in column 25 (a bug its
+ * own tools show under "Chunk Size"); their lines are written back as they were. */
+static gboolean dirs_in_25(const struct ab_run *run)
+{
+	return g_strcmp0(run->tool, "bonnie++") == 0 && run->tool_version &&
+	       (g_str_has_prefix(run->tool_version, "1.98") || g_str_has_prefix(run->tool_version, "2.0"));
+}
+
+static void io_header(GString *s, const struct ab_run *run)
+{
+	const struct ab_conditions *c = &run->cond;
+	char buf[64] = "";
+	/* Without an I/O phase bon_csv2txt would print an empty I/O row. */
+	if (!ab_known(c->file_size) || !c->file_size || !ab_run_ran_any(run, AB_PHASE_IO)) {
+		g_string_append(s, ",,,,");
+		return;
+	}
+	uint64_t mib = c->file_size / AB_MIB;
+	g_string_append_printf(s, ",%" G_GUINT64_FORMAT "%s", mib % 1024 ? mib : mib / 1024, mib % 1024 ? "M" : "G");
+	if (ab_known(c->io_chunk) && c->io_chunk != AB_CSV_DEFAULT_CHUNK)
+		ab_csv_format_chunk(c->io_chunk, buf, sizeof(buf));
+	field(s, buf);
+	field_u64(s, c->seeks);
+	field_u64(s, c->seekers);
+}
+
+static void files_header(GString *s, const struct ab_run *run)
+{
+	const struct ab_conditions *c = &run->cond;
+	char buf[64] = "";
+	if (!ab_known(c->num_files_k) || !c->num_files_k || !ab_run_ran_any(run, AB_PHASE_FILES)) {
+		g_string_append(s, ",,,,,");
+		return;
+	}
+	field_u64(s, c->num_files_k);
+	if (g_strcmp0(c->file_kind, "hardlink") == 0)
+		field(s, "link");
+	else if (g_strcmp0(c->file_kind, "symlink") == 0)
+		field(s, "symlink");
+	else
+		field_u64(s, ab_known(c->file_max) && c->file_max ? c->file_max : AB_UNSET);
+	field_u64(s, ab_known(c->file_min) && c->file_min ? c->file_min : AB_UNSET);
+	uint64_t dirs = ab_known(c->num_dirs) && c->num_dirs > 1 ? c->num_dirs : AB_UNSET;
+	if (dirs_in_25(run)) {
+		field(s, "");
+		field_u64(s, dirs);
+		return;
+	}
+	field_u64(s, dirs);
+	if (ab_known(c->file_chunk) && c->file_chunk != AB_CSV_DEFAULT_CHUNK)
+		ab_csv_format_chunk(c->file_chunk, buf, sizeof(buf));
 	field(s, buf);
 }
 
-static const enum ab_phase_id io_phases[] = {
-	AB_PHASE_PER_CHAR_WRITE, AB_PHASE_BLOCK_WRITE, AB_PHASE_REWRITE,
-	AB_PHASE_PER_CHAR_READ, AB_PHASE_BLOCK_READ, AB_PHASE_SEEKS,
-};
-static const enum ab_phase_id file_phases[] = {
-	AB_PHASE_SEQ_CREATE, AB_PHASE_SEQ_STAT, AB_PHASE_SEQ_DELETE,
-	AB_PHASE_RAND_CREATE, AB_PHASE_RAND_STAT, AB_PHASE_RAND_DELETE,
-};
-
 char *ab_csv_format_line(const struct ab_run *run)
 {
-	const struct ab_config *cfg = run->cfg;
 	GString *s = g_string_new(AB_CSV_FORMAT_VERSION);
-	char buf[64];
-	field(s, "arraybench-" AB_VERSION);
+	if (g_strcmp0(run->tool, "arraybench") == 0) {
+		g_autofree char *v = g_strdup_printf("arraybench-%s", run->tool_version ? run->tool_version : "");
+		field(s, v);
+	} else {
+		field(s, run->tool_version);
+	}
 	field(s, run->machine);
-	field(s, "1");
-	field_u64(s, run->seed);
-	/* Without an I/O phase bon_csv2txt would print an empty I/O row. */
-	if (cfg->file_size && ab_run_ran_any(run, AB_PHASE_IO)) {
-		uint64_t mib = cfg->file_size / AB_MIB;
-		g_string_append_printf(s, ",%" G_GUINT64_FORMAT "%s", mib % 1024 ? mib : mib / 1024,
-				       mib % 1024 ? "M" : "G");
-		if (cfg->io_chunk != AB_DEFAULT_CHUNK)
-			ab_csv_format_chunk(cfg->io_chunk, buf, sizeof(buf));
-		else
-			buf[0] = '\0';
+	field_u64(s, run->concurrency);
+	if (run->seed_text)
+		field(s, run->seed_text);
+	else
+		field_u64(s, run->seed);
+	const struct ab_phase *order[AB_PHASE_COUNT];
+	unsigned n;
+	phases_by_column(order, &n);
+	io_header(s, run);
+	for (unsigned i = 0; i < n && order[i]->csv_rate_col < 21; i++)
+		rate_pair(s, order[i], ab_run_find(run, order[i]->name));
+	files_header(s, run);
+	for (unsigned i = 0; i < n; i++)
+		if (order[i]->csv_rate_col > 25)
+			rate_pair(s, order[i], ab_run_find(run, order[i]->name));
+	for (unsigned i = 0; i < n; i++) {
+		const struct ab_result *r = ab_run_find(run, order[i]->name);
+		char buf[32] = "";
+		if (r)
+			ab_csv_format_latency(r->latency.max_ns, buf, sizeof(buf));
 		field(s, buf);
-		field_u64(s, ab_run_seeks(run));
-		field_u64(s, cfg->seekers);
-	} else {
-		g_string_append(s, ",,,,");
 	}
-	for (size_t i = 0; i < G_N_ELEMENTS(io_phases); i++)
-		rate_pair(s, &run->results[io_phases[i]]);
-	if (cfg->num_files && ab_run_ran_any(run, AB_PHASE_FILES)) {
-		field_u64(s, cfg->num_files);
-		if (cfg->file_max == AB_FILES_HARDLINK)
-			field(s, "link");
-		else if (cfg->file_max == AB_FILES_SYMLINK)
-			field(s, "symlink");
-		else if (cfg->file_max > 0)
-			field_u64(s, (uint64_t)cfg->file_max);
-		else
-			field(s, "");
-		if (cfg->file_min)
-			field_u64(s, cfg->file_min);
-		else
-			field(s, "");
-		if (cfg->num_dirs > 1)
-			field_u64(s, cfg->num_dirs);
-		else
-			field(s, "");
-		buf[0] = '\0';
-		if (cfg->file_chunk != AB_DEFAULT_CHUNK)
-			ab_csv_format_chunk(cfg->file_chunk, buf, sizeof(buf));
-		field(s, buf);
-	} else {
-		g_string_append(s, ",,,,,");
-	}
-	for (size_t i = 0; i < G_N_ELEMENTS(file_phases); i++)
-		rate_pair(s, &run->results[file_phases[i]]);
-	for (size_t i = 0; i < G_N_ELEMENTS(io_phases); i++)
-		latency(s, &run->results[io_phases[i]]);
-	for (size_t i = 0; i < G_N_ELEMENTS(file_phases); i++)
-		latency(s, &run->results[file_phases[i]]);
 	g_string_append_c(s, '\n');
 	return g_string_free(s, FALSE);
 }
+
+static gboolean csv_write_run(const struct ab_run *run, GString *out, GError **error)
+{
+	(void)error;
+	g_autofree char *line = ab_csv_format_line(run);
+	g_string_append(out, line);
+	return TRUE;
+}
+
+const struct ab_writer ab_writer_csv = {
+	.name = "csv",
+	.extension = "csv",
+	.write_run = csv_write_run,
+};

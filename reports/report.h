@@ -2,24 +2,71 @@
 #ifndef AB_REPORT_H
 #define AB_REPORT_H
 
+/* Writers and readers of runs (src/run.h).  Nothing here runs I/O or reads
+ * a live config: a run read back is written exactly as a live one. */
+
 #include <glib.h>
 #include <stdint.h>
 
-#include "../src/result.h"
+#include "../src/run.h"
 
 #define AB_CSV_FORMAT_VERSION "1.98"
 #define AB_CSV_FIELDS 50
+#define AB_CSV_1_03_FIELDS 27
+#define AB_JSON_FORMAT_VERSION 2
+
+/* One output format. */
+struct ab_writer {
+	const char *name;       /* "text", "csv", "json": the --format word */
+	const char *extension;  /* of a file holding it */
+	/* Appends one run to out. */
+	gboolean (*write_run)(const struct ab_run *run, GString *out, GError **error);
+	/* Appends many; NULL means each run in turn with write_run. */
+	gboolean (*write_set)(const struct ab_run_set *set, GString *out, GError **error);
+};
+
+extern const struct ab_writer ab_writer_text, ab_writer_csv, ab_writer_json;
+/* NULL-terminated, in --format's order. */
+extern const struct ab_writer *const ab_writers[];
+const struct ab_writer *ab_writer_by_name(const char *name);
+gboolean ab_writer_write_set(const struct ab_writer *w, const struct ab_run_set *set, GString *out,
+			     GError **error);
+
+/* One input format, read a line at a time (our JSON is one object per line,
+ * CSV one run per line). */
+struct ab_reader {
+	const char *name;       /* "json", "csv-1.98", "csv-1.03" */
+	/* Is this line of this format?  (Cheap: the first bytes decide.) */
+	gboolean (*claims)(const char *line);
+	/* One line (no newline) to a run, or NULL and an error naming what
+	 * is wrong with it. */
+	struct ab_run *(*read_line)(const char *line, GError **error);
+};
+
+extern const struct ab_reader ab_reader_json, ab_reader_csv_198, ab_reader_csv_103;
+extern const struct ab_reader *const ab_readers[];
+/* Reads every line of text (named `name` in messages) into set: runs it
+ * could read are appended; each line it could not read adds one message
+ * "NAME:LINE: what" to problems.  Header lines of bonnie++'s CSV and empty
+ * lines are skipped.  Returns how many runs it added. */
+unsigned ab_report_read_text(const char *name, const char *text, size_t len, struct ab_run_set *set,
+			     GPtrArray *problems);
 
 /* bonnie++ 1.98 CSV line, newline included: 50 fields, the documented column
- * layout (chunk in 6, dirs in 24, file chunk in 25), `+++++`/`+++` for phases
- * under 0.5 s, empty fields for phases not run. */
+ * layout (chunk in 6, dirs in 24, file chunk in 25; bonnie++ 2.00a's own
+ * runs keep its dirs in 25), `+++++`/`+++` for phases under 0.5 s, empty
+ * fields for what did not run or is not known. */
 char *ab_csv_format_line(const struct ab_run *run);
-/* Latency field: "24us", "1560ms", "120s", or "" for zero. */
+/* Latency field: "24us", "1560ms", "120s", or "" for AB_UNSET. */
 void ab_csv_format_latency(uint64_t ns, char *out, size_t len);
 /* Sizes bonnie++-style: "512", "4k", "1m". */
 void ab_csv_format_chunk(uint64_t bytes, char *out, size_t len);
+/* The inverse of both ("4k" -> 4096, "1560ms" -> 1560000000); FALSE if text
+ * is not one. */
+gboolean ab_csv_parse_chunk(const char *text, uint64_t *out);
+gboolean ab_csv_parse_latency(const char *text, uint64_t *ns);
 
-/* Human table: header with the conditions, one row per phase. */
+/* Human table: header with the conditions, one row per result. */
 char *ab_text_format(const struct ab_run *run);
 /* Latency for people: "87us", "1.25ms", "3.40s". */
 void ab_text_format_latency(uint64_t ns, char *out, size_t len);

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Human-readable table: the conditions first, then one row per phase with
- * rate, CPU, iowait and latency percentiles (bonnie++ shows only the max). */
+/* Human-readable table: the conditions first, then one row per result with
+ * rate, CPU, iowait and latency percentiles (bonnie++ shows only the max).
+ * What a run does not know (one read from bonnie++'s CSV) shows as "-". */
 #include "report.h"
-#include "../src/cache.h"
+#include "../workloads/phase.h"
 
 #include <stdint.h>
 #include <stdio.h>
 
 void ab_text_format_latency(uint64_t ns, char *out, size_t len)
 {
-	if (ns < 1000)
+	if (!ab_known(ns))
+		snprintf(out, len, "-");
+	else if (ns < 1000)
 		snprintf(out, len, "%" G_GUINT64_FORMAT "ns", ns);
 	else if (ns < 1000000)
 		snprintf(out, len, "%.0fus", ns / 1e3);
@@ -35,58 +38,110 @@ static char *one_line(const char *text)
 	return g_string_free(o, FALSE);
 }
 
+static void size_text(uint64_t bytes, char *out, size_t len)
+{
+	if (ab_known(bytes))
+		ab_csv_format_chunk(bytes, out, len);
+	else
+		snprintf(out, len, "?");
+}
+
+static const char *flag_text(ab_flag f, const char *yes, const char *no)
+{
+	return f == AB_FLAG_UNKNOWN ? "?" : f ? yes : no;
+}
+
+static void u64_text(uint64_t v, char *out, size_t len)
+{
+	if (ab_known(v))
+		snprintf(out, len, "%" G_GUINT64_FORMAT, v);
+	else
+		snprintf(out, len, "?");
+}
+
+static void header_io(GString *s, const struct ab_run *run)
+{
+	const struct ab_conditions *c = &run->cond;
+	char fsz[32], chunk[32], pcs[32], seeks[32], seekers[32];
+	size_text(c->file_size, fsz, sizeof(fsz));
+	size_text(c->io_chunk, chunk, sizeof(chunk));
+	size_text(c->per_char_bytes, pcs, sizeof(pcs));
+	u64_text(c->seeks, seeks, sizeof(seeks));
+	u64_text(c->seekers, seekers, sizeof(seekers));
+	gboolean grown = c->seeks_given == FALSE && ab_run_find(run, "seeks");
+	g_string_append_printf(s, "i/o     file %s  chunk %s  seeks %s%s by %s seekers  per-char %s over %s\n", fsz,
+			       chunk, seeks, grown ? " (grown until the phase lasts 1 s)" : "", seekers,
+			       c->per_char_mode ? c->per_char_mode : "?", pcs);
+}
+
+static void header_files(GString *s, const struct ab_run *run)
+{
+	const struct ab_conditions *c = &run->cond;
+	char fchunk[32], dirs[32];
+	size_text(c->file_chunk, fchunk, sizeof(fchunk));
+	u64_text(c->num_dirs, dirs, sizeof(dirs));
+	gboolean hard = g_strcmp0(c->file_kind, "hardlink") == 0, sym = g_strcmp0(c->file_kind, "symlink") == 0;
+	g_string_append_printf(s, "files   %" G_GUINT64_FORMAT " x 1024 in %s dir%s  size %s", c->num_files_k, dirs,
+			       ab_known(c->num_dirs) && c->num_dirs == 1 ? "" : "s",
+			       hard ? "hard links" : sym ? "symlinks" : "");
+	if (!hard && !sym) {
+		char lo[32], hi[32];
+		u64_text(c->file_min, lo, sizeof(lo));
+		u64_text(c->file_max, hi, sizeof(hi));
+		g_string_append_printf(s, "%s-%s bytes", lo, hi);
+	}
+	g_string_append_printf(s, "  chunk %s\n", fchunk);
+}
+
 static void header(GString *s, const struct ab_run *run)
 {
-	const struct ab_config *cfg = run->cfg;
-	char fsz[32], chunk[32], pcs[32];
-	const struct ab_target *t = run->target;
-	g_autofree char *machine = one_line(run->machine), *dir = one_line(run->dir);
-	g_autofree char *mkfs = one_line(t ? t->mkfs_command : NULL);
-	g_autofree char *mount = one_line(t ? t->mount_effective : NULL);
-	g_autofree char *loop_dir = one_line(cfg->target.loop_dir);
-	ab_csv_format_chunk(cfg->file_size, fsz, sizeof(fsz));
-	ab_csv_format_chunk(cfg->io_chunk, chunk, sizeof(chunk));
-	ab_csv_format_chunk(cfg->byte_io_size, pcs, sizeof(pcs));
-	g_string_append_printf(s, "arraybench %s  machine %s  run %u of %u  seed %" G_GUINT64_FORMAT "  id %s\n",
-			       AB_VERSION, machine, run->repeat_index + 1, cfg->repeats, run->seed,
-			       run->run_id ? run->run_id : "-");
-	g_string_append_printf(s, "target  %s (%s)  kernel %s\n", dir, run->fs_type, run->kernel);
-	if (t && t->backend && !g_str_equal(t->backend, "dir"))
-		g_string_append_printf(s, "built   %s %s on %u device%s  mkfs: %s  mount: %s\n", t->backend, t->level,
-				       t->members ? t->members->len : 1, t->members && t->members->len == 1 ? "" : "s",
-				       mkfs, mount);
-	if (cfg->target.loop_count) {
+	const struct ab_conditions *c = &run->cond;
+	const struct ab_target_desc *t = &run->target;
+	g_autofree char *machine = one_line(run->machine), *dir = one_line(c->dir);
+	g_autofree char *mkfs = one_line(t->mkfs_command), *mount = one_line(t->mount_effective);
+	g_autofree char *image_dir = one_line(t->image_dir), *tool = one_line(run->tool);
+	g_autofree char *version = one_line(run->tool_version), *fs = one_line(run->fs_type);
+	g_autofree char *kernel = one_line(run->kernel), *id = one_line(run->run_id);
+	g_autofree char *seed_text = one_line(run->seed_text);
+	char repeat[32], repeats[32], seed[32];
+	u64_text(run->repeat, repeat, sizeof(repeat));
+	u64_text(c->repeats, repeats, sizeof(repeats));
+	u64_text(run->seed, seed, sizeof(seed));
+	g_string_append_printf(s, "%s %s  machine %s  run %s of %s  seed %s  id %s\n", tool, version, machine, repeat,
+			       repeats, run->seed_text ? seed_text : seed, id);
+	g_string_append_printf(s, "target  %s (%s)  kernel %s\n", dir, fs, kernel);
+	if (t->backend && !g_str_equal(t->backend, "dir"))
+		g_string_append_printf(s, "built   %s %s on %u device%s  mkfs: %s  mount: %s\n", t->backend,
+				       t->level ? t->level : "-", t->members->len ? t->members->len : 1,
+				       t->members->len == 1 ? "" : "s", mkfs, mount);
+	if (ab_known(t->image_count) && t->image_count) {
 		char isz[32];
-		ab_csv_format_chunk(cfg->target.loop_size, isz, sizeof(isz));
-		g_string_append_printf(s, "images  %u x %s in %s (%s)\n", cfg->target.loop_count, isz,
-				       loop_dir, run->image_dir_fs ? run->image_dir_fs : "?");
+		size_text(t->image_size, isz, sizeof(isz));
+		g_string_append_printf(s, "images  %" G_GUINT64_FORMAT " x %s in %s (%s)\n", t->image_count, isz,
+				       image_dir, t->image_dir_fs ? t->image_dir_fs : "?");
 	}
-	if (cfg->file_size)
-		g_string_append_printf(s, "i/o     file %s  chunk %s  seeks %" G_GUINT64_FORMAT "%s by %u seekers  "
-				       "per-char %s over %s\n",
-				       fsz, chunk, ab_run_seeks(run),
-				       cfg->seeks_given || !run->results[AB_PHASE_SEEKS].ran
-					       ? "" : " (grown until the phase lasts 1 s)", cfg->seekers,
-				       ab_per_char_mode_name(cfg->per_char), pcs);
-	if (cfg->num_files) {
-		char fchunk[32];
-		ab_csv_format_chunk(cfg->file_chunk, fchunk, sizeof(fchunk));
-		g_string_append_printf(s, "files   %u x 1024 in %u dir%s  size %s", cfg->num_files, cfg->num_dirs,
-				       cfg->num_dirs > 1 ? "s" : "", cfg->file_max == AB_FILES_HARDLINK ? "hard links"
-				       : cfg->file_max == AB_FILES_SYMLINK ? "symlinks" : "");
-		if (cfg->file_max >= 0)
-			g_string_append_printf(s, "%" G_GUINT64_FORMAT "-%" G_GINT64_FORMAT " bytes", cfg->file_min,
-					       cfg->file_max);
-		g_string_append_printf(s, "  chunk %s\n", fchunk);
-	}
-	g_string_append_printf(s, "cache   %s  direct %s  data %s  sync %s\n", run->cache_desc,
-			       cfg->direct ? "yes (per-char stays buffered)" : "no", ab_data_mode_name(cfg->data),
-			       cfg->sync_each_write ? "fsync each write (-b)" : "fsync at close, timed");
-	const char *limits = ab_cache_limits(cfg->cache);
-	if (limits)
-		g_string_append_printf(s, "        (%s: %s)\n", ab_cache_mode_name(cfg->cache), limits);
+	if (ab_known(c->file_size) && c->file_size)
+		header_io(s, run);
+	if (ab_known(c->num_files_k) && c->num_files_k)
+		header_files(s, run);
+	const char *sync = c->sync_each_write == AB_FLAG_UNKNOWN ? "?"
+			   : c->sync_each_write ? "fsync each write (-b)" : "fsync at close, timed";
+	g_autofree char *cache = one_line(run->cache_desc);
+	g_string_append_printf(s, "cache   %s  direct %s  data %s  sync %s\n", cache,
+			       flag_text(c->direct, "yes (per-char stays buffered)", "no"), c->data ? c->data : "?",
+			       sync);
+	if (c->cache_limits)
+		g_string_append_printf(s, "        (%s: %s)\n", c->cache_mode ? c->cache_mode : "?", c->cache_limits);
 	if (run->cache_warning)
 		g_string_append_printf(s, "WARNING %s\n", run->cache_warning);
+}
+
+/* "seeks", or "block-read#2" for the second pass of a step in one run. */
+static char *row_name(const struct ab_result *r)
+{
+	if (ab_known(r->key.pass) && r->key.pass > 1)
+		return g_strdup_printf("%s#%" G_GUINT64_FORMAT, r->phase, r->key.pass);
+	return g_strdup(r->phase);
 }
 
 /* Per-member MiB read/written and busy time, so an imbalance (RAID1 reads
@@ -94,22 +149,60 @@ static void header(GString *s, const struct ab_run *run)
 static void devices(GString *s, const struct ab_run *run)
 {
 	gboolean header = FALSE;
-	for (unsigned id = 0; id < AB_PHASE_COUNT; id++) {
-		const struct ab_result *r = &run->results[id];
-		if (!r->ran || !r->disks.count)
+	for (guint i = 0; i < run->results->len; i++) {
+		const struct ab_result *r = g_ptr_array_index(run->results, i);
+		if (!r->devices->len)
 			continue;
 		if (!header) {
 			g_string_append(s, "per device: MiB read/written, busy seconds\n");
 			header = TRUE;
 		}
-		g_string_append_printf(s, "%-15s", r->phase->name);
-		for (unsigned i = 0; i < r->disks.count; i++) {
-			const struct ab_disk_counters *d = &r->disks.disk[i];
-			g_string_append_printf(s, " %s %.1f/%.1f %.1fs", d->name, d->read_sectors / 2048.0,
-					       d->write_sectors / 2048.0, d->busy_ms / 1000.0);
+		g_autofree char *name = row_name(r);
+		g_string_append_printf(s, "%-15s", name);
+		for (guint k = 0; k < r->devices->len; k++) {
+			const struct ab_device_io *d = &g_array_index(r->devices, struct ab_device_io, k);
+			g_autofree char *dev = one_line(d->name);
+			g_string_append_printf(s, " %s %.1f/%.1f %.1fs", dev, d->read_bytes / 1048576.0,
+					       d->written_bytes / 1048576.0, d->busy_ms / 1000.0);
 		}
 		g_string_append_c(s, '\n');
 	}
+}
+
+static void row(GString *s, const struct ab_result *r, gboolean *any_layout)
+{
+	const struct ab_phase *ph = ab_phase_by_name(r->phase);
+	const struct ab_latency *l = &r->latency;
+	char rate[32], cpu[16], iowait[16], lat[5][16], note[64] = "";
+	const uint64_t v[5] = { l->p50_ns, l->p90_ns, l->p99_ns, l->p99_9_ns, l->max_ns };
+	for (int i = 0; i < 5; i++)
+		ab_text_format_latency(v[i], lat[i], sizeof(lat[i]));
+	/* The rate is shown however short the phase; one under bonnie++'s
+	 * 0.5 s (which the CSV prints as +++++) carries its duration. */
+	if (isnan(r->rate))
+		snprintf(rate, sizeof(rate), "%s", r->measurable ? "-" : "+++++");
+	else
+		snprintf(rate, sizeof(rate), r->rate < 1000 ? "%.1f" : "%.0f",
+			 r->rate < 1000 ? r->rate : (double)(uint64_t)r->rate); /* as the CSV truncates */
+	if (isnan(r->cpu_percent))
+		snprintf(cpu, sizeof(cpu), "-");
+	else
+		snprintf(cpu, sizeof(cpu), "%.0f", r->cpu_percent);
+	if (isnan(r->iowait_percent))
+		snprintf(iowait, sizeof(iowait), "-");
+	else
+		snprintf(iowait, sizeof(iowait), "%.1f", r->iowait_percent);
+	if (!r->measurable && !isnan(r->elapsed_s))
+		snprintf(note, sizeof(note), "  (%.2g s: below %.1f s)", r->elapsed_s,
+			 isnan(r->min_measurable_s) ? 0.5 : r->min_measurable_s);
+	if (r->laid_out_untimed == TRUE) {
+		g_strlcat(note, "  *", sizeof(note));
+		*any_layout = TRUE;
+	}
+	g_autofree char *name = row_name(r);
+	g_string_append_printf(s, "%-15s %14s %-8s %5s %7s %-5s %9s %9s %9s %9s %9s%s\n", name, rate,
+			       ph ? ab_rate_unit_name(ph->unit) : "?", cpu, iowait,
+			       r->cache_state ? r->cache_state : "-", lat[0], lat[1], lat[2], lat[3], lat[4], note);
 }
 
 char *ab_text_format(const struct ab_run *run)
@@ -119,34 +212,37 @@ char *ab_text_format(const struct ab_run *run)
 	g_string_append_printf(s, "%-15s %14s %-8s %5s %7s %-5s %9s %9s %9s %9s %9s\n", "phase", "rate", "", "%cpu",
 			       "%iowait", "cache", "p50", "p90", "p99", "p99.9", "max");
 	gboolean any_layout = FALSE;
-	for (unsigned id = 0; id < AB_PHASE_COUNT; id++) {
-		const struct ab_result *r = &run->results[id];
-		if (!r->ran)
-			continue;
-		char rate[32], lat[5][16], note[64] = "";
-		const uint64_t v[5] = {
-			ab_histogram_percentile(&r->latency, 50), ab_histogram_percentile(&r->latency, 90),
-			ab_histogram_percentile(&r->latency, 99), ab_histogram_percentile(&r->latency, 99.9),
-			r->latency.max_ns,
-		};
-		for (int i = 0; i < 5; i++)
-			ab_text_format_latency(v[i], lat[i], sizeof(lat[i]));
-		/* The rate is shown however short the phase; one under bonnie++'s
-		 * 0.5 s (which the CSV prints as +++++) carries its duration. */
-		snprintf(rate, sizeof(rate), r->rate < 1000 ? "%.1f" : "%.0f",
-			 r->rate < 1000 ? r->rate : (double)(uint64_t)r->rate); /* as the CSV truncates */
-		if (!r->measurable)
-			snprintf(note, sizeof(note), "  (%.2g s: below %.1f s)", r->elapsed_s, AB_MIN_MEASURABLE_S);
-		if (r->laid_out_untimed) {
-			g_strlcat(note, "  *", sizeof(note));
-			any_layout = TRUE;
-		}
-		g_string_append_printf(s, "%-15s %14s %-8s %5.0f %7.1f %-5s %9s %9s %9s %9s %9s%s\n", r->phase->name,
-				       rate, ab_rate_unit_name(r->phase->unit), r->cpu_percent, r->iowait_percent,
-				       r->cold ? "cold" : "warm", lat[0], lat[1], lat[2], lat[3], lat[4], note);
-	}
+	for (guint i = 0; i < run->results->len; i++)
+		row(s, g_ptr_array_index(run->results, i), &any_layout);
 	if (any_layout)
 		g_string_append(s, "* read a test file written untimed (no block write before it in this run)\n");
 	devices(s, run);
 	return g_string_free(s, FALSE);
 }
+
+static gboolean text_write_run(const struct ab_run *run, GString *out, GError **error)
+{
+	(void)error;
+	g_autofree char *text = ab_text_format(run);
+	g_string_append(out, text);
+	return TRUE;
+}
+
+/* Runs one after another, a blank line between them. */
+static gboolean text_write_set(const struct ab_run_set *set, GString *out, GError **error)
+{
+	for (guint i = 0; i < set->runs->len; i++) {
+		if (i)
+			g_string_append_c(out, '\n');
+		if (!text_write_run(g_ptr_array_index(set->runs, i), out, error))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+const struct ab_writer ab_writer_text = {
+	.name = "text",
+	.extension = "txt",
+	.write_run = text_write_run,
+	.write_set = text_write_set,
+};

@@ -7,6 +7,7 @@
 #include "fsutil.h"
 #include "rng.h"
 #include "run-options.h"
+#include "run-capture.h"
 #include "rundir.h"
 #include "runid.h"
 #include "runner.h"
@@ -117,42 +118,6 @@ static gboolean check_space(const struct ab_config *cfg, GError **error)
 	return TRUE;
 }
 
-static char *cache_warning(const struct ab_config *cfg, uint64_t ram_bytes)
-{
-	if (cfg->cache == AB_CACHE_CGROUP || !cfg->file_size || cfg->file_size >= 2 * ram_bytes)
-		return NULL;
-	return g_strdup_printf("file %" G_GUINT64_FORMAT "M is under twice the RAM (%" G_GUINT64_FORMAT
-			       "M) and --cache %s does not cap the page cache: read and seek rates may "
-			       "measure memory, not the disk",
-			       cfg->file_size / AB_MIB, ram_bytes / AB_MIB, ab_cache_mode_name(cfg->cache));
-}
-
-static void fill_run(struct ab_run *run, const struct ab_config *cfg, const struct ab_cache *cache,
-		     const char *run_id, unsigned index, uint64_t ram_bytes)
-{
-	memset(run, 0, sizeof(*run));
-	run->tool_version = AB_VERSION;
-	run->run_id = run_id;
-	run->cfg = cfg;
-	run->repeat_index = index;
-	uint64_t st = cfg->seed + index;
-	/* -x: a fresh seed each time, so repeats do not replay the same offsets
-	 * and names into a warm cache as bonnie++'s do. */
-	run->seed = index == 0 ? cfg->seed : ab_rng_splitmix(&st) >> 32;
-	run->start_unix = g_get_real_time() / G_USEC_PER_SEC;
-	run->machine = g_strdup(cfg->machine_name);
-	run->dir = g_strdup(cfg->dir);
-	run->fs_type = ab_sysinfo_fs_type(cfg->dir);
-	if (cfg->target.loop_count)
-		run->image_dir_fs = ab_sysinfo_fs_type(cfg->target.loop_dir);
-	run->kernel = ab_sysinfo_kernel();
-	run->ram_bytes = ram_bytes;
-	run->cpus = ab_sysinfo_cpu_count();
-	run->cache_desc = ab_cache_describe(cache);
-	run->cache_warning = cache_warning(cfg, ram_bytes);
-	run->cache_controlled = run->cache_warning == NULL;
-}
-
 /* Writes one output whole and flushed; FALSE if it failed. */
 static gboolean put(FILE *f, const char *text)
 {
@@ -227,15 +192,12 @@ static gboolean run_all(const struct ab_config *cfg, const struct ab_cache *cach
 	}
 	gboolean ok = TRUE;
 	for (unsigned i = 0; ok && i < cfg->repeats; i++) {
-		g_autofree struct ab_run *run = g_new0(struct ab_run, 1);
-		fill_run(run, cfg, cache, run_id, i, ram_bytes);
-		run->target = target;
+		g_autoptr(ab_run) run = ab_run_capture(cfg, cache, target, run_id, i, ram_bytes);
 		ok = ab_suite_run(&suite, run, error);
 		/* A failed or interrupted run prints nothing: no partial result
 		 * shown as whole. */
 		if (ok)
 			ok = emit(run, cfg, out, error);
-		ab_run_clear(run);
 	}
 	ab_suite_clear(&suite);
 	return ok;
@@ -259,7 +221,7 @@ static gboolean measure(const struct ab_config *cfg, struct ab_target *target, s
 	gboolean ok = ab_run_dir_create(&run_dir, dir_fd, undo, cfg->user_given && geteuid() == 0, cfg->uid, cfg->gid,
 					error) &&
 		      check_space(cfg, error);
-	g_autofree char *warning = ok ? cache_warning(cfg, ram_bytes) : NULL;
+	g_autofree char *warning = ok ? ab_run_cache_warning(cfg, ram_bytes) : NULL;
 	if (warning)
 		fprintf(stderr, "arraybench: warning: %s\n", warning);
 	struct ab_cache cache = { 0 };

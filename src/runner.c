@@ -195,7 +195,8 @@ static void finish_result(const struct ab_runner *r, const struct ab_phase *phas
 	res->life_sys_s = rp->sys_s;
 	res->max_rss_kib = rp->max_rss_kib;
 	res->direct = r->cfg->direct && (phase->flags & AB_PHASE_DIRECT_OK);
-	ab_result_describe_sync(phase, r->cfg, res->sync_mode, sizeof(res->sync_mode));
+	g_free(res->sync_mode);
+	res->sync_mode = g_strdup(r->cfg->sync_each_write ? phase->sync_each : phase->sync_plain);
 	/* The cache state is the suite's to say (it made it). */
 }
 
@@ -319,7 +320,9 @@ gboolean ab_runner_run_phase(const struct ab_runner *r, const struct ab_phase *p
 		finish_result(r, phase, &rp, res);
 		res->iowait_percent = ab_sysinfo_iowait_percent(&cpu_a, &cpu_b);
 		res->sys_busy_percent = ab_sysinfo_busy_percent(&cpu_a, &cpu_b);
-		ab_diskstats_delta(&disks_a, &disks_b, &res->disks);
+		struct ab_disk_set delta;
+		ab_diskstats_delta(&disks_a, &disks_b, &delta);
+		ab_result_add_devices(res, &delta);
 	}
 	munmap(shm, shm_len);
 	return ok;

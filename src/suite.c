@@ -126,11 +126,13 @@ static void describe_cache(const struct ab_suite *s, const struct ab_phase *ph, 
 		how = "warm: file phases run outside the group";
 	else
 		how = "warm: nothing evicted before a write phase";
-	res->cold = cold;
+	g_free(res->cache_state);
+	g_free(res->cache_mode);
+	res->cache_state = g_strdup(cold ? "cold" : "warm");
 	if (cold)
-		g_snprintf(res->cache_mode, sizeof(res->cache_mode), "%s, %s: %s", mode, cold_why, how);
+		res->cache_mode = g_strdup_printf("%s, %s: %s", mode, cold_why, how);
 	else
-		g_snprintf(res->cache_mode, sizeof(res->cache_mode), "%s, %s", mode, how);
+		res->cache_mode = g_strdup_printf("%s, %s", mode, how);
 }
 
 static uint64_t phase_seed(uint64_t run_seed, unsigned id)
@@ -141,10 +143,8 @@ static uint64_t phase_seed(uint64_t run_seed, unsigned id)
 
 static gboolean run_untimed(struct ab_runner *r, const struct ab_phase *ph, uint64_t seed, GError **error)
 {
-	g_autofree struct ab_result *scratch = g_new0(struct ab_result, 1);
-	gboolean ok = ab_runner_run_phase(r, ph, seed, scratch, error);
-	ab_result_clear(scratch);
-	return ok;
+	g_autoptr(ab_result) scratch = ab_result_new(ph->name);
+	return ab_runner_run_phase(r, ph, seed, scratch, error);
 }
 
 /* Makes the cache cold when the phase starts cold, runs it timed, and
@@ -158,9 +158,12 @@ static gboolean run_measured(struct ab_suite *s, struct ab_runner *r, const stru
 	gboolean grow = ph->id == AB_PHASE_SEEKS && !cfg->seeks_given;
 	struct ab_config pass_cfg = *cfg; /* shallow: only the seek count differs */
 	r->cfg = &pass_cfg;
-	struct ab_result *res = &run->results[ph->id];
+	g_autoptr(ab_result) res = NULL;
 	gboolean ok;
 	for (;;) {
+		/* Each pass measures afresh: only the last is reported. */
+		g_clear_pointer(&res, ab_result_free);
+		res = ab_result_new(ph->name);
 		ok = !cold || make_cold(s, r, ph, error);
 		if (!ok)
 			break;
@@ -191,8 +194,13 @@ static gboolean run_measured(struct ab_suite *s, struct ab_runner *r, const stru
 	if (ok) {
 		describe_cache(s, ph, cold, res);
 		res->laid_out_untimed = laid_out;
+		gboolean io = (ph->flags & AB_PHASE_IO) != 0;
+		res->key.file_size = !io ? AB_UNSET : (ph->flags & AB_PHASE_PER_CHAR) ? cfg->byte_io_size : cfg->file_size;
+		res->key.record_size = io ? cfg->io_chunk : cfg->file_chunk;
+		res->key.streams = 1;
 		if (ph->id == AB_PHASE_SEEKS)
-			run->seeks_done = pass_cfg.seeks;
+			run->cond.seeks = pass_cfg.seeks;
+		ab_run_add_result(run, g_steal_pointer(&res));
 	}
 	return ok;
 }

@@ -2,6 +2,7 @@
 /* Block read: the whole file in chunk-sized read()s; fsync and close timed,
  * as bonnie++ 2.00a times them. */
 #include "phase.h"
+#include "../src/config.h"
 #include "databuf.h"
 #include "../src/timing.h"
 
@@ -43,6 +44,10 @@ const struct ab_phase ab_phase_block_read = {
 	.id = AB_PHASE_BLOCK_READ,
 	.name = "block-read",
 	.csv_name = "get_block",
+	.csv_rate_col = 17,
+	.csv_latency_col = 42,
+	.sync_plain = "fsync-close-timed",
+	.sync_each = "fsync-close-timed",
 	.summary = "read the file in chunk-sized blocks, fsync and close timed",
 	.flags = AB_PHASE_IO | AB_PHASE_NEEDS_FILE | AB_PHASE_READS | AB_PHASE_DIRECT_OK,
 	.unit = AB_UNIT_KIB_PER_SEC,

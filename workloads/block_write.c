@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Block write: the whole file in chunk-sized write()s; fsync + close timed. */
 #include "phase.h"
+#include "../src/config.h"
 #include "databuf.h"
 #include "../src/timing.h"
 
@@ -44,6 +45,10 @@ const struct ab_phase ab_phase_block_write = {
 	.id = AB_PHASE_BLOCK_WRITE,
 	.name = "block-write",
 	.csv_name = "put_block",
+	.csv_rate_col = 11,
+	.csv_latency_col = 39,
+	.sync_plain = "fsync-close-timed",
+	.sync_each = "fsync-each-write+fsync-close-timed",
 	.summary = "write the file in chunk-sized blocks, fsync and close timed",
 	.flags = AB_PHASE_WRITES | AB_PHASE_IO | AB_PHASE_DIRECT_OK,
 	.unit = AB_UNIT_KIB_PER_SEC,

@@ -7,6 +7,7 @@
  * links to it.  The directories are made before the timer starts.
  */
 #include "phase.h"
+#include "../src/config.h"
 #include "databuf.h"
 #include "fileset.h"
 #include "../src/timing.h"
@@ -128,6 +129,10 @@ const struct ab_phase ab_phase_seq_create = {
 	.id = AB_PHASE_SEQ_CREATE,
 	.name = "seq-create",
 	.csv_name = "seq_create",
+	.csv_rate_col = 26,
+	.csv_latency_col = 44,
+	.sync_plain = "sync-timed",
+	.sync_each = "fsync-file+dir-each+sync-timed",
 	.summary = "create the files in name order, index first in the name; sync() timed",
 	.flags = AB_PHASE_WRITES | AB_PHASE_FILES,
 	.unit = AB_UNIT_FILES_PER_SEC,
@@ -138,6 +143,10 @@ const struct ab_phase ab_phase_rand_create = {
 	.id = AB_PHASE_RAND_CREATE,
 	.name = "rand-create",
 	.csv_name = "ran_create",
+	.csv_rate_col = 32,
+	.csv_latency_col = 47,
+	.sync_plain = "sync-timed",
+	.sync_each = "fsync-file+dir-each+sync-timed",
 	.summary = "create the files with random name prefixes; sync() timed",
 	.flags = AB_PHASE_WRITES | AB_PHASE_FILES | AB_PHASE_RANDOM_ORDER,
 	.unit = AB_UNIT_FILES_PER_SEC,

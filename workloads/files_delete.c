@@ -6,6 +6,7 @@
  * each unlink.
  */
 #include "phase.h"
+#include "../src/config.h"
 #include "fileset.h"
 #include "../src/timing.h"
 
@@ -120,6 +121,10 @@ const struct ab_phase ab_phase_seq_delete = {
 	.id = AB_PHASE_SEQ_DELETE,
 	.name = "seq-delete",
 	.csv_name = "seq_del",
+	.csv_rate_col = 30,
+	.csv_latency_col = 46,
+	.sync_plain = "sync-timed",
+	.sync_each = "fsync-dir-each+sync-timed",
 	.summary = "unlink every file in directory order, remove the directories; sync() timed",
 	.flags = AB_PHASE_WRITES | AB_PHASE_FILES | AB_PHASE_NEEDS_FILES | AB_PHASE_METADATA,
 	.unit = AB_UNIT_FILES_PER_SEC,
@@ -130,6 +135,10 @@ const struct ab_phase ab_phase_rand_delete = {
 	.id = AB_PHASE_RAND_DELETE,
 	.name = "rand-delete",
 	.csv_name = "ran_del",
+	.csv_rate_col = 36,
+	.csv_latency_col = 49,
+	.sync_plain = "sync-timed",
+	.sync_each = "fsync-dir-each+sync-timed",
 	.summary = "unlink every file by name in a shuffled order, remove the directories; sync() timed",
 	.flags = AB_PHASE_WRITES | AB_PHASE_FILES | AB_PHASE_NEEDS_FILES | AB_PHASE_METADATA | AB_PHASE_RANDOM_ORDER,
 	.unit = AB_UNIT_FILES_PER_SEC,

@@ -5,6 +5,7 @@
  * match.  Random stat: the same by name in a shuffled order.
  */
 #include "phase.h"
+#include "../src/config.h"
 #include "databuf.h"
 #include "fileset.h"
 #include "../src/timing.h"
@@ -120,6 +121,10 @@ const struct ab_phase ab_phase_seq_stat = {
 	.id = AB_PHASE_SEQ_STAT,
 	.name = "seq-stat",
 	.csv_name = "seq_stat",
+	.csv_rate_col = 28,
+	.csv_latency_col = 45,
+	.sync_plain = "none",
+	.sync_each = "none",
 	.summary = "readdir and stat every file in directory order, reading any data",
 	.flags = AB_PHASE_FILES | AB_PHASE_NEEDS_FILES | AB_PHASE_METADATA,
 	.unit = AB_UNIT_FILES_PER_SEC,
@@ -130,6 +135,10 @@ const struct ab_phase ab_phase_rand_stat = {
 	.id = AB_PHASE_RAND_STAT,
 	.name = "rand-stat",
 	.csv_name = "ran_stat",
+	.csv_rate_col = 34,
+	.csv_latency_col = 48,
+	.sync_plain = "none",
+	.sync_each = "none",
 	.summary = "stat every file by name in a shuffled order, reading any data",
 	.flags = AB_PHASE_FILES | AB_PHASE_NEEDS_FILES | AB_PHASE_METADATA | AB_PHASE_RANDOM_ORDER,
 	.unit = AB_UNIT_FILES_PER_SEC,

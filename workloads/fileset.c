@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "fileset.h"
+#include "../src/config.h"
 #include "../src/rng.h"
 
 #include <stdio.h>

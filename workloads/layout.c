@@ -4,6 +4,7 @@
  * nothing, so the phase after it starts as warm as it says), dropped from
  * the cache. */
 #include "phase.h"
+#include "../src/config.h"
 #include "databuf.h"
 
 #include <errno.h>
@@ -40,6 +41,10 @@ const struct ab_phase ab_phase_layout = {
 	.id = AB_PHASE_COUNT,
 	.name = "layout",
 	.csv_name = "",
+	.csv_rate_col = -1,
+	.csv_latency_col = -1,
+	.sync_plain = "fsync-close-timed",
+	.sync_each = "fsync-close-timed",
 	.summary = "write the I/O file untimed for read phases run on their own",
 	.flags = AB_PHASE_WRITES | AB_PHASE_IO,
 	.unit = AB_UNIT_KIB_PER_SEC,

@@ -7,6 +7,7 @@
  * transfers are not possible.  Latency is per chunk-sized group of bytes.
  */
 #include "phase.h"
+#include "../src/config.h"
 #include "databuf.h"
 #include "../src/timing.h"
 
@@ -131,6 +132,10 @@ const struct ab_phase ab_phase_per_char_write = {
 	.id = AB_PHASE_PER_CHAR_WRITE,
 	.name = "per-char-write",
 	.csv_name = "putc",
+	.csv_rate_col = 9,
+	.csv_latency_col = 38,
+	.sync_plain = "fsync-close-timed",
+	.sync_each = "fsync-close-timed",
 	.summary = "write the per-char size one byte per call (stdio: putc over the whole file, or -fSIZE)",
 	.flags = AB_PHASE_WRITES | AB_PHASE_IO | AB_PHASE_PER_CHAR,
 	.unit = AB_UNIT_KIB_PER_SEC,
@@ -141,6 +146,10 @@ const struct ab_phase ab_phase_per_char_read = {
 	.id = AB_PHASE_PER_CHAR_READ,
 	.name = "per-char-read",
 	.csv_name = "getc",
+	.csv_rate_col = 15,
+	.csv_latency_col = 41,
+	.sync_plain = "fsync-close-timed",
+	.sync_each = "fsync-close-timed",
 	.summary = "read the per-char size one byte per call (stdio: getc over the whole file, or -fSIZE)",
 	.flags = AB_PHASE_IO | AB_PHASE_PER_CHAR | AB_PHASE_NEEDS_FILE | AB_PHASE_READS,
 	.unit = AB_UNIT_KIB_PER_SEC,

@@ -5,8 +5,9 @@
 #include <glib.h>
 #include <stdint.h>
 
-#include "../src/config.h"
 #include "../src/histogram.h"
+
+struct ab_config;
 
 /* The registry, in bonnie++'s run order: X(id, file-stem). */
 #define AB_PHASE_LIST(X)                     \
@@ -120,6 +121,13 @@ struct ab_phase {
 	const char *summary;
 	unsigned flags;
 	enum ab_rate_unit unit;
+	/* Its columns in a bonnie++ 1.98 CSV line (0-based): the rate (the CPU
+	 * follows it) and the maximum latency. */
+	int csv_rate_col;
+	int csv_latency_col;
+	/* What syncing its timed region holds, without and with -b. */
+	const char *sync_plain;
+	const char *sync_each;
 	/* Worker processes for this phase; NULL means one. */
 	unsigned (*worker_count)(const struct ab_config *cfg);
 	/* In the worker: set up untimed, pass ab_worker_start(), do the timed
@@ -130,6 +138,10 @@ struct ab_phase {
 
 const struct ab_phase *ab_phase_by_id(unsigned id);
 const struct ab_phase *ab_phase_by_name(const char *name);
+/* "KiB/s", "seeks/s", "files/s". */
+const char *ab_rate_unit_name(enum ab_rate_unit unit);
+/* Rate from bytes/ops and elapsed time, as bonnie++ computes it. */
+double ab_phase_rate(const struct ab_phase *phase, uint64_t bytes, uint64_t ops, double elapsed_s);
 /* Writes the I/O file untimed, for read phases asked for without a write. */
 extern const struct ab_phase ab_phase_layout;
 

@@ -25,3 +25,22 @@ const struct ab_phase *ab_phase_by_name(const char *name)
 			return registry[i];
 	return NULL;
 }
+
+const char *ab_rate_unit_name(enum ab_rate_unit unit)
+{
+	switch (unit) {
+	case AB_UNIT_KIB_PER_SEC: return "KiB/s";
+	case AB_UNIT_SEEKS_PER_SEC: return "seeks/s";
+	case AB_UNIT_FILES_PER_SEC: return "files/s";
+	}
+	return "?";
+}
+
+double ab_phase_rate(const struct ab_phase *phase, uint64_t bytes, uint64_t ops, double elapsed_s)
+{
+	if (elapsed_s <= 0)
+		return 0;
+	if (phase->unit == AB_UNIT_KIB_PER_SEC)
+		return (double)bytes / 1024.0 / elapsed_s;
+	return (double)ops / elapsed_s;
+}

@@ -2,6 +2,7 @@
 /* Rewrite: read each chunk, change it, write it back in place.  The rate
  * counts the file once, as bonnie++ does. */
 #include "phase.h"
+#include "../src/config.h"
 #include "databuf.h"
 #include "../src/timing.h"
 
@@ -56,6 +57,10 @@ const struct ab_phase ab_phase_rewrite = {
 	.id = AB_PHASE_REWRITE,
 	.name = "rewrite",
 	.csv_name = "rewrite",
+	.csv_rate_col = 13,
+	.csv_latency_col = 40,
+	.sync_plain = "fsync-close-timed",
+	.sync_each = "fsync-each-write+fsync-close-timed",
 	.summary = "read, change and write back every chunk in place, fsync and close timed",
 	.flags = AB_PHASE_WRITES | AB_PHASE_IO | AB_PHASE_NEEDS_FILE | AB_PHASE_READS | AB_PHASE_DIRECT_OK,
 	.unit = AB_UNIT_KIB_PER_SEC,

@@ -8,6 +8,7 @@
  * changed.  The rate is seeks / (last seeker's end - first seeker's start).
  */
 #include "phase.h"
+#include "../src/config.h"
 #include "databuf.h"
 #include "../src/rng.h"
 #include "../src/timing.h"
@@ -69,6 +70,10 @@ const struct ab_phase ab_phase_seeks = {
 	.id = AB_PHASE_SEEKS,
 	.name = "seeks",
 	.csv_name = "seeks",
+	.csv_rate_col = 19,
+	.csv_latency_col = 43,
+	.sync_plain = "fsync-close-timed",
+	.sync_each = "fsync-each-update+fsync-close-timed",
 	.summary = "forked seekers read random chunks and write about 10% of them back",
 	.flags = AB_PHASE_WRITES | AB_PHASE_MULTI | AB_PHASE_IO | AB_PHASE_NEEDS_FILE |
 		 AB_PHASE_READS | AB_PHASE_DIRECT_OK,

@@ -9,13 +9,17 @@
 #include <string.h>
 
 #include "../../reports/report.h"
+#include "../../workloads/phase.h"
+
+#define AB_MIB ((uint64_t)1 << 20)
 
 static void test_latency_format(void **state)
 {
 	(void)state;
 	char b[32];
 	const struct { uint64_t ns; const char *want; } cases[] = {
-		{ 0, "" },
+		{ AB_UNSET, "" },
+		{ 0, "0us" },
 		{ 500, "0us" },
 		{ 24000, "24us" },
 		{ 24999, "24us" },             /* truncated, not rounded */
@@ -39,33 +43,48 @@ static void test_latency_format(void **state)
 }
 
 struct fixture {
-	struct ab_config cfg;
-	struct ab_run run;
+	struct ab_run *run;
 };
+
+static void remove_result(struct ab_run *run, enum ab_phase_id id)
+{
+	for (guint i = 0; i < run->results->len; i++)
+		if (strcmp(((struct ab_result *)g_ptr_array_index(run->results, i))->phase, ab_phase_by_id(id)->name) == 0)
+			g_ptr_array_remove_index(run->results, i--);
+}
 
 static void set_result(struct ab_run *run, enum ab_phase_id id, double rate, double cpu, gboolean measurable,
 		       uint64_t max_ns)
 {
-	struct ab_result *r = &run->results[id];
-	r->ran = TRUE;
-	r->phase = ab_phase_by_id(id);
+	remove_result(run, id);
+	struct ab_result *r = ab_result_new(ab_phase_by_id(id)->name);
 	r->rate = rate;
 	r->cpu_percent = cpu;
 	r->measurable = measurable;
-	ab_histogram_init(&r->latency);
-	if (max_ns)
-		ab_histogram_record(&r->latency, max_ns);
+	r->latency.max_ns = max_ns ? max_ns : AB_UNSET;
+	ab_run_add_result(run, r);
 }
 
 static int setup(void **state)
 {
 	struct fixture *f = g_new0(struct fixture, 1);
-	ab_config_init(&f->cfg);
-	f->cfg.file_size = 1024 * AB_MIB;
-	f->cfg.num_files = 16;
-	f->run.cfg = &f->cfg;
-	f->run.machine = g_strdup("bbhost");
-	f->run.seed = 1796222993;
+	f->run = ab_run_new();
+	f->run->tool = g_strdup("arraybench");
+	f->run->tool_version = g_strdup(AB_VERSION);
+	f->run->concurrency = 1;
+	struct ab_conditions *c = &f->run->cond;
+	c->file_size = 1024 * AB_MIB;
+	c->io_chunk = 8192;
+	c->seeks = 8192;
+	c->seekers = 5;
+	c->num_files_k = 16;
+	c->file_kind = g_strdup("file");
+	c->file_max = 0;
+	c->file_min = 0;
+	c->num_dirs = 1;
+	c->file_chunk = 8192;
+	f->run->machine = g_strdup("bbhost");
+	f->run->seed = 1796222993;
 	*state = f;
 	return 0;
 }
@@ -73,8 +92,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	ab_run_clear(&f->run);
-	ab_config_clear(&f->cfg);
+	ab_run_free(f->run);
 	g_free(f);
 	return 0;
 }
@@ -94,20 +112,20 @@ static char **fields_of(const char *line, guint *n)
 static void test_full_line(void **state)
 {
 	struct fixture *f = *state;
-	f->cfg.file_size = 1536 * AB_MIB;
-	f->cfg.io_chunk = 4096;
-	f->cfg.seekers = 7;
-	f->cfg.num_files = 3;
-	f->cfg.file_max = 2000;
-	f->cfg.file_min = 100;
-	f->cfg.num_dirs = 9;
-	f->cfg.file_chunk = 16384;
+	f->run->cond.file_size = 1536 * AB_MIB;
+	f->run->cond.io_chunk = 4096;
+	f->run->cond.seekers = 7;
+	f->run->cond.num_files_k = 3;
+	f->run->cond.file_max = 2000;
+	f->run->cond.file_min = 100;
+	f->run->cond.num_dirs = 9;
+	f->run->cond.file_chunk = 16384;
 	const double rate[AB_PHASE_COUNT] = { 1001.9, 2002, 3003, 4004, 5005, 606.66,
 					      7007, 8008, 9009, 10010, 11011, 12012 };
 	for (unsigned id = 0; id < AB_PHASE_COUNT; id++)
-		set_result(&f->run, id, rate[id], 11.0 + id + 0.9, TRUE, (101 + id) * 1000ull);
-	f->run.seeks_done = 32768; /* grown: the count of the reported pass */
-	g_autofree char *line = ab_csv_format_line(&f->run);
+		set_result(f->run, id, rate[id], 11.0 + id + 0.9, TRUE, (101 + id) * 1000ull);
+	f->run->cond.seeks = 32768; /* grown: the count of the reported pass */
+	g_autofree char *line = ab_csv_format_line(f->run);
 	guint n;
 	g_auto(GStrv) v = fields_of(line, &n);
 	const char *want[AB_CSV_FIELDS] = {
@@ -129,8 +147,8 @@ static void test_full_line(void **state)
 	assert_null(strchr(line, ' '));
 
 	/* Seeks over 1000 lose their decimal; a seek count given stays as given. */
-	set_result(&f->run, AB_PHASE_SEEKS, 4321.5, 50, TRUE, 1);
-	g_autofree char *line2 = ab_csv_format_line(&f->run);
+	set_result(f->run, AB_PHASE_SEEKS, 4321.5, 50, TRUE, 1);
+	g_autofree char *line2 = ab_csv_format_line(f->run);
 	g_auto(GStrv) v2 = fields_of(line2, &n);
 	assert_string_equal(v2[19], "4322");
 }
@@ -139,7 +157,7 @@ static void test_full_line(void **state)
 static void test_nothing_ran(void **state)
 {
 	struct fixture *f = *state;
-	g_autofree char *line = ab_csv_format_line(&f->run);
+	g_autofree char *line = ab_csv_format_line(f->run);
 	guint n;
 	g_auto(GStrv) v = fields_of(line, &n);
 	assert_int_equal(n, AB_CSV_FIELDS);
@@ -153,8 +171,8 @@ static void test_nothing_ran(void **state)
 static void test_one_group_ran(void **state)
 {
 	struct fixture *f = *state;
-	set_result(&f->run, AB_PHASE_SEQ_STAT, 50000, 99, TRUE, 2000);
-	g_autofree char *line = ab_csv_format_line(&f->run);
+	set_result(f->run, AB_PHASE_SEQ_STAT, 50000, 99, TRUE, 2000);
+	g_autofree char *line = ab_csv_format_line(f->run);
 	guint n;
 	g_auto(GStrv) v = fields_of(line, &n);
 	assert_int_equal(n, AB_CSV_FIELDS);
@@ -163,9 +181,9 @@ static void test_one_group_ran(void **state)
 		if (filled != (*v[i] != '\0'))
 			fail_msg("field %d is '%s'", i, v[i]);
 	}
-	ab_result_clear(&f->run.results[AB_PHASE_SEQ_STAT]);
-	set_result(&f->run, AB_PHASE_BLOCK_READ, 50000, 99, TRUE, 2000);
-	g_autofree char *l2 = ab_csv_format_line(&f->run);
+	remove_result(f->run, AB_PHASE_SEQ_STAT);
+	set_result(f->run, AB_PHASE_BLOCK_READ, 50000, 99, TRUE, 2000);
+	g_autofree char *l2 = ab_csv_format_line(f->run);
 	g_auto(GStrv) v2 = fields_of(l2, &n);
 	for (int i = 5; i < AB_CSV_FIELDS; i++) {
 		gboolean filled = i == 5 || i == 7 || i == 8 || i == 17 || i == 18 || i == 42;
@@ -180,15 +198,16 @@ static void test_special_values(void **state)
 	struct fixture *f = *state;
 	/* -f: per-char not run -> empty rate, cpu and latency; too fast ->
 	 * +++++/+++ with the latency still written. */
-	set_result(&f->run, AB_PHASE_BLOCK_WRITE, 270058, 42, TRUE, 4109000);
-	set_result(&f->run, AB_PHASE_BLOCK_READ, 1e7, 50, FALSE, 133000);
-	set_result(&f->run, AB_PHASE_SEQ_CREATE, 5000, 50, TRUE, 1000);
-	f->cfg.io_chunk = 4096;
-	f->cfg.file_size = 1536 * AB_MIB;
-	f->cfg.file_max = AB_FILES_SYMLINK;
-	f->cfg.num_dirs = 3;
-	f->cfg.file_chunk = 4096;
-	g_autofree char *line = ab_csv_format_line(&f->run);
+	set_result(f->run, AB_PHASE_BLOCK_WRITE, 270058, 42, TRUE, 4109000);
+	set_result(f->run, AB_PHASE_BLOCK_READ, 1e7, 50, FALSE, 133000);
+	set_result(f->run, AB_PHASE_SEQ_CREATE, 5000, 50, TRUE, 1000);
+	f->run->cond.io_chunk = 4096;
+	f->run->cond.file_size = 1536 * AB_MIB;
+	g_free(f->run->cond.file_kind);
+	f->run->cond.file_kind = g_strdup("symlink");
+	f->run->cond.num_dirs = 3;
+	f->run->cond.file_chunk = 4096;
+	g_autofree char *line = ab_csv_format_line(f->run);
 	guint n;
 	g_auto(GStrv) v = fields_of(line, &n);
 	assert_int_equal(n, AB_CSV_FIELDS);
@@ -205,8 +224,9 @@ static void test_special_values(void **state)
 	assert_string_equal(v[23], "");
 	assert_string_equal(v[24], "3");
 	assert_string_equal(v[25], "4k");
-	f->cfg.file_max = AB_FILES_HARDLINK;
-	g_autofree char *l2 = ab_csv_format_line(&f->run);
+	g_free(f->run->cond.file_kind);
+	f->run->cond.file_kind = g_strdup("hardlink");
+	g_autofree char *l2 = ab_csv_format_line(f->run);
 	assert_non_null(strstr(l2, ",16,link,,3,4k,"));
 }
 
@@ -214,18 +234,18 @@ static void test_skipped_sections(void **state)
 {
 	struct fixture *f = *state;
 	/* -s 0: fields 5-20 empty; -n 0: fields 21-37 empty. */
-	f->cfg.file_size = 0;
-	f->cfg.num_files = 0;
-	g_autofree char *line = ab_csv_format_line(&f->run);
+	f->run->cond.file_size = 0;
+	f->run->cond.num_files_k = 0;
+	g_autofree char *line = ab_csv_format_line(f->run);
 	guint n;
 	g_auto(GStrv) v = fields_of(line, &n);
 	assert_int_equal(n, AB_CSV_FIELDS);
 	for (int i = 5; i < AB_CSV_FIELDS; i++)
 		assert_string_equal(v[i], "");
-	f->cfg.num_files = 64;
-	f->cfg.file_max = 4096;
-	set_result(&f->run, AB_PHASE_SEQ_CREATE, 17055.9, 47.2, TRUE, 8102000);
-	g_autofree char *l2 = ab_csv_format_line(&f->run);
+	f->run->cond.num_files_k = 64;
+	f->run->cond.file_max = 4096;
+	set_result(f->run, AB_PHASE_SEQ_CREATE, 17055.9, 47.2, TRUE, 8102000);
+	g_autofree char *l2 = ab_csv_format_line(f->run);
 	assert_string_equal(strchr(l2, ',') ? l2 + strlen("1.98,arraybench-" AB_VERSION ",bbhost,1,1796222993") : "",
 			    ",,,,,,,,,,,,,,,,,64,4096,,,,17055,47,,,,,,,,,,,,,,,,,8102us,,,,,\n");
 }

@@ -8,7 +8,10 @@
 
 #include <string.h>
 
+#include "../../src/config.h"
 #include "../../workloads/fileset.h"
+
+#include <stdio.h>
 
 static void test_names_and_sizes(void **state)
 {

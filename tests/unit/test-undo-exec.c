@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../src/config.h"
 #include "../../fs-setup/undo.h"
 #include "../../src/error.h"
 #include "../../src/rundir.h"

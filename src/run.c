@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Lifecycle of the results model (run.h). */
+#include "run.h"
+#include "../workloads/phase.h"
+
+#include <string.h>
+
+static void queue_desc_clear(void *p)
+{
+	struct ab_queue_desc *q = p;
+	g_free(q->name);
+	g_free(q->scheduler);
+}
+
+static void device_io_clear(void *p)
+{
+	g_free(((struct ab_device_io *)p)->name);
+}
+
+static void latency_unknown(struct ab_latency *l)
+{
+	l->samples = l->min_ns = l->p50_ns = l->p90_ns = l->p99_ns = l->p99_9_ns = l->max_ns = AB_UNSET;
+	l->mean_ns = NAN;
+}
+
+struct ab_result *ab_result_new(const char *phase)
+{
+	struct ab_result *r = g_new0(struct ab_result, 1);
+	r->phase = g_strdup(phase);
+	r->key = (struct ab_cell_key){ AB_UNSET, AB_UNSET, AB_UNSET, NULL, 1 };
+	r->min_measurable_s = NAN;
+	r->rate = r->cpu_percent = r->elapsed_s = NAN;
+	r->bytes = r->ops = r->workers = AB_UNSET;
+	r->user_s = r->sys_s = r->life_user_s = r->life_sys_s = NAN;
+	r->sys_busy_percent = r->iowait_percent = NAN;
+	r->max_rss_kib = -1;
+	r->direct = r->laid_out_untimed = AB_FLAG_UNKNOWN;
+	latency_unknown(&r->latency);
+	r->per_worker = g_array_new(FALSE, TRUE, sizeof(struct ab_worker_stat));
+	r->devices = g_array_new(FALSE, TRUE, sizeof(struct ab_device_io));
+	g_array_set_clear_func(r->devices, device_io_clear);
+	return r;
+}
+
+void ab_result_free(struct ab_result *r)
+{
+	if (!r)
+		return;
+	g_free(r->phase);
+	g_free(r->key.test);
+	g_free(r->sync_mode);
+	g_free(r->cache_mode);
+	g_free(r->cache_state);
+	g_array_unref(r->per_worker);
+	g_array_unref(r->devices);
+	g_free(r);
+}
+
+struct ab_run *ab_run_new(void)
+{
+	struct ab_run *run = g_new0(struct ab_run, 1);
+	run->repeat = run->seed = run->concurrency = run->cpus = run->ram_bytes = AB_UNSET;
+	run->start_unix = INT64_MIN;
+	run->cache_controlled = AB_FLAG_UNKNOWN;
+	struct ab_conditions *c = &run->cond;
+	c->file_size = c->io_chunk = c->seeks = c->seekers = c->per_char_bytes = AB_UNSET;
+	c->num_files_k = c->file_max = c->file_min = c->num_dirs = c->file_chunk = AB_UNSET;
+	c->ram_mib = c->repeats = AB_UNSET;
+	c->seeks_given = c->ram_given = c->direct = c->sync_each_write = c->cold_metadata = AB_FLAG_UNKNOWN;
+	struct ab_target_desc *t = &run->target;
+	t->chunk_bytes = t->image_count = t->image_size = AB_UNSET;
+	t->members = g_ptr_array_new_with_free_func(g_free);
+	t->queues = g_array_new(FALSE, TRUE, sizeof(struct ab_queue_desc));
+	g_array_set_clear_func(t->queues, queue_desc_clear);
+	run->results = g_ptr_array_new_with_free_func((GDestroyNotify)ab_result_free);
+	return run;
+}
+
+void ab_run_free(struct ab_run *run)
+{
+	if (!run)
+		return;
+	g_free(run->tool);
+	g_free(run->tool_version);
+	g_free(run->run_id);
+	g_free(run->seed_text);
+	g_free(run->machine);
+	g_free(run->kernel);
+	g_free(run->fs_type);
+	g_free(run->cache_desc);
+	g_free(run->cache_warning);
+	struct ab_conditions *c = &run->cond;
+	g_free(c->dir);
+	g_free(c->per_char_mode);
+	g_free(c->file_kind);
+	g_free(c->data);
+	g_free(c->cache_mode);
+	g_free(c->cache_limits);
+	struct ab_target_desc *t = &run->target;
+	g_free(t->backend);
+	g_free(t->mount_dir);
+	g_free(t->level);
+	g_free(t->layout);
+	g_free(t->fs);
+	g_free(t->source);
+	g_ptr_array_unref(t->members);
+	g_free(t->mkfs_command);
+	g_free(t->mount_options);
+	g_free(t->mount_effective);
+	g_free(t->label);
+	g_free(t->image_dir);
+	g_free(t->image_dir_fs);
+	g_array_unref(t->queues);
+	g_ptr_array_unref(run->results);
+	g_free(run);
+}
+
+static gboolean same_cell(const struct ab_cell_key *a, const struct ab_cell_key *b)
+{
+	return a->file_size == b->file_size && a->record_size == b->record_size && a->streams == b->streams &&
+	       g_strcmp0(a->test, b->test) == 0;
+}
+
+void ab_run_add_result(struct ab_run *run, struct ab_result *res)
+{
+	uint64_t pass = 1;
+	for (guint i = 0; i < run->results->len; i++) {
+		const struct ab_result *r = g_ptr_array_index(run->results, i);
+		if (g_strcmp0(r->phase, res->phase) == 0 && same_cell(&r->key, &res->key))
+			pass++;
+	}
+	res->key.pass = pass;
+	g_ptr_array_add(run->results, res);
+}
+
+const struct ab_result *ab_run_find(const struct ab_run *run, const char *phase)
+{
+	for (guint i = 0; i < run->results->len; i++) {
+		const struct ab_result *r = g_ptr_array_index(run->results, i);
+		if (r->key.pass == 1 && g_strcmp0(r->phase, phase) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+gboolean ab_run_ran_any(const struct ab_run *run, unsigned phase_flags)
+{
+	for (guint i = 0; i < run->results->len; i++) {
+		const struct ab_result *r = g_ptr_array_index(run->results, i);
+		const struct ab_phase *ph = ab_phase_by_name(r->phase);
+		if (ph && (ph->flags & phase_flags))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+void ab_run_set_init(struct ab_run_set *set)
+{
+	set->runs = g_ptr_array_new_with_free_func((GDestroyNotify)ab_run_free);
+}
+
+void ab_run_set_clear(struct ab_run_set *set)
+{
+	if (set->runs)
+		g_ptr_array_unref(set->runs);
+	set->runs = NULL;
+}

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_RUN_H
+#define AB_RUN_H
+
+/*
+ * The results model: what one run measured, owned whole, with no pointer
+ * into a live config, target or phase table.  A run measured now and one
+ * read back from JSON or CSV are the same kind of value; whatever a source
+ * did not hold stays unknown (AB_UNSET, NAN, NULL, AB_FLAG_UNKNOWN) rather
+ * than becoming zero, and writers print it as missing.
+ */
+
+#include <glib.h>
+#include <math.h>
+#include <stdint.h>
+
+/* An unsigned figure the source did not hold. */
+#define AB_UNSET UINT64_MAX
+/* A yes/no the source did not hold (ab_flag is -1, 0 or 1). */
+#define AB_FLAG_UNKNOWN (-1)
+typedef int ab_flag;
+
+static inline gboolean ab_known(uint64_t v)
+{
+	return v != AB_UNSET;
+}
+
+/* The conditions the writers report, copied from the config when the run
+ * starts (seeks: the count of the pass that was reported). */
+struct ab_conditions {
+	char *dir;
+	uint64_t file_size;      /* bytes; 0 when no I/O phase was asked for */
+	uint64_t io_chunk;       /* bytes */
+	uint64_t seeks;
+	ab_flag seeks_given;     /* else the count grew until the phase lasted long enough */
+	uint64_t seekers;
+	uint64_t per_char_bytes;
+	char *per_char_mode;     /* "syscall", "stdio" */
+	uint64_t num_files_k;    /* units of 1024 files; 0 when no file phase was asked for */
+	char *file_kind;         /* "file", "hardlink", "symlink" */
+	uint64_t file_max;       /* bytes (0 for links) */
+	uint64_t file_min;
+	uint64_t num_dirs;
+	uint64_t file_chunk;
+	uint64_t ram_mib;
+	ab_flag ram_given;
+	uint64_t repeats;
+	char *data;              /* "random", "zeros" */
+	ab_flag direct;
+	ab_flag sync_each_write;
+	char *cache_mode;        /* "cgroup", "drop", "none", ... */
+	char *cache_limits;      /* what that mode cannot promise, or NULL */
+	ab_flag cold_metadata;
+};
+
+/* A block device's queue settings. */
+struct ab_queue_desc {
+	char *name;
+	char *scheduler;
+	int64_t read_ahead_kb;
+	int64_t rotational;
+	int64_t logical_block_size;
+	int64_t physical_block_size;
+};
+
+/* How the directory the phases ran in was made. */
+struct ab_target_desc {
+	char *backend;           /* "dir", "device", "mdadm", "btrfs" */
+	char *mount_dir;
+	char *level;
+	uint64_t chunk_bytes;
+	char *layout;
+	char *fs;
+	char *source;
+	GPtrArray *members;      /* char *, never NULL */
+	char *mkfs_command;
+	char *mount_options;
+	char *mount_effective;
+	char *label;
+	uint64_t image_count;    /* --loop images: 0 when none */
+	uint64_t image_size;
+	char *image_dir;
+	char *image_dir_fs;
+	GArray *queues;          /* struct ab_queue_desc, never NULL */
+};
+
+/* Which cell of a run a result is: a phase measured once per run is one
+ * cell; a sweep or stream count makes more, and the same step twice in a
+ * run makes a second pass. */
+struct ab_cell_key {
+	uint64_t file_size;      /* bytes the phase worked on */
+	uint64_t record_size;    /* bytes per operation (the I/O chunk) */
+	uint64_t streams;        /* concurrent streams (1 for bonnie++'s phases) */
+	char *test;              /* sub-test label, NULL for none */
+	uint64_t pass;           /* 1 for the first result of this phase and cell, 2... */
+};
+
+struct ab_worker_stat {
+	int64_t pid;
+	uint64_t ops;
+	double elapsed_s;        /* its own stop - start */
+	double cpu_s;            /* user+sys between its own stamps */
+};
+
+struct ab_device_io {
+	char *name;
+	uint64_t read_bytes;
+	uint64_t written_bytes;
+	uint64_t read_ios;
+	uint64_t write_ios;
+	uint64_t busy_ms;
+};
+
+/* Latency of single operations, in nanoseconds. */
+struct ab_latency {
+	uint64_t samples;
+	uint64_t min_ns;
+	double mean_ns;
+	uint64_t p50_ns;
+	uint64_t p90_ns;
+	uint64_t p99_ns;
+	uint64_t p99_9_ns;
+	uint64_t max_ns;
+};
+
+/* One phase in one cell. */
+struct ab_result {
+	char *phase;             /* registry name (workloads/registry.c) */
+	struct ab_cell_key key;
+	/* Did it last at least min_measurable_s?  FALSE for a `+++++` field:
+	 * then the rate may be unknown. */
+	gboolean measurable;
+	double min_measurable_s;
+	double rate;             /* in the phase's unit */
+	double cpu_percent;      /* timed-region CPU of all workers over elapsed_s */
+	double elapsed_s;
+	uint64_t bytes;
+	uint64_t ops;
+	uint64_t workers;
+	double user_s;
+	double sys_s;
+	double life_user_s;      /* the workers' whole lives (wait4) */
+	double life_sys_s;
+	double sys_busy_percent;
+	double iowait_percent;
+	int64_t max_rss_kib;     /* -1 unknown */
+	ab_flag direct;
+	char *sync_mode;
+	char *cache_mode;        /* what the cache held when the phase began, and why */
+	char *cache_state;       /* "cold", "warm" */
+	ab_flag laid_out_untimed;
+	struct ab_latency latency;
+	GArray *per_worker;      /* struct ab_worker_stat, never NULL */
+	GArray *devices;         /* struct ab_device_io, never NULL */
+};
+
+struct ab_run {
+	char *tool;              /* "arraybench", "bonnie++" */
+	char *tool_version;
+	char *run_id;
+	uint64_t repeat;         /* 1-based; of conditions.repeats */
+	uint64_t seed;
+	char *seed_text;         /* a seed that is no number (bonnie++ -Z FILE), else NULL */
+	int64_t start_unix;      /* INT64_MIN unknown */
+	uint64_t concurrency;    /* bonnie++'s -c label; 1 for arraybench */
+	char *machine;
+	char *kernel;
+	uint64_t cpus;
+	uint64_t ram_bytes;
+	char *fs_type;           /* of conditions.dir */
+	char *cache_desc;
+	ab_flag cache_controlled;
+	char *cache_warning;
+	struct ab_conditions cond;
+	struct ab_target_desc target;
+	GPtrArray *results;      /* struct ab_result *, in the order they ran */
+};
+
+/* Many runs: the repeats of one, cells of a matrix, files read back. */
+struct ab_run_set {
+	GPtrArray *runs;         /* struct ab_run * */
+};
+
+/* Everything unknown, lists empty. */
+struct ab_run *ab_run_new(void);
+void ab_run_free(struct ab_run *run);
+typedef struct ab_run ab_run;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(ab_run, ab_run_free)
+
+struct ab_result *ab_result_new(const char *phase);
+void ab_result_free(struct ab_result *res);
+typedef struct ab_result ab_result;
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(ab_result, ab_result_free)
+/* Appends res (the run takes it) and numbers its pass among the results of
+ * the same phase and cell already there. */
+void ab_run_add_result(struct ab_run *run, struct ab_result *res);
+/* The first result of a phase (pass 1 of any cell), or NULL. */
+const struct ab_result *ab_run_find(const struct ab_run *run, const char *phase);
+/* Did a phase with one of these registry flags run? */
+gboolean ab_run_ran_any(const struct ab_run *run, unsigned phase_flags);
+
+void ab_run_set_init(struct ab_run_set *set);
+void ab_run_set_clear(struct ab_run_set *set);
+
+#endif
