@@ -5,7 +5,7 @@
 #include "mount.h"
 #include "optwords.h"
 #include "trust.h"
-#include "../src/config.h"
+#include "../src/parse.h"
 #include "../src/error.h"
 
 #include <errno.h>

@@ -10,7 +10,6 @@
 #include "safety.h"
 #include "spawn.h"
 #include "../src/error.h"
-#include "../src/runner.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,11 +33,12 @@ struct build {
 	const char *run_id;
 	enum mode mode;
 	FILE *out;            /* PRINT only */
+	ab_stop_check_fn stop_requested; /* BUILD only; NULL: never asked to stop */
 };
 
-static gboolean interrupted(GError **error)
+static gboolean interrupted(const struct build *b, GError **error)
 {
-	if (!ab_stop_requested)
+	if (!b->stop_requested || !b->stop_requested())
 		return FALSE;
 	g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted while building the target");
 	return TRUE;
@@ -88,7 +88,7 @@ static gboolean run_step(struct build *b, const struct ab_plan_step *step, GErro
 	}
 	if (b->mode != BUILD)
 		return TRUE;
-	if (interrupted(error))
+	if (interrupted(b, error))
 		return FALSE;
 	struct stat st;
 	if (step->undo == AB_UNDO_MDADM_STOP && lstat(step->undo_arg, &st) == 0) {
@@ -130,7 +130,7 @@ static gboolean make_loop(struct build *b, uint32_t i, GError **error)
 		g_ptr_array_add(b->t->members, g_strdup_printf("LOOP%u", i));
 		return TRUE;
 	}
-	if (interrupted(error))
+	if (interrupted(b, error))
 		return FALSE;
 	g_autofree char *size = g_strdup_printf("%" G_GUINT64_FORMAT, spec->loop_size);
 	struct ab_undo_step *made = ab_undo_intend(b->undo, AB_UNDO_UNLINK, img, size, NULL, error);
@@ -356,7 +356,7 @@ static gboolean format_and_mount(struct build *b, enum ab_fs_type fs, const stru
 		return TRUE;
 	}
 	g_autofree char *dir = NULL;
-	if (interrupted(error) || !make_mount_point(b, &dir, error))
+	if (interrupted(b, error) || !make_mount_point(b, &dir, error))
 		return FALSE;
 	struct ab_undo_step *mounted = ab_undo_intend(b->undo, AB_UNDO_UMOUNT, dir, t->source, NULL, error);
 	if (!mounted)
@@ -487,9 +487,10 @@ gboolean ab_target_check(struct ab_target_spec *spec, const char *run_id, FILE *
 }
 
 gboolean ab_target_build(const struct ab_target_spec *spec, struct ab_target *t, struct ab_undo *undo,
-			 const char *run_id, GError **error)
+			 const char *run_id, ab_stop_check_fn stop_requested, GError **error)
 {
-	struct build b = { .spec = spec, .t = t, .undo = undo, .run_id = run_id, .mode = BUILD };
+	struct build b = { .spec = spec, .t = t, .undo = undo, .run_id = run_id, .mode = BUILD,
+			   .stop_requested = stop_requested };
 	return build(&b, error);
 }
 

@@ -93,10 +93,12 @@ gboolean ab_target_spec_check_options(struct ab_target_spec *spec, GError **erro
  * Touches nothing.
  */
 gboolean ab_target_check(struct ab_target_spec *spec, const char *run_id, FILE *out, GError **error);
+/* Has the user asked to stop (Ctrl-C)?  The build checks between steps. */
+typedef gboolean (*ab_stop_check_fn)(void);
 /* Build, format and mount a checked spec; every step is journaled in `undo`
  * before it is taken.  On failure the caller unwinds `undo`. */
 gboolean ab_target_build(const struct ab_target_spec *spec, struct ab_target *target, struct ab_undo *undo,
-			 const char *run_id, GError **error);
+			 const char *run_id, ab_stop_check_fn stop_requested, GError **error);
 /* --cache remount: unmount and mount again, which drops the file system's
  * page cache, dentries and inodes (iozone -U).  Only for targets we built. */
 gboolean ab_target_remount(const struct ab_target *target, GError **error);

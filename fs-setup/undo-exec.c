@@ -9,7 +9,6 @@
 #include "spawn.h"
 #include "undo.h"
 #include "../src/error.h"
-#include "../src/rundir.h"
 
 #include <blkid.h>
 #include <errno.h>
@@ -273,6 +272,15 @@ static enum ab_undo_outcome undo_cgroup(const struct ab_undo_step *step, GError 
 	return failed(error, errno, "rmdir");
 }
 
+/* The run's own directory and test file are the run's business (src/rundir.c
+ * knows which names in them are ours); fs-setup only journals them. */
+static ab_undo_exec_fn run_files_undo;
+
+void ab_undo_exec_set_run_files(ab_undo_exec_fn undo)
+{
+	run_files_undo = undo;
+}
+
 enum ab_undo_outcome ab_undo_exec_real(const struct ab_undo_step *step, GError **error)
 {
 	switch (step->kind) {
@@ -291,9 +299,11 @@ enum ab_undo_outcome ab_undo_exec_real(const struct ab_undo_step *step, GError *
 	case AB_UNDO_CGROUP:
 		return undo_cgroup(step, error);
 	case AB_UNDO_RUN_DIR:
-		return ab_run_dir_undo(step, error);
 	case AB_UNDO_IO_FILE:
-		return ab_io_file_undo(step, error);
+		if (run_files_undo)
+			return run_files_undo(step, error);
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "no undo registered for '%s'", ab_undo_kind_name(step->kind));
+		return AB_UNDO_FAILED;
 	case AB_UNDO_KIND_COUNT:
 		break;
 	}

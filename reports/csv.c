@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bonnie++-compatible CSV (format 1.98) that bon_csv2html and bon_csv2txt read. */
 #include "report.h"
+#include "../src/units.h"
 #include "../workloads/phase.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define AB_MIB ((uint64_t)1 << 20)
 #define AB_CSV_DEFAULT_CHUNK 8192u
 
 void ab_csv_format_latency(uint64_t ns, char *out, size_t len)

@@ -92,8 +92,8 @@ gboolean ab_cache_resolve(struct ab_config *cfg, GError **error)
 gboolean ab_cache_check_cold_metadata(const struct ab_config *cfg, GError **error)
 {
 	gboolean wanted = FALSE;
-	for (unsigned id = 0; id < AB_PHASE_COUNT; id++)
-		if ((cfg->phase_mask & (1u << id)) && (ab_phase_by_id(id)->flags & AB_PHASE_METADATA))
+	for (guint i = 0; cfg->steps && i < cfg->steps->len; i++)
+		if (g_array_index(cfg->steps, struct ab_step, i).phase->flags & AB_PHASE_METADATA)
 			wanted = TRUE;
 	/* A built target is remounted before stat and delete: that empties
 	 * its caches whatever the file system. */

@@ -1,19 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `arraybench run`: checks, then the journaled target, files and cgroup,
- * the repeats and their outputs, and always the unwind. */
+/* `arraybench run`: options, every check that can be made before anything
+ * is, the outputs opened; then the pipeline (pipeline.c) builds, measures
+ * and unwinds, handing each run to this file's sink. */
 #include "commands.h"
 #include "cache.h"
 #include "error.h"
 #include "fsutil.h"
-#include "rng.h"
 #include "run-options.h"
-#include "run-capture.h"
-#include "rundir.h"
+#include "pipeline.h"
 #include "runid.h"
-#include "runner.h"
-#include "suite.h"
 #include "sysinfo.h"
 #include "usercheck.h"
+#include "../workloads/phase.h"
 #include "../fs-setup/statedir.h"
 #include "../fs-setup/trust.h"
 #include "../reports/report.h"
@@ -102,22 +100,6 @@ static void close_outputs(struct outputs *out)
 	memset(out, 0, sizeof(*out));
 }
 
-static gboolean check_space(const struct ab_config *cfg, GError **error)
-{
-	uint64_t need = cfg->file_size;
-	if (cfg->num_files && cfg->file_max > 0)
-		need = MAX(need, (uint64_t)cfg->num_files * 1024u * (uint64_t)cfg->file_max);
-	uint64_t free_bytes = ab_dir_free_bytes(cfg->dir);
-	if (free_bytes && need > free_bytes) {
-		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
-			    "not enough space in '%s': the phases need %" G_GUINT64_FORMAT "M, %" G_GUINT64_FORMAT
-			    "M is free",
-			    cfg->dir, need / AB_MIB, free_bytes / AB_MIB);
-		return FALSE;
-	}
-	return TRUE;
-}
-
 /* Writes one output whole and flushed; FALSE if it failed. */
 static gboolean put(FILE *f, const char *text)
 {
@@ -127,8 +109,18 @@ static gboolean put(FILE *f, const char *text)
 
 gboolean ab_stdout_closed;
 
-static gboolean emit(const struct ab_run *run, const struct ab_config *cfg, struct outputs *out, GError **error)
+struct emit_ctx {
+	const struct ab_config *cfg;
+	struct outputs *out;
+};
+
+/* The pipeline's sink: each run to the table, stdout's CSV line and the
+ * --csv and --json files. */
+static gboolean deliver(const struct ab_run *run, void *data, GError **error)
 {
+	const struct emit_ctx *e = data;
+	const struct ab_config *cfg = e->cfg;
+	struct outputs *out = e->out;
 	g_autofree char *table = ab_text_format(run);
 	g_autofree char *csv = ab_csv_format_line(run);
 	g_autofree char *json = ab_json_format(run);
@@ -173,90 +165,6 @@ static gboolean emit(const struct ab_run *run, const struct ab_config *cfg, stru
 	return TRUE;
 }
 
-static gboolean run_all(const struct ab_config *cfg, const struct ab_cache *cache, const struct ab_target *target,
-			struct ab_run_dir *run_dir, const char *run_id, uint64_t ram_bytes, struct outputs *out,
-			GError **error)
-{
-	struct ab_suite suite;
-	ab_suite_init(&suite, cfg, cache, run_dir, cfg->quiet ? NULL : stderr);
-	suite.target = target;
-	g_autoptr(GPtrArray) disks = NULL;
-	if (target->members && target->members->len) {
-		g_autoptr(GPtrArray) paths = g_ptr_array_new_null_terminated(4, NULL, TRUE);
-		if (target->source)
-			g_ptr_array_add(paths, target->source);
-		for (guint i = 0; i < target->members->len; i++)
-			g_ptr_array_add(paths, g_ptr_array_index(target->members, i));
-		disks = ab_diskstats_names((const char *const *)paths->pdata);
-		suite.disk_names = disks;
-	}
-	gboolean ok = TRUE;
-	for (unsigned i = 0; ok && i < cfg->repeats; i++) {
-		g_autoptr(ab_run) run = ab_run_capture(cfg, cache, target, run_id, i, ram_bytes);
-		ok = ab_suite_run(&suite, run, error);
-		/* A failed or interrupted run prints nothing: no partial result
-		 * shown as whole. */
-		if (ok)
-			ok = emit(run, cfg, out, error);
-	}
-	ab_suite_clear(&suite);
-	return ok;
-}
-
-/* Everything after the target exists: its directory, the run's own
- * directory in it, the cache, the runs. */
-static gboolean measure(const struct ab_config *cfg, struct ab_target *target, struct ab_undo *undo,
-			const char *run_id, int dir_fd, uint64_t ram_bytes, struct outputs *out, GError **error)
-{
-	/* DIR held open: the built target's root as it was verified after the
-	 * mount, or the -d directory opened by the checks; the run directory
-	 * owns it from here on (and lets go of it around a remount). */
-	if (target->root_fd >= 0) {
-		dir_fd = target->root_fd;
-		target->root_fd = -1;
-	}
-	struct ab_run_dir run_dir;
-	ab_run_dir_init(&run_dir, cfg->dir, run_id);
-	/* First: whether DIR takes anything at all is the clearer error. */
-	gboolean ok = ab_run_dir_create(&run_dir, dir_fd, undo, cfg->user_given && geteuid() == 0, cfg->uid, cfg->gid,
-					error) &&
-		      check_space(cfg, error);
-	g_autofree char *warning = ok ? ab_run_cache_warning(cfg, ram_bytes) : NULL;
-	if (warning)
-		fprintf(stderr, "arraybench: warning: %s\n", warning);
-	struct ab_cache cache = { 0 };
-	if (ok)
-		ok = ab_cache_setup(&cache, cfg, undo, run_id, error);
-	if (ok)
-		ok = run_all(cfg, &cache, target, &run_dir, run_id, ram_bytes, out, error);
-	ab_cache_clear(&cache);
-	ab_run_dir_finish(&run_dir, undo);
-	ab_run_dir_clear(&run_dir);
-	return ok;
-}
-
-static gboolean build_target(struct ab_config *cfg, struct ab_target *target, struct ab_undo *undo,
-			     const char *run_id, GError **error)
-{
-	gboolean ok = ab_target_build(&cfg->target, target, undo, run_id, error);
-	if (cfg->verbose && target->tool_output && target->tool_output->len)
-		fprintf(stderr, "arraybench: what the set-up tools said:\n%s", target->tool_output->str);
-	if (!ok || !ab_target_spec_builds(&cfg->target))
-		return ok;
-	cfg->dir = g_strdup(target->mount_dir);
-	if (!cfg->machine_given && target->label) {
-		g_free(cfg->machine_name);
-		cfg->machine_name = g_strdup(target->label);
-	}
-	/* -u: the workers write into the new file system's root. */
-	if (cfg->user_given && fchown(target->root_fd, cfg->uid, cfg->gid) != 0) {
-		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot hand '%s' to user %u", cfg->dir,
-				   (unsigned)cfg->uid);
-		return FALSE;
-	}
-	return TRUE;
-}
-
 /* --dry-run: what a run would make besides the target, each with its undo. */
 static void print_run_plan(const struct ab_config *cfg, const char *run_id, const char *state_dir)
 {
@@ -274,9 +182,8 @@ static void print_run_plan(const struct ab_config *cfg, const char *run_id, cons
 		       ab_undo_kind_name(AB_UNDO_CGROUP), root ? root : "CGROUP", run_id);
 	}
 	printf("  phases:");
-	for (unsigned id = 0; id < AB_PHASE_COUNT; id++)
-		if (cfg->phase_mask & (1u << id))
-			printf(" %s", ab_phase_by_id(id)->name);
+	for (guint i = 0; i < cfg->steps->len; i++)
+		printf(" %s", g_array_index(cfg->steps, struct ab_step, i).phase->name);
 	printf("\n");
 }
 
@@ -378,45 +285,12 @@ int ab_cmd_run(int argc, char **argv, GError **error)
 			close(dir_fd);
 		return ab_error_exit_status(*error);
 	}
-	ab_runner_install_signals();
-	struct ab_undo undo;
-	if (!ab_undo_open(&undo, state_dir, run_id, error)) {
-		ab_undo_clear(&undo);
-		close_outputs(&out);
-		if (dir_fd >= 0)
-			close(dir_fd);
-		return ab_error_exit_status(*error);
-	}
-	struct ab_target target;
-	ab_target_init(&target);
-	ok = build_target(&cfg, &target, &undo, run_id, error);
-	if (ok)
-		ok = measure(&cfg, &target, &undo, run_id, dir_fd, ram_bytes, &out, error);
-	else if (dir_fd >= 0)
-		close(dir_fd);
+	struct emit_ctx sink = { &cfg, &out };
+	struct ab_pipeline p = {
+		.cfg = &cfg, .run_id = run_id, .state_dir = state_dir, .dir_fd = dir_fd, .ram_bytes = ram_bytes,
+		.deliver = deliver, .deliver_data = &sink,
+	};
+	ok = ab_pipeline_run(&p, error);
 	close_outputs(&out);
-	/* Always unwind what was made, whatever happened above. */
-	g_autoptr(GString) report = g_string_new(NULL);
-	g_autoptr(GError) teardown_error = NULL;
-	gboolean unwound = ab_undo_unwind(&undo, report, &teardown_error);
-	/* What was left alone (not the run's any more) is worth a word. */
-	g_auto(GStrv) lines = g_strsplit(report->str, "\n", -1);
-	for (char **l = lines; *l; l++)
-		if (g_str_has_prefix(*l, "left alone: "))
-			fprintf(stderr, "arraybench: warning: %s\n", *l);
-	if (!unwound) {
-		fprintf(stderr, "arraybench: error: teardown: %s; 'arraybench cleanup' retries it\n",
-			teardown_error->message);
-		if (ok) {
-			g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED, "the target was not fully torn down");
-			ok = FALSE;
-		}
-	}
-	ab_undo_clear(&undo);
-	ab_target_clear(&target);
-	if (ab_stop_requested && !ok && (*error)->code != AB_ERROR_INTERRUPTED) {
-		g_clear_error(error);
-		g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted");
-	}
 	return ok ? 0 : ab_error_exit_status(*error);
 }

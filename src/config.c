@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Defaults and cross-checks for struct ab_config. */
 #include "config.h"
+#include "steps.h"
 #include "error.h"
 #include "rng.h"
 #include "../workloads/phase.h"
@@ -33,6 +34,10 @@ void ab_config_clear(struct ab_config *cfg)
 	g_free(cfg->size_text);
 	g_free(cfg->files_text);
 	ab_target_spec_clear(&cfg->target);
+	if (cfg->phase_ids)
+		g_array_unref(cfg->phase_ids);
+	if (cfg->steps)
+		g_array_unref(cfg->steps);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -108,34 +113,45 @@ static char *cache_hint(const struct ab_config *cfg, uint64_t ram_mib)
 			       2 * ram_mib, cgroup);
 }
 
+/* Can phase ph run with these sizes?  If not, why not. */
+static const char *phase_blocked(const struct ab_config *cfg, const struct ab_phase *ph)
+{
+	if ((ph->flags & AB_PHASE_FILES) && !cfg->num_files)
+		return "-n 0 skips the file phases";
+	if ((ph->flags & AB_PHASE_IO) && !cfg->file_size)
+		return "-s 0 skips the I/O phases";
+	if ((ph->flags & AB_PHASE_PER_CHAR) && !cfg->byte_io_size)
+		return "-f skips the per-char phases";
+	return NULL;
+}
+
+/* The phases to run, in order: those asked for (each must be able to run),
+ * or every phase the sizes allow, in bonnie++'s order. */
 static gboolean check_phases(struct ab_config *cfg, GError **error)
 {
-	uint32_t available = 0;
-	for (unsigned id = 0; id < AB_PHASE_COUNT; id++) {
-		const struct ab_phase *ph = ab_phase_by_id(id);
-		gboolean ok = TRUE;
-		if (ph->flags & AB_PHASE_IO)
-			ok = cfg->file_size > 0;
-		if (ph->flags & AB_PHASE_PER_CHAR)
-			ok = ok && cfg->byte_io_size > 0;
-		if (ph->flags & AB_PHASE_FILES)
-			ok = cfg->num_files > 0;
-		if (ok)
-			available |= 1u << id;
-		else if (cfg->phases_given && (cfg->phase_mask & (1u << id))) {
-			const char *why = (ph->flags & AB_PHASE_FILES) ? "-n 0 skips the file phases"
-					  : (ph->flags & AB_PHASE_PER_CHAR) && cfg->file_size
-						  ? "-f skips the per-char phases"
-						  : "-s 0 skips the I/O phases";
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "phase '%s' cannot run: %s", ph->name, why);
-			return FALSE;
+	g_autoptr(GArray) ids = g_array_new(FALSE, FALSE, sizeof(unsigned));
+	if (cfg->phases_given) {
+		for (guint i = 0; i < cfg->phase_ids->len; i++) {
+			const struct ab_phase *ph = ab_phase_by_id(g_array_index(cfg->phase_ids, unsigned, i));
+			const char *why = phase_blocked(cfg, ph);
+			if (why) {
+				g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "phase '%s' cannot run: %s", ph->name, why);
+				return FALSE;
+			}
 		}
+		g_array_append_vals(ids, cfg->phase_ids->data, cfg->phase_ids->len);
+	} else {
+		for (unsigned id = 0; id < AB_PHASE_COUNT; id++)
+			if (!phase_blocked(cfg, ab_phase_by_id(id)))
+				g_array_append_val(ids, id);
 	}
-	cfg->phase_mask = cfg->phases_given ? (cfg->phase_mask & available) : available;
-	if (!cfg->phase_mask) {
+	if (!ids->len) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "nothing to run: both -s 0 and -n 0");
 		return FALSE;
 	}
+	if (cfg->phase_ids)
+		g_array_unref(cfg->phase_ids);
+	cfg->phase_ids = g_steal_pointer(&ids);
 	return TRUE;
 }
 
@@ -212,5 +228,10 @@ gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GE
 		uint64_t st = (uint64_t)g_get_real_time() ^ ((uint64_t)getpid() << 32);
 		cfg->seed = ab_rng_splitmix(&st) >> 32; /* bonnie++-sized: fits 32 bits */
 	}
-	return check_phases(cfg, error);
+	if (!check_phases(cfg, error))
+		return FALSE;
+	if (cfg->steps)
+		g_array_unref(cfg->steps);
+	cfg->steps = ab_steps_build(cfg);
+	return TRUE;
 }

@@ -6,9 +6,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "parse.h"
 #include "../fs-setup/target.h"
+#include "../workloads/step.h"
 
-#define AB_MIB ((uint64_t)1 << 20)
 #define AB_DEFAULT_CHUNK 8192u
 #define AB_DEFAULT_SEEKS 8192u
 /* Without a seek count, the seeks phase repeats with twice the count (or
@@ -19,19 +20,10 @@
 #define AB_MAX_SEEKERS 1024u
 #define AB_DEFAULT_BYTE_IO (3 * AB_MIB)
 #define AB_DEFAULT_NUM_FILES 16u
+#define AB_MAX_STEPS 256 /* --phases entries */
 #define AB_CGROUP_MIN_RAM_MIB 16u
 /* Effective RAM used for defaults under --cache cgroup when -r is absent. */
 #define AB_CGROUP_DEFAULT_RAM_MIB 512u
-
-enum ab_per_char_mode {
-	AB_PER_CHAR_SYSCALL, /* bonnie++ 2.00: 1-byte write()/read() over byte_io_size */
-	AB_PER_CHAR_STDIO,   /* bonnie++ 1.03: putc()/getc() over the whole file */
-};
-
-enum ab_data_mode {
-	AB_DATA_RANDOM,
-	AB_DATA_ZEROS,
-};
 
 enum ab_cache_mode {
 	AB_CACHE_AUTO, /* resolved before running to one of the others */
@@ -42,9 +34,6 @@ enum ab_cache_mode {
 	AB_CACHE_FADVISE, /* evict the test file's own pages before each read phase (any user) */
 };
 
-/* Special values of file_max, as in bonnie++'s -n. */
-#define AB_FILES_HARDLINK (-1)
-#define AB_FILES_SYMLINK (-2)
 
 /* Parsed and validated options; read-only once ab_config_validate() passed. */
 struct ab_config {
@@ -79,8 +68,9 @@ struct ab_config {
 	enum ab_cache_mode cache;
 	gboolean cold_metadata; /* stat and delete start with cold metadata caches */
 	gboolean cgroup_available; /* set by ab_cache_resolve: may hints suggest it? */
-	uint32_t phase_mask;  /* bit per enum ab_phase_id; only phases asked for */
+	GArray *phase_ids;    /* unsigned enum ab_phase_id, in the order asked for */
 	gboolean phases_given;
+	GArray *steps;        /* struct ab_step: what a run does, built by ab_config_finish */
 	char *csv_path;
 	char *json_path;
 	/* Original text of the options, for the report. */
@@ -95,9 +85,6 @@ void ab_config_init(struct ab_config *cfg);
 void ab_config_clear(struct ab_config *cfg);
 
 /* Parsers; each names the bad value in its error (AB_ERROR_USAGE). */
-gboolean ab_parse_size(const char *text, uint64_t unit, uint64_t *out, GError **error);
-gboolean ab_parse_count(const char *text, uint64_t max, uint64_t *out, GError **error);
-gboolean ab_parse_chunk(const char *text, uint32_t *out, GError **error);
 gboolean ab_parse_size_spec(const char *text, struct ab_config *cfg, GError **error);
 gboolean ab_parse_files_spec(const char *text, struct ab_config *cfg, GError **error);
 gboolean ab_parse_user_spec(const char *text, struct ab_config *cfg, GError **error);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Sub-command table; the only place that prints errors. */
 #include "commands.h"
+#include "rundir.h"
 #include "error.h"
 
 #include <errno.h>
@@ -58,6 +59,8 @@ int main(int argc, char **argv)
 	/* Numbers in the CSV and JSON must never get a decimal comma. */
 	setlocale(LC_ALL, "");
 	setlocale(LC_NUMERIC, "C");
+	/* fs-setup journals the run's directory and test file; src knows them. */
+	ab_undo_exec_set_run_files(ab_run_files_undo);
 	if (argc < 2) {
 		usage(stderr);
 		return AB_ERROR_USAGE;

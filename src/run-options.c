@@ -184,20 +184,27 @@ static gboolean opt_cache(const char *name, const char *value, gpointer data, GE
 gboolean ab_parse_phase_list(const char *text, struct ab_config *cfg, GError **error)
 {
 	g_auto(GStrv) names = g_strsplit(text, ",", 0);
-	uint32_t mask = 0;
+	/* In the order given; a phase named twice runs twice. */
+	g_autoptr(GArray) ids = g_array_new(FALSE, FALSE, sizeof(unsigned));
 	for (char **n = names; *n; n++) {
 		if (g_str_equal(*n, "all")) {
-			mask |= (1u << AB_PHASE_COUNT) - 1;
+			for (unsigned id = 0; id < AB_PHASE_COUNT; id++)
+				g_array_append_val(ids, id);
 			continue;
 		}
 		const struct ab_phase *ph = ab_phase_by_name(*n);
 		if (!ph)
 			return bad_option(error, "phase", *n, "unknown (see 'arraybench list')");
-		mask |= 1u << ph->id;
+		unsigned id = ph->id;
+		g_array_append_val(ids, id);
 	}
-	if (!mask)
+	if (!ids->len)
 		return bad_option(error, "--phases", text, "no phase named");
-	cfg->phase_mask = mask;
+	if (ids->len > AB_MAX_STEPS)
+		return bad_option(error, "--phases", text, "more than " G_STRINGIFY(AB_MAX_STEPS) " steps");
+	if (cfg->phase_ids)
+		g_array_unref(cfg->phase_ids);
+	cfg->phase_ids = g_steal_pointer(&ids);
 	cfg->phases_given = TRUE;
 	return TRUE;
 }
@@ -392,7 +399,7 @@ static const GOptionEntry entries[] = {
 	{ "per-char", 0, 0, CB(opt_per_char),
 	  "syscall: 1-byte read/write over the per-char size (bonnie++ 2.00); stdio: getc/putc over the "
 	  "whole file, or the -fSIZE given (1.03)", "MODE" },
-	{ "phases", 0, 0, CB(opt_phases), "Comma-separated phases to run (see 'arraybench list')", "LIST" },
+	{ "phases", 0, 0, CB(opt_phases), "Phases to run, in this order; one named twice runs twice (see 'arraybench list')", "LIST" },
 	{ "data", 0, 0, CB(opt_data), "random (incompressible, default) or zeros (bonnie++ parity)", "KIND" },
 	{ "direct", 'D', NOARG, CB(opt_direct),
 	  "O_DIRECT for every phase that can (per-char stays buffered); unlike bonnie++, reads too", NULL },

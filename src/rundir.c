@@ -397,3 +397,8 @@ enum ab_undo_outcome ab_io_file_undo(const struct ab_undo_step *step, GError **e
 	}
 	return AB_UNDO_UNDONE;
 }
+
+enum ab_undo_outcome ab_run_files_undo(const struct ab_undo_step *step, GError **error)
+{
+	return step->kind == AB_UNDO_RUN_DIR ? ab_run_dir_undo(step, error) : ab_io_file_undo(step, error);
+}

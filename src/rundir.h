@@ -67,5 +67,8 @@ void ab_run_dir_clear(struct ab_run_dir *rd);
 /* The undos of AB_UNDO_RUN_DIR and AB_UNDO_IO_FILE (for the real executor). */
 enum ab_undo_outcome ab_run_dir_undo(const struct ab_undo_step *step, GError **error);
 enum ab_undo_outcome ab_io_file_undo(const struct ab_undo_step *step, GError **error);
+/* Both, by the step's kind: what main() registers with
+ * ab_undo_exec_set_run_files(). */
+enum ab_undo_outcome ab_run_files_undo(const struct ab_undo_step *step, GError **error);
 
 #endif

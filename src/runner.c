@@ -19,6 +19,11 @@
 
 volatile sig_atomic_t ab_stop_requested;
 
+gboolean ab_runner_stop_requested(void)
+{
+	return ab_stop_requested != 0;
+}
+
 static void on_stop_signal(int sig)
 {
 	(void)sig;
@@ -188,15 +193,15 @@ static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, struct 
 }
 
 /* What the parent adds to the workers' own figures. */
-static void finish_result(const struct ab_runner *r, const struct ab_phase *phase, const struct reaped *rp,
-			  struct ab_result *res)
+static void finish_result(const struct ab_step *step, const struct reaped *rp, struct ab_result *res)
 {
 	res->life_user_s = rp->user_s;
 	res->life_sys_s = rp->sys_s;
 	res->max_rss_kib = rp->max_rss_kib;
-	res->direct = r->cfg->direct && (phase->flags & AB_PHASE_DIRECT_OK);
+	const struct ab_phase *phase = step->phase;
+	res->direct = step->direct && (phase->flags & AB_PHASE_DIRECT_OK);
 	g_free(res->sync_mode);
-	res->sync_mode = g_strdup(r->cfg->sync_each_write ? phase->sync_each : phase->sync_plain);
+	res->sync_mode = g_strdup(step->sync_each_write ? phase->sync_each : phase->sync_plain);
 	/* The cache state is the suite's to say (it made it). */
 }
 
@@ -224,14 +229,15 @@ static gboolean phase_error(const struct ab_runner *r, const struct ab_phase *ph
 	return FALSE;
 }
 
-gboolean ab_runner_run_phase(const struct ab_runner *r, const struct ab_phase *phase, uint64_t seed,
-			     struct ab_result *res, GError **error)
+gboolean ab_runner_run_step(const struct ab_runner *r, const struct ab_step *step, uint64_t seed,
+			    struct ab_result *res, GError **error)
 {
+	const struct ab_phase *phase = step->phase;
 	if (ab_stop_requested) {
 		g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted");
 		return FALSE;
 	}
-	unsigned n = phase->worker_count ? phase->worker_count(r->cfg) : 1;
+	unsigned n = phase->worker_count ? phase->worker_count(step) : 1;
 	/* One mapping shared with the workers: the ticket counter in its first
 	 * cache line, then a sample slot per worker. */
 	const size_t head = 64;
@@ -284,7 +290,7 @@ gboolean ab_runner_run_phase(const struct ab_runner *r, const struct ab_phase *p
 			close(ready[0]);
 			close(go[1]);
 			struct ab_phase_ctx ctx = {
-				.phase = phase, .cfg = r->cfg, .dir_fd = r->dir_fd, .io_name = r->io_name,
+				.phase = phase, .step = step, .dir_fd = r->dir_fd, .io_name = r->io_name,
 				.run_fd = r->run_fd, .io_path = r->io_path,
 				.files_dir = r->files_dir,
 				.files = r->files, .seed = seed, .worker = i, .workers = n,
@@ -317,7 +323,7 @@ gboolean ab_runner_run_phase(const struct ab_runner *r, const struct ab_phase *p
 		ok = phase_error(r, phase, samples, n, &rp, error);
 	if (ok) {
 		ab_result_merge(phase, samples, n, res);
-		finish_result(r, phase, &rp, res);
+		finish_result(step, &rp, res);
 		res->iowait_percent = ab_sysinfo_iowait_percent(&cpu_a, &cpu_b);
 		res->sys_busy_percent = ab_sysinfo_busy_percent(&cpu_a, &cpu_b);
 		struct ab_disk_set delta;

@@ -11,9 +11,11 @@
 /* Set by SIGINT/SIGTERM/SIGHUP; the parent stops workers and cleans up. */
 extern volatile sig_atomic_t ab_stop_requested;
 void ab_runner_install_signals(void);
+/* The same as a function, for fs-setup's stop check. */
+gboolean ab_runner_stop_requested(void);
 
 struct ab_runner {
-	const struct ab_config *cfg;
+	const struct ab_config *cfg; /* for -u: the user the workers run as */
 	const struct ab_cache *cache;
 	int dir_fd;                /* DIR, holding the I/O file */
 	const char *io_name;
@@ -24,10 +26,10 @@ struct ab_runner {
 	GPtrArray *disk_names;     /* kernel names of the array and members, or NULL */
 };
 
-/* Fork the phase's workers, start them together at a barrier, reap them
+/* Fork the step's workers, start them together at a barrier, reap them
  * with wait4() and merge their samples into `res`.  AB_ERROR_PHASE when a
  * worker failed, AB_ERROR_INTERRUPTED on a stop request. */
-gboolean ab_runner_run_phase(const struct ab_runner *r, const struct ab_phase *phase, uint64_t seed,
-			     struct ab_result *res, GError **error);
+gboolean ab_runner_run_step(const struct ab_runner *r, const struct ab_step *step, uint64_t seed,
+			    struct ab_result *res, GError **error);
 
 #endif

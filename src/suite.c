@@ -42,10 +42,10 @@ static gboolean exists(int dir_fd, const char *name)
 
 /* Does the I/O file hold what phase ph reads?  Its name is claimed (empty)
  * from the start, and per-char write leaves only the per-char size. */
-static gboolean io_file_ready(const struct ab_suite *s, const struct ab_phase *ph)
+static gboolean io_file_ready(const struct ab_suite *s, const struct ab_step *step)
 {
 	struct stat st;
-	uint64_t need = (ph->flags & AB_PHASE_PER_CHAR) ? s->cfg->byte_io_size : s->cfg->file_size;
+	uint64_t need = (step->phase->flags & AB_PHASE_PER_CHAR) ? step->per_char_bytes : step->file_size;
 	return fstatat(s->run_dir->dir_fd, s->run_dir->io_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	       (uint64_t)st.st_size >= need;
 }
@@ -135,29 +135,35 @@ static void describe_cache(const struct ab_suite *s, const struct ab_phase *ph, 
 		res->cache_mode = g_strdup_printf("%s, %s", mode, how);
 }
 
-static uint64_t phase_seed(uint64_t run_seed, unsigned id)
+/* The seed of the n-th (0-based) step of phase `id` in the run: a phase's
+ * first step has the seed it always had; another pass of it gets its own. */
+static uint64_t phase_seed(uint64_t run_seed, unsigned id, unsigned nth)
 {
-	uint64_t st = run_seed ^ ((uint64_t)id << 40);
+	uint64_t st = run_seed ^ ((uint64_t)id << 40) ^ ((uint64_t)nth << 48);
 	return ab_rng_splitmix(&st);
 }
 
-static gboolean run_untimed(struct ab_runner *r, const struct ab_phase *ph, uint64_t seed, GError **error)
+/* Runs `ph` with the parameters of `like`, untimed (a layout or a create
+ * that a later step needs). */
+static gboolean run_untimed(struct ab_runner *r, const struct ab_phase *ph, const struct ab_step *like,
+			    uint64_t seed, GError **error)
 {
+	struct ab_step step = *like;
+	step.phase = ph;
 	g_autoptr(ab_result) scratch = ab_result_new(ph->name);
-	return ab_runner_run_phase(r, ph, seed, scratch, error);
+	return ab_runner_run_step(r, &step, seed, scratch, error);
 }
 
 /* Makes the cache cold when the phase starts cold, runs it timed, and
  * records what the cache held.  Seeks without a count given run again with
  * more seeks (each pass cold again) until one lasts AB_SEEKS_MIN_S. */
-static gboolean run_measured(struct ab_suite *s, struct ab_runner *r, const struct ab_phase *ph, uint64_t seed,
+static gboolean run_measured(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step, uint64_t seed,
 			     struct ab_run *run, gboolean laid_out, GError **error)
 {
-	const struct ab_config *cfg = s->cfg;
-	gboolean cold = starts_cold(cfg, ph);
-	gboolean grow = ph->id == AB_PHASE_SEEKS && !cfg->seeks_given;
-	struct ab_config pass_cfg = *cfg; /* shallow: only the seek count differs */
-	r->cfg = &pass_cfg;
+	const struct ab_phase *ph = step->phase;
+	gboolean cold = starts_cold(s->cfg, ph);
+	gboolean grow = ph->id == AB_PHASE_SEEKS && step->grow_seeks;
+	struct ab_step pass = *step; /* only the seek count differs between passes */
 	g_autoptr(ab_result) res = NULL;
 	gboolean ok;
 	for (;;) {
@@ -168,19 +174,19 @@ static gboolean run_measured(struct ab_suite *s, struct ab_runner *r, const stru
 		if (!ok)
 			break;
 		if (s->progress) {
-			if (grow && pass_cfg.seeks != cfg->seeks)
+			if (grow && pass.seeks != step->seeks)
 				fprintf(s->progress, "arraybench: phase '%s' again with %" G_GUINT64_FORMAT " seeks...",
-					ph->name, pass_cfg.seeks);
+					ph->name, pass.seeks);
 			else
 				fprintf(s->progress, "arraybench: phase '%s'...", ph->name);
 			fflush(s->progress);
 		}
-		ok = ab_runner_run_phase(r, ph, seed, res, error);
+		ok = ab_runner_run_step(r, &pass, seed, res, error);
 		if (s->progress) {
 			fprintf(s->progress, ok ? " done\n" : " failed\n");
 			fflush(s->progress);
 		}
-		if (!ok || !grow || res->elapsed_s >= AB_SEEKS_MIN_S || pass_cfg.seeks >= AB_SEEKS_MAX)
+		if (!ok || !grow || res->elapsed_s >= AB_SEEKS_MIN_S || pass.seeks >= AB_SEEKS_MAX)
 			break;
 		/* At least double; jump further when the pass was far too short,
 		 * aiming a little past the minimum so one more pass is enough. */
@@ -188,18 +194,17 @@ static gboolean run_measured(struct ab_suite *s, struct ab_runner *r, const stru
 		uint64_t factor = 2;
 		while (factor < want && factor < 64)
 			factor *= 2;
-		pass_cfg.seeks = MIN(pass_cfg.seeks * factor, AB_SEEKS_MAX);
+		pass.seeks = MIN(pass.seeks * factor, AB_SEEKS_MAX);
 	}
-	r->cfg = cfg;
 	if (ok) {
 		describe_cache(s, ph, cold, res);
 		res->laid_out_untimed = laid_out;
 		gboolean io = (ph->flags & AB_PHASE_IO) != 0;
-		res->key.file_size = !io ? AB_UNSET : (ph->flags & AB_PHASE_PER_CHAR) ? cfg->byte_io_size : cfg->file_size;
-		res->key.record_size = io ? cfg->io_chunk : cfg->file_chunk;
+		res->key.file_size = !io ? AB_UNSET : (ph->flags & AB_PHASE_PER_CHAR) ? step->per_char_bytes : step->file_size;
+		res->key.record_size = io ? step->io_chunk : step->file_chunk;
 		res->key.streams = 1;
 		if (ph->id == AB_PHASE_SEEKS)
-			run->cond.seeks = pass_cfg.seeks;
+			run->cond.seeks = pass.seeks;
 		ab_run_add_result(run, g_steal_pointer(&res));
 	}
 	return ok;
@@ -215,19 +220,19 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 		.disk_names = s->disk_names,
 	};
 	struct ab_file_set *seq = NULL, *rnd = NULL;
+	unsigned seen[AB_PHASE_COUNT] = { 0 };
 	gboolean ok = TRUE;
-	for (unsigned id = 0; ok && id < AB_PHASE_COUNT; id++) {
-		if (!(cfg->phase_mask & (1u << id)))
-			continue;
-		const struct ab_phase *ph = ab_phase_by_id(id);
-		uint64_t seed = phase_seed(run->seed, id);
-		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !io_file_ready(s, ph)) {
+	for (guint i = 0; ok && i < cfg->steps->len; i++) {
+		const struct ab_step *step = &g_array_index(cfg->steps, struct ab_step, i);
+		const struct ab_phase *ph = step->phase;
+		uint64_t seed = phase_seed(run->seed, ph->id, seen[ph->id]++);
+		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !io_file_ready(s, step)) {
 			if (s->progress) {
 				fprintf(s->progress, "arraybench: laying out the test file for '%s' (untimed)\n",
 					ph->name);
 				fflush(s->progress);
 			}
-			ok = run_untimed(&r, &ab_phase_layout, seed, error);
+			ok = run_untimed(&r, &ab_phase_layout, step, seed, error);
 			s->io_from_layout = TRUE;
 		}
 		if (ok && (ph->flags & AB_PHASE_FILES)) {
@@ -237,20 +242,25 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 				/* Leftovers of the sequential group (no seq-delete asked for). */
 				drop_file_set(s, g_steal_pointer(&seq));
 			}
+			if (!(ph->flags & AB_PHASE_NEEDS_FILES) && exists(s->run_dir->fd, AB_FILES_NAME)) {
+				/* A create again (--phases seq-create,seq-create): it
+				 * starts from no files, as the first did. */
+				drop_file_set(s, g_steal_pointer(&seq));
+				drop_file_set(s, g_steal_pointer(&rnd));
+			}
 			if (!*set)
-				*set = ab_file_set_new(cfg, random_order, seed);
+				*set = ab_file_set_new(step, random_order, seed);
 			r.files = *set;
 			if ((ph->flags & AB_PHASE_NEEDS_FILES) && !exists(s->run_dir->fd, AB_FILES_NAME))
-				ok = run_untimed(&r, ab_phase_by_id(random_order ? AB_PHASE_RAND_CREATE
-										  : AB_PHASE_SEQ_CREATE),
-						 seed, error);
+				ok = run_untimed(&r, ab_phase_by_id(random_order ? AB_PHASE_RAND_CREATE : AB_PHASE_SEQ_CREATE),
+						 step, seed, error);
 			if (random_order)
 				ab_file_set_shuffle(*set, seed);
 		}
 		if (!ok)
 			break;
 		gboolean laid_out = (ph->flags & AB_PHASE_NEEDS_FILE) && s->io_from_layout;
-		ok = run_measured(s, &r, ph, seed, run, laid_out, error);
+		ok = run_measured(s, &r, step, seed, run, laid_out, error);
 		/* A timed write of the file replaces whatever was laid out. */
 		if (ph->id == AB_PHASE_BLOCK_WRITE || ph->id == AB_PHASE_PER_CHAR_WRITE)
 			s->io_from_layout = FALSE;

@@ -2,7 +2,6 @@
 /* Block read: the whole file in chunk-sized read()s; fsync and close timed,
  * as bonnie++ 2.00a times them. */
 #include "phase.h"
-#include "../src/config.h"
 #include "databuf.h"
 #include "../src/timing.h"
 
@@ -13,20 +12,20 @@
 
 static int run(struct ab_phase_ctx *ctx)
 {
-	const struct ab_config *cfg = ctx->cfg;
-	uint64_t chunks = cfg->file_size / cfg->io_chunk;
-	unsigned char *buf = ab_aligned_alloc(cfg->io_chunk);
+	const struct ab_step *step = ctx->step;
+	uint64_t chunks = step->file_size / step->io_chunk;
+	unsigned char *buf = ab_aligned_alloc(step->io_chunk);
 	if (!buf)
 		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the read buffer");
-	int fd = ab_open_io(ctx, O_RDONLY, cfg->direct);
+	int fd = ab_open_io(ctx, O_RDONLY, step->direct);
 	if (fd < 0)
 		return -1;
 	ab_worker_start(ctx);
 	int rc = 0;
 	uint64_t prev = ctx->sample->start_ns;
 	for (uint64_t i = 0; i < chunks; i++) {
-		ssize_t n = ab_read_full(fd, buf, cfg->io_chunk);
-		if (n != (ssize_t)cfg->io_chunk) {
+		ssize_t n = ab_read_full(fd, buf, step->io_chunk);
+		if (n != (ssize_t)step->io_chunk) {
 			rc = ab_worker_fail(ctx, n < 0 ? errno : 0, "cannot read '%s'%s", ctx->io_path,
 					    n >= 0 ? ": it is shorter than the file size" : "");
 			break;
@@ -34,7 +33,7 @@ static int run(struct ab_phase_ctx *ctx)
 		ab_worker_tick(ctx, &prev);
 	}
 	rc = ab_worker_finish_fd(ctx, fd, rc, TRUE);
-	ctx->sample->bytes = cfg->file_size;
+	ctx->sample->bytes = step->file_size;
 	ctx->sample->ops = chunks;
 	free(buf);
 	return rc;

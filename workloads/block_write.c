@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Block write: the whole file in chunk-sized write()s; fsync + close timed. */
 #include "phase.h"
-#include "../src/config.h"
 #include "databuf.h"
 #include "../src/timing.h"
 
@@ -11,31 +10,31 @@
 
 static int run(struct ab_phase_ctx *ctx)
 {
-	const struct ab_config *cfg = ctx->cfg;
-	uint64_t chunks = cfg->file_size / cfg->io_chunk;
+	const struct ab_step *step = ctx->step;
+	uint64_t chunks = step->file_size / step->io_chunk;
 	struct ab_databuf db;
-	if (ab_databuf_init(&db, cfg->data, cfg->io_chunk, ctx->seed) != 0)
+	if (ab_databuf_init(&db, step->data, step->io_chunk, ctx->seed) != 0)
 		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the data buffer");
-	int fd = ab_open_io(ctx, O_WRONLY | O_TRUNC, cfg->direct);
+	int fd = ab_open_io(ctx, O_WRONLY | O_TRUNC, step->direct);
 	if (fd < 0)
 		return -1;
 	ab_worker_start(ctx);
 	int rc = 0;
 	uint64_t prev = ctx->sample->start_ns;
 	for (uint64_t i = 0; i < chunks; i++) {
-		if (ab_write_all(fd, ab_databuf_block(&db, i), cfg->io_chunk) != 0) {
+		if (ab_write_all(fd, ab_databuf_block(&db, i), step->io_chunk) != 0) {
 			rc = ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
 			break;
 		}
 		/* -b: what bonnie++'s man page promises, an fsync per write. */
-		if (cfg->sync_each_write && fsync(fd) != 0) {
+		if (step->sync_each_write && fsync(fd) != 0) {
 			rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
 			break;
 		}
 		ab_worker_tick(ctx, &prev);
 	}
 	rc = ab_worker_finish_fd(ctx, fd, rc, TRUE);
-	ctx->sample->bytes = cfg->file_size;
+	ctx->sample->bytes = step->file_size;
 	ctx->sample->ops = chunks;
 	ab_databuf_clear(&db);
 	return rc;

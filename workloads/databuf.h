@@ -5,7 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../src/config.h"
+#include "step.h"
+
 
 /*
  * Source of the bytes written.  Random mode keeps a pool of random bytes

@@ -7,7 +7,6 @@
  * links to it.  The directories are made before the timer starts.
  */
 #include "phase.h"
-#include "../src/config.h"
 #include "databuf.h"
 #include "fileset.h"
 #include "../src/timing.h"
@@ -55,12 +54,12 @@ static int sync_parent(struct ab_phase_ctx *ctx, int top, uint32_t i)
 static int create_one(struct ab_phase_ctx *ctx, int top, uint32_t i, struct ab_databuf *db,
 		      uint64_t *bytes)
 {
-	const struct ab_config *cfg = ctx->cfg;
+	const struct ab_step *step = ctx->step;
 	const struct ab_file_set *set = ctx->files;
 	const char *rel = ab_file_set_path(set, i);
-	if (cfg->file_max < 0 && i > 0) {
+	if (step->file_max < 0 && i > 0) {
 		int rc;
-		if (cfg->file_max == AB_FILES_HARDLINK) {
+		if (step->file_max == AB_FILES_HARDLINK) {
 			rc = linkat(top, ab_file_set_path(set, 0), top, rel, 0);
 		} else {
 			/* Absolute target: bonnie++'s basename-only links dangle in
@@ -71,7 +70,7 @@ static int create_one(struct ab_phase_ctx *ctx, int top, uint32_t i, struct ab_d
 		}
 		if (rc != 0)
 			return ab_worker_fail(ctx, errno, "cannot link '%s/%s'", ctx->files_dir, rel);
-		if (cfg->sync_each_write && sync_parent(ctx, top, i) != 0)
+		if (step->sync_each_write && sync_parent(ctx, top, i) != 0)
 			return ab_worker_fail(ctx, errno, "cannot fsync directory of '%s'", rel);
 		return 0;
 	}
@@ -80,7 +79,7 @@ static int create_one(struct ab_phase_ctx *ctx, int top, uint32_t i, struct ab_d
 		return ab_worker_fail(ctx, errno, "cannot create '%s/%s'", ctx->files_dir, rel);
 	uint64_t left = set->size[i];
 	for (uint64_t k = 0; left; k++) {
-		size_t n = left < cfg->file_chunk ? (size_t)left : cfg->file_chunk;
+		size_t n = left < step->file_chunk ? (size_t)left : step->file_chunk;
 		if (ab_write_all(fd, ab_databuf_block(db, ((uint64_t)i << 20) + k), n) != 0) {
 			int e = errno;
 			close(fd);
@@ -89,7 +88,7 @@ static int create_one(struct ab_phase_ctx *ctx, int top, uint32_t i, struct ab_d
 		left -= n;
 		*bytes += n;
 	}
-	if (cfg->sync_each_write && (fsync(fd) != 0 || sync_parent(ctx, top, i) != 0)) {
+	if (step->sync_each_write && (fsync(fd) != 0 || sync_parent(ctx, top, i) != 0)) {
 		int e = errno;
 		close(fd);
 		return ab_worker_fail(ctx, e, "cannot fsync '%s/%s'", ctx->files_dir, rel);
@@ -102,7 +101,7 @@ static int create_one(struct ab_phase_ctx *ctx, int top, uint32_t i, struct ab_d
 static int run(struct ab_phase_ctx *ctx)
 {
 	struct ab_databuf db;
-	if (ab_databuf_init(&db, ctx->cfg->data, ctx->cfg->file_chunk, ctx->seed) != 0)
+	if (ab_databuf_init(&db, ctx->step->data, ctx->step->file_chunk, ctx->seed) != 0)
 		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the data buffer");
 	int top = -1;
 	if (make_dirs(ctx, &top) != 0)

@@ -6,7 +6,6 @@
  * each unlink.
  */
 #include "phase.h"
-#include "../src/config.h"
 #include "fileset.h"
 #include "../src/timing.h"
 
@@ -31,7 +30,7 @@ static int unlink_dir_entries(struct ab_phase_ctx *ctx, int dirfd, uint64_t *see
 			rc = ab_worker_fail(ctx, errno, "cannot remove '%s'", de->d_name);
 			break;
 		}
-		if (ctx->cfg->sync_each_write && fsync(dirfd) != 0) {
+		if (ctx->step->sync_each_write && fsync(dirfd) != 0) {
 			rc = ab_worker_fail(ctx, errno, "cannot fsync directory in '%s'", ctx->files_dir);
 			break;
 		}
@@ -74,7 +73,7 @@ static int run_random(struct ab_phase_ctx *ctx, int top, uint64_t *prev)
 		const char *rel = set->blob + set->order_offset[k];
 		if (unlinkat(top, rel, 0) != 0)
 			return ab_worker_fail(ctx, errno, "cannot remove '%s/%s'", ctx->files_dir, rel);
-		if (ctx->cfg->sync_each_write) {
+		if (ctx->step->sync_each_write) {
 			int dfd = top;
 			if (set->dirs > 1) {
 				char name[8];

@@ -5,7 +5,6 @@
  * match.  Random stat: the same by name in a shuffled order.
  */
 #include "phase.h"
-#include "../src/config.h"
 #include "databuf.h"
 #include "fileset.h"
 #include "../src/timing.h"
@@ -29,7 +28,7 @@ static int stat_one(struct ab_phase_ctx *ctx, int dirfd, const char *name, void 
 		if (fd < 0)
 			return ab_worker_fail(ctx, errno, "cannot open '%s'", name);
 		ssize_t n;
-		while ((n = ab_read_full(fd, buf, ctx->cfg->file_chunk)) > 0)
+		while ((n = ab_read_full(fd, buf, ctx->step->file_chunk)) > 0)
 			*bytes += (uint64_t)n;
 		int e = errno;
 		close(fd);
@@ -99,7 +98,7 @@ static int run_random(struct ab_phase_ctx *ctx, int top, void *buf, uint64_t *by
 
 static int run(struct ab_phase_ctx *ctx)
 {
-	void *buf = ab_aligned_alloc(ctx->cfg->file_chunk);
+	void *buf = ab_aligned_alloc(ctx->step->file_chunk);
 	if (!buf)
 		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the read buffer");
 	int top = ab_open_files_dir(ctx);

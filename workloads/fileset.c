@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "fileset.h"
-#include "../src/config.h"
 #include "../src/rng.h"
 
 #include <stdio.h>
@@ -39,11 +38,11 @@ gboolean ab_file_set_dir_name_is_ours(const char *name)
 	return strlen(name) == 5 && strspn(name, "0123456789") == 5;
 }
 
-struct ab_file_set *ab_file_set_new(const struct ab_config *cfg, gboolean random_names, uint64_t seed)
+struct ab_file_set *ab_file_set_new(const struct ab_step *step, gboolean random_names, uint64_t seed)
 {
 	struct ab_file_set *set = g_new0(struct ab_file_set, 1);
-	set->count = cfg->num_files * 1024u;
-	set->dirs = cfg->num_dirs;
+	set->count = step->num_files_k * 1024u;
+	set->dirs = step->num_dirs;
 	set->offset = g_new(uint32_t, set->count);
 	set->order = g_new(uint32_t, set->count);
 	set->order_offset = g_new(uint32_t, set->count);
@@ -70,8 +69,8 @@ struct ab_file_set *ab_file_set_new(const struct ab_config *cfg, gboolean random
 		g_string_append_c(blob, '\0');
 		set->order[i] = i;
 		set->order_offset[i] = set->offset[i];
-		if (cfg->file_max > 0) {
-			uint64_t lo = cfg->file_min, hi = (uint64_t)cfg->file_max;
+		if (step->file_max > 0) {
+			uint64_t lo = step->file_min, hi = (uint64_t)step->file_max;
 			set->size[i] = lo == hi ? hi : lo + ab_rng_below(&rng, hi - lo + 1);
 		}
 	}

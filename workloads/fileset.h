@@ -8,7 +8,7 @@
  * Sequential names put a 10-hex-digit index first, random names put 0-12
  * random characters first, so creation order looks random to the directory
  * index.  Built in the parent, untimed; workers inherit it through fork. */
-struct ab_file_set *ab_file_set_new(const struct ab_config *cfg, gboolean random_names, uint64_t seed);
+struct ab_file_set *ab_file_set_new(const struct ab_step *step, gboolean random_names, uint64_t seed);
 void ab_file_set_free(struct ab_file_set *set);
 /* A fresh random permutation in set->order (identity before the first). */
 void ab_file_set_shuffle(struct ab_file_set *set, uint64_t seed);

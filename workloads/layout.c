@@ -4,7 +4,6 @@
  * nothing, so the phase after it starts as warm as it says), dropped from
  * the cache. */
 #include "phase.h"
-#include "../src/config.h"
 #include "databuf.h"
 
 #include <errno.h>
@@ -13,23 +12,23 @@
 
 static int run(struct ab_phase_ctx *ctx)
 {
-	const struct ab_config *cfg = ctx->cfg;
+	const struct ab_step *step = ctx->step;
 	struct ab_databuf db;
-	if (ab_databuf_init(&db, cfg->data, AB_MIB, ctx->seed) != 0)
+	if (ab_databuf_init(&db, step->data, AB_MIB, ctx->seed) != 0)
 		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the data buffer");
 	int fd = ab_open_io(ctx, O_WRONLY | O_TRUNC, FALSE);
 	if (fd < 0)
 		return -1;
 	ab_worker_start(ctx);
 	int rc = 0;
-	for (uint64_t i = 0; i < cfg->file_size / AB_MIB; i++)
+	for (uint64_t i = 0; i < step->file_size / AB_MIB; i++)
 		if (ab_write_all(fd, ab_databuf_block(&db, i), AB_MIB) != 0) {
 			rc = ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
 			break;
 		}
 	if (rc == 0 && fdatasync(fd) != 0)
 		rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
-	if (cfg->cache != AB_CACHE_NONE)
+	if (step->evict_after_layout)
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	close(fd);
 	ab_worker_stop(ctx);

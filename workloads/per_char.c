@@ -7,7 +7,6 @@
  * transfers are not possible.  Latency is per chunk-sized group of bytes.
  */
 #include "phase.h"
-#include "../src/config.h"
 #include "databuf.h"
 #include "../src/timing.h"
 
@@ -18,7 +17,7 @@
 
 static int write_syscall(struct ab_phase_ctx *ctx, int fd, struct ab_databuf *db, uint64_t groups)
 {
-	size_t chunk = ctx->cfg->io_chunk;
+	size_t chunk = ctx->step->io_chunk;
 	uint64_t prev = ctx->sample->start_ns;
 	for (uint64_t g = 0; g < groups; g++) {
 		const unsigned char *p = ab_databuf_block(db, g);
@@ -37,7 +36,7 @@ static int write_syscall(struct ab_phase_ctx *ctx, int fd, struct ab_databuf *db
 
 static int write_stdio(struct ab_phase_ctx *ctx, FILE *f, struct ab_databuf *db, uint64_t groups)
 {
-	size_t chunk = ctx->cfg->io_chunk;
+	size_t chunk = ctx->step->io_chunk;
 	uint64_t prev = ctx->sample->start_ns;
 	for (uint64_t g = 0; g < groups; g++) {
 		const unsigned char *p = ab_databuf_block(db, g);
@@ -53,10 +52,10 @@ static int write_stdio(struct ab_phase_ctx *ctx, FILE *f, struct ab_databuf *db,
 
 static int run_write(struct ab_phase_ctx *ctx)
 {
-	const struct ab_config *cfg = ctx->cfg;
-	uint64_t groups = cfg->byte_io_size / cfg->io_chunk;
+	const struct ab_step *step = ctx->step;
+	uint64_t groups = step->per_char_bytes / step->io_chunk;
 	struct ab_databuf db;
-	if (ab_databuf_init(&db, cfg->data, cfg->io_chunk, ctx->seed) != 0)
+	if (ab_databuf_init(&db, step->data, step->io_chunk, ctx->seed) != 0)
 		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the data buffer");
 	int fd = ab_open_io(ctx, O_RDWR | O_TRUNC, FALSE);
 	if (fd < 0) {
@@ -64,7 +63,7 @@ static int run_write(struct ab_phase_ctx *ctx)
 		return -1;
 	}
 	FILE *f = NULL;
-	if (cfg->per_char == AB_PER_CHAR_STDIO && !(f = fdopen(fd, "w"))) {
+	if (step->per_char == AB_PER_CHAR_STDIO && !(f = fdopen(fd, "w"))) {
 		ab_databuf_clear(&db);
 		return ab_worker_fail(ctx, errno, "cannot open '%s'", ctx->io_path);
 	}
@@ -76,21 +75,21 @@ static int run_write(struct ab_phase_ctx *ctx)
 		if (rc == 0)
 			rc = ab_worker_fail(ctx, errno, "cannot close '%s'", ctx->io_path);
 	ab_worker_stop(ctx);
-	ctx->sample->bytes = ctx->sample->ops = cfg->byte_io_size;
+	ctx->sample->bytes = ctx->sample->ops = step->per_char_bytes;
 	ab_databuf_clear(&db);
 	return rc;
 }
 
 static int run_read(struct ab_phase_ctx *ctx)
 {
-	const struct ab_config *cfg = ctx->cfg;
-	uint64_t groups = cfg->byte_io_size / cfg->io_chunk;
-	size_t chunk = cfg->io_chunk;
+	const struct ab_step *step = ctx->step;
+	uint64_t groups = step->per_char_bytes / step->io_chunk;
+	size_t chunk = step->io_chunk;
 	int fd = ab_open_io(ctx, O_RDONLY, FALSE);
 	if (fd < 0)
 		return -1;
 	FILE *f = NULL;
-	if (cfg->per_char == AB_PER_CHAR_STDIO && !(f = fdopen(fd, "r")))
+	if (step->per_char == AB_PER_CHAR_STDIO && !(f = fdopen(fd, "r")))
 		return ab_worker_fail(ctx, errno, "cannot open '%s'", ctx->io_path);
 	ab_worker_start(ctx);
 	int rc = 0;
@@ -124,7 +123,7 @@ static int run_read(struct ab_phase_ctx *ctx)
 	else
 		close(fd);
 	ab_worker_stop(ctx);
-	ctx->sample->bytes = ctx->sample->ops = cfg->byte_io_size;
+	ctx->sample->bytes = ctx->sample->ops = step->per_char_bytes;
 	return rc;
 }
 

@@ -6,8 +6,8 @@
 #include <stdint.h>
 
 #include "../src/histogram.h"
+#include "step.h"
 
-struct ab_config;
 
 /* The registry, in bonnie++'s run order: X(id, file-stem). */
 #define AB_PHASE_LIST(X)                     \
@@ -95,7 +95,7 @@ struct ab_phase;
 
 struct ab_phase_ctx {
 	const struct ab_phase *phase;
-	const struct ab_config *cfg;
+	const struct ab_step *step; /* the phase and its parameters */
 	int dir_fd;             /* DIR, holding the I/O file: */
 	const char *io_name;    /* its name there */
 	int run_fd;             /* the run's directory, holding files/ */
@@ -129,7 +129,7 @@ struct ab_phase {
 	const char *sync_plain;
 	const char *sync_each;
 	/* Worker processes for this phase; NULL means one. */
-	unsigned (*worker_count)(const struct ab_config *cfg);
+	unsigned (*worker_count)(const struct ab_step *step);
 	/* In the worker: set up untimed, pass ab_worker_start(), do the timed
 	 * work, end with ab_worker_stop().  Returns 0, or -1 after
 	 * ab_worker_fail(). */

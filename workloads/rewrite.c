@@ -2,7 +2,6 @@
 /* Rewrite: read each chunk, change it, write it back in place.  The rate
  * counts the file once, as bonnie++ does. */
 #include "phase.h"
-#include "../src/config.h"
 #include "databuf.h"
 #include "../src/timing.h"
 
@@ -14,12 +13,12 @@
 
 static int run(struct ab_phase_ctx *ctx)
 {
-	const struct ab_config *cfg = ctx->cfg;
-	uint64_t chunks = cfg->file_size / cfg->io_chunk;
-	unsigned char *buf = ab_aligned_alloc(cfg->io_chunk);
+	const struct ab_step *step = ctx->step;
+	uint64_t chunks = step->file_size / step->io_chunk;
+	unsigned char *buf = ab_aligned_alloc(step->io_chunk);
 	if (!buf)
 		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the data buffer");
-	int fd = ab_open_io(ctx, O_RDWR, cfg->direct);
+	int fd = ab_open_io(ctx, O_RDWR, step->direct);
 	if (fd < 0)
 		return -1;
 	uint64_t stamp = ctx->seed * 0x2545f4914f6cdd1dull;
@@ -27,27 +26,27 @@ static int run(struct ab_phase_ctx *ctx)
 	int rc = 0;
 	uint64_t prev = ctx->sample->start_ns;
 	for (uint64_t i = 0; i < chunks; i++) {
-		uint64_t off = i * cfg->io_chunk;
-		if ((rc = ab_worker_pread_chunk(ctx, fd, buf, cfg->io_chunk, off)) != 0)
+		uint64_t off = i * step->io_chunk;
+		if ((rc = ab_worker_pread_chunk(ctx, fd, buf, step->io_chunk, off)) != 0)
 			break;
-		if (cfg->data == AB_DATA_ZEROS) {
-			buf[i % cfg->io_chunk]++;
+		if (step->data == AB_DATA_ZEROS) {
+			buf[i % step->io_chunk]++;
 		} else {
 			uint64_t v = stamp ^ i;
 			memcpy(buf + 8, &v, sizeof(v));
 		}
-		if (ab_pwrite_all(fd, buf, cfg->io_chunk, off) != 0) {
+		if (ab_pwrite_all(fd, buf, step->io_chunk, off) != 0) {
 			rc = ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
 			break;
 		}
-		if (cfg->sync_each_write && fsync(fd) != 0) {
+		if (step->sync_each_write && fsync(fd) != 0) {
 			rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
 			break;
 		}
 		ab_worker_tick(ctx, &prev);
 	}
 	rc = ab_worker_finish_fd(ctx, fd, rc, TRUE);
-	ctx->sample->bytes = cfg->file_size;
+	ctx->sample->bytes = step->file_size;
 	ctx->sample->ops = chunks;
 	free(buf);
 	return rc;

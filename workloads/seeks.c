@@ -8,7 +8,6 @@
  * changed.  The rate is seeks / (last seeker's end - first seeker's start).
  */
 #include "phase.h"
-#include "../src/config.h"
 #include "databuf.h"
 #include "../src/rng.h"
 #include "../src/timing.h"
@@ -18,43 +17,43 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static unsigned worker_count(const struct ab_config *cfg)
+static unsigned worker_count(const struct ab_step *step)
 {
-	return cfg->seekers;
+	return step->seekers;
 }
 
 static int run(struct ab_phase_ctx *ctx)
 {
-	const struct ab_config *cfg = ctx->cfg;
-	uint64_t chunks = cfg->file_size / cfg->io_chunk;
-	unsigned char *buf = ab_aligned_alloc(cfg->io_chunk);
+	const struct ab_step *step = ctx->step;
+	uint64_t chunks = step->file_size / step->io_chunk;
+	unsigned char *buf = ab_aligned_alloc(step->io_chunk);
 	if (!buf)
 		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the seek buffer");
 	struct ab_rng rng;
 	ab_rng_init(&rng, ctx->seed, 0x5eec0000u + ctx->worker);
-	int fd = ab_open_io(ctx, O_RDWR, cfg->direct);
+	int fd = ab_open_io(ctx, O_RDWR, step->direct);
 	if (fd < 0)
 		return -1;
 	ab_worker_start(ctx);
 	int rc = 0;
 	uint64_t bytes = 0, done = 0, k;
 	uint64_t prev = ctx->sample->start_ns;
-	while (ab_worker_take_ticket(ctx, cfg->seeks, &k)) {
-		uint64_t off = ab_rng_below(&rng, chunks) * cfg->io_chunk;
-		if ((rc = ab_worker_pread_chunk(ctx, fd, buf, cfg->io_chunk, off)) != 0)
+	while (ab_worker_take_ticket(ctx, step->seeks, &k)) {
+		uint64_t off = ab_rng_below(&rng, chunks) * step->io_chunk;
+		if ((rc = ab_worker_pread_chunk(ctx, fd, buf, step->io_chunk, off)) != 0)
 			break;
-		bytes += cfg->io_chunk;
+		bytes += step->io_chunk;
 		if (ab_rng_below(&rng, 10) == 0) {
-			buf[k % cfg->io_chunk]--;
-			if (ab_pwrite_all(fd, buf, cfg->io_chunk, off) != 0) {
+			buf[k % step->io_chunk]--;
+			if (ab_pwrite_all(fd, buf, step->io_chunk, off) != 0) {
 				rc = ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
 				break;
 			}
-			if (cfg->sync_each_write && fsync(fd) != 0) {
+			if (step->sync_each_write && fsync(fd) != 0) {
 				rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
 				break;
 			}
-			bytes += cfg->io_chunk;
+			bytes += step->io_chunk;
 		}
 		done++;
 		ab_worker_tick(ctx, &prev);

@@ -45,14 +45,14 @@ import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
 assert len(objs) == 1
 o = objs[0]
-assert o["format"] == "arraybench-run" and o["format_version"] == 1
+assert o["format"] == "arraybench-run" and o["format_version"] == 2
 assert o["seed"] == 42
 names = [p["name"] for p in o["phases"]]
 assert len(names) == 12, names
 for p in o["phases"]:
-    for k in ("rate", "cpu_percent", "cache_mode", "sync_mode", "latency_us", "measurable", "direct"):
+    for k in ("rate", "cpu_percent", "cache_mode", "sync_mode", "latency_ns", "measurable", "direct", "key"):
         assert k in p, (p["name"], k)
-    l = p["latency_us"]
+    l = p["latency_ns"]
     assert l["p50"] <= l["p90"] <= l["p99"] <= l["p99_9"] <= l["max"], (p["name"], l)
 PY
 ok $? "the JSON object has every phase with rate, cpu, percentiles, cache and sync mode"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # What each run option does, seen in the CSV line, the JSON and the syscalls.
 . "$(dirname "$0")/lib.sh"
-plan 61
+plan 67
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 
@@ -236,4 +236,19 @@ if [ "${cache[1]}" = cgroup ]; then
 else
 	for i in 1 2 3 4 5 6 7; do skip "no memory cgroup"; done
 fi
+# Steps, not a mask: --phases runs in the order given, and a phase named
+# twice runs twice, each pass its own result with its own key.
+"$AB" run -d "$d" -s 32m -n 0 -f "${cache[@]}" --phases block-write,block-read,block-read \
+	--json "$T/twice.json" >"$T/twice.out" 2>"$T/twice.err"
+is $? 0 "--phases block-write,block-read,block-read exits 0"
+is "$(js "$T/twice.json" '",".join(p["name"] + "/" + str(p["key"]["pass"]) for p in o["phases"])')" \
+	"block-write/1,block-read/1,block-read/2" "the JSON has both reads, keyed pass 1 and pass 2"
+grep -Eq '^block-read#2 +[0-9.]+ KiB/s' "$T/twice.out"; ok $? "the table shows the second read as block-read#2"
+is "$(grep -c '^1\.98,' "$T/twice.out")" 1 "one CSV line, its get_block column from the first read"
+"$AB" run -d "$d" -s 32m -n 0 -f "${cache[@]}" --phases block-read,block-write --json "$T/order.json" \
+	>/dev/null 2>&1
+is "$(js "$T/order.json" '",".join(p["name"] + ":" + str(p["laid_out_untimed"]) for p in o["phases"])')" \
+	"block-read:True,block-write:False" "phases run in the order given: the read first, on a laid-out file"
+"$AB" run -d "$d" -s 0 -n 1 "${cache[@]}" --phases seq-create,seq-create,seq-delete >/dev/null 2>"$T/cc.err"
+is $? 0 "a create named twice starts again from no files"
 dir_is_empty "$d"; ok $? "nothing is left in DIR"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../../src/config.h"
+#include "../../src/steps.h"
 #include "../../workloads/fileset.h"
 
 #include <stdio.h>
@@ -19,8 +20,8 @@ static void test_names_and_sizes(void **state)
 	struct ab_config cfg;
 	ab_config_init(&cfg);
 	assert_true(ab_parse_files_spec("2:4k:1k:3", &cfg, NULL));
-	struct ab_file_set *seq = ab_file_set_new(&cfg, FALSE, 1);
-	struct ab_file_set *rnd = ab_file_set_new(&cfg, TRUE, 1);
+	struct ab_file_set *seq = ab_file_set_new((struct ab_step[]){ ab_step_from_config(&cfg, NULL) }, FALSE, 1);
+	struct ab_file_set *rnd = ab_file_set_new((struct ab_step[]){ ab_step_from_config(&cfg, NULL) }, TRUE, 1);
 	assert_int_equal(seq->count, 2048);
 	g_autoptr(GHashTable) names = g_hash_table_new(g_str_hash, g_str_equal);
 	uint32_t per_dir[3] = { 0 };
@@ -55,7 +56,7 @@ static void test_shuffle(void **state)
 	struct ab_config cfg;
 	ab_config_init(&cfg);
 	assert_true(ab_parse_files_spec("1", &cfg, NULL));
-	struct ab_file_set *set = ab_file_set_new(&cfg, TRUE, 9);
+	struct ab_file_set *set = ab_file_set_new((struct ab_step[]){ ab_step_from_config(&cfg, NULL) }, TRUE, 9);
 	ab_file_set_shuffle(set, 5);
 	g_autofree uint8_t *seen = g_new0(uint8_t, set->count);
 	uint32_t moved = 0;
@@ -79,7 +80,7 @@ static void test_names_cleanup_may_remove(void **state)
 	ab_config_init(&cfg);
 	assert_true(ab_parse_files_spec("3:0:0:7", &cfg, NULL));
 	for (int random_names = 0; random_names < 2; random_names++) {
-		struct ab_file_set *set = ab_file_set_new(&cfg, random_names, 42);
+		struct ab_file_set *set = ab_file_set_new((struct ab_step[]){ ab_step_from_config(&cfg, NULL) }, random_names, 42);
 		for (uint32_t i = 0; i < set->count; i++) {
 			const char *p = ab_file_set_path(set, i);
 			char dir[8];

@@ -11,6 +11,23 @@
 #include "../../src/run-options.h"
 #include "../../workloads/phase.h"
 
+/* "a,b,c": the phases of a list of ids or of steps. */
+static char *id_names(const GArray *ids)
+{
+	GString *o = g_string_new(NULL);
+	for (guint i = 0; ids && i < ids->len; i++)
+		g_string_append_printf(o, "%s%s", i ? "," : "", ab_phase_by_id(g_array_index(ids, unsigned, i))->name);
+	return g_string_free(o, FALSE);
+}
+
+static char *step_names(const GArray *steps)
+{
+	GString *o = g_string_new(NULL);
+	for (guint i = 0; steps && i < steps->len; i++)
+		g_string_append_printf(o, "%s%s", i ? "," : "", g_array_index(steps, struct ab_step, i).phase->name);
+	return g_string_free(o, FALSE);
+}
+
 static void test_sizes(void **state)
 {
 	(void)state;
@@ -157,7 +174,9 @@ static void test_run_options(void **state)
 	assert_int_equal(cfg.per_char, AB_PER_CHAR_STDIO);
 	assert_int_equal(cfg.data, AB_DATA_ZEROS);
 	assert_int_equal(cfg.cache, AB_CACHE_NONE);
-	assert_int_equal(cfg.phase_mask, (1u << AB_PHASE_SEEKS) | (1u << AB_PHASE_BLOCK_READ));
+	/* In the order given, not bonnie++'s. */
+	g_autofree char *asked = id_names(cfg.phase_ids);
+	assert_string_equal(asked, "seeks,block-read");
 	ab_config_clear(&cfg);
 
 	ab_config_init(&cfg);
@@ -200,6 +219,40 @@ static void finish_fails(struct ab_config *cfg, uint64_t ram, const char *what)
 	g_error_free(e);
 }
 
+/* --phases builds the steps: in the order given, a phase named twice twice,
+ * each step with its own copy of the parameters. */
+static void test_steps(void **state)
+{
+	(void)state;
+	const uint64_t ram = 1024 * AB_MIB;
+	struct ab_config cfg;
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "-s", "64m:4k", "-n", "0", "-f", "-b", "--cache", "none", "-r", "0",
+			       "--phases", "block-write,block-read,block-read", NULL));
+	assert_true(ab_config_finish(&cfg, ram, NULL));
+	g_autofree char *names = step_names(cfg.steps);
+	assert_string_equal(names, "block-write,block-read,block-read");
+	for (guint i = 0; i < cfg.steps->len; i++) {
+		const struct ab_step *st = &g_array_index(cfg.steps, struct ab_step, i);
+		assert_int_equal(st->file_size, 64 * AB_MIB);
+		assert_int_equal(st->io_chunk, 4096);
+		assert_true(st->sync_each_write);
+		assert_true(st->grow_seeks); /* no seek count given */
+		assert_false(st->evict_after_layout); /* --cache none */
+	}
+	ab_config_clear(&cfg);
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "-s", "64m:8k:500:3", "--cache", "none", "-r", "0", "--phases", "all,seeks", NULL));
+	assert_true(ab_config_finish(&cfg, ram, NULL));
+	assert_int_equal(cfg.steps->len, AB_PHASE_COUNT + 1);
+	const struct ab_step *last = &g_array_index(cfg.steps, struct ab_step, cfg.steps->len - 1);
+	assert_string_equal(last->phase->name, "seeks");
+	assert_int_equal(last->seeks, 500);
+	assert_int_equal(last->seekers, 3);
+	assert_false(last->grow_seeks);
+	ab_config_clear(&cfg);
+}
+
 static void test_finish(void **state)
 {
 	(void)state;
@@ -221,7 +274,9 @@ static void test_finish(void **state)
 	assert_true(ab_config_finish(&cfg, ram, NULL));
 	assert_int_equal(cfg.file_size, 1024 * AB_MIB);
 	assert_int_equal(cfg.byte_io_size, 3 * AB_MIB);
-	assert_int_equal(cfg.phase_mask, (1u << AB_PHASE_COUNT) - 1);
+	g_autofree char *all = step_names(cfg.steps);
+	assert_string_equal(all, "per-char-write,block-write,rewrite,per-char-read,block-read,seeks,seq-create,"
+				 "seq-stat,seq-delete,rand-create,rand-stat,rand-delete");
 	ab_config_clear(&cfg);
 
 	/* -r below the cgroup floor. */
@@ -239,8 +294,9 @@ static void test_finish(void **state)
 	cfg.cache = AB_CACHE_CGROUP;
 	cfg.byte_io_size = 0;
 	assert_true(ab_config_finish(&cfg, ram, NULL));
-	assert_false(cfg.phase_mask & (1u << AB_PHASE_PER_CHAR_WRITE));
-	assert_true(cfg.phase_mask & (1u << AB_PHASE_BLOCK_WRITE));
+	g_autofree char *no_pc = step_names(cfg.steps);
+	assert_null(strstr(no_pc, "per-char"));
+	assert_non_null(strstr(no_pc, "block-write"));
 	ab_config_clear(&cfg);
 	ab_config_init(&cfg);
 	cfg.dir = g_strdup("/tmp");
@@ -311,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_files_spec),
 		cmocka_unit_test(test_machine_and_user),
 		cmocka_unit_test(test_run_options),
+		cmocka_unit_test(test_steps),
 		cmocka_unit_test(test_finish),
 	};
 	return cmocka_run_group_tests_name("parse", tests, NULL, NULL);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../../src/config.h"
+#include "../../src/steps.h"
 #include "../../fs-setup/undo.h"
 #include "../../src/error.h"
 #include "../../src/rundir.h"
@@ -155,7 +156,7 @@ static void test_run_dir(void **state)
 	struct ab_config cfg;
 	ab_config_init(&cfg);
 	assert_true(ab_parse_files_spec("1:0:0:3", &cfg, NULL));
-	struct ab_file_set *set = ab_file_set_new(&cfg, TRUE, 9);
+	struct ab_file_set *set = ab_file_set_new((struct ab_step[]){ ab_step_from_config(&cfg, NULL) }, TRUE, 9);
 	for (uint32_t i = 0; i < set->count; i += 97)
 		touch(rd.files_dir, ab_file_set_path(set, i));
 	/* Strangers: a note at the top, a file in a subdirectory, a symlink
@@ -226,7 +227,7 @@ static void test_remove_file_set_by_name(void **state)
 	struct ab_config cfg;
 	ab_config_init(&cfg);
 	assert_true(ab_parse_files_spec("1:0:0:2", &cfg, NULL));
-	struct ab_file_set *set = ab_file_set_new(&cfg, FALSE, 3);
+	struct ab_file_set *set = ab_file_set_new((struct ab_step[]){ ab_step_from_config(&cfg, NULL) }, FALSE, 3);
 	for (uint32_t i = 0; i < set->count; i++)
 		touch(rd.files_dir, ab_file_set_path(set, i));
 	touch(rd.files_dir, "00000/0000000001zz-not-in-the-set");
@@ -260,6 +261,7 @@ static void test_remove_file_set_by_name(void **state)
 
 int main(void)
 {
+	ab_undo_exec_set_run_files(ab_run_files_undo);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_unlink, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rmdir, setup, teardown),

@@ -21,6 +21,7 @@
 
 #include "../../src/config.h"
 #include "../../src/result.h"
+#include "../../src/steps.h"
 #include "../../src/timing.h"
 #include "../../workloads/phase.h"
 
@@ -139,8 +140,9 @@ static int run_here(struct fixture *f, enum ab_phase_id id, unsigned worker, uns
 	memset(&f->sample, 0, sizeof(f->sample));
 	ab_histogram_init(&f->sample.latency);
 	const struct ab_phase *ph = ab_phase_by_id(id);
+	struct ab_step step = ab_step_from_config(&f->cfg, ph);
 	struct ab_phase_ctx ctx = {
-		.phase = ph, .cfg = &f->cfg, .dir_fd = f->dir_fd, .io_name = "io", .run_fd = f->dir_fd,
+		.phase = ph, .step = &step, .dir_fd = f->dir_fd, .io_name = "io", .run_fd = f->dir_fd,
 		.io_path = "io", .files_dir = "files", .seed = 7, .worker = worker, .workers = workers,
 		.sample = &f->sample, .tickets = &f->tickets, .ready_fd = ready[1], .go_fd = go[0],
 	};

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_PARSE_H
+#define AB_PARSE_H
+
+/* Parsers of sizes and counts, each naming the bad value in its error
+ * (AB_ERROR_USAGE).  Small utilities: fs-setup uses them too. */
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "units.h"
+
+gboolean ab_parse_size(const char *text, uint64_t unit, uint64_t *out, GError **error);
+gboolean ab_parse_count(const char *text, uint64_t max, uint64_t *out, GError **error);
+gboolean ab_parse_chunk(const char *text, uint32_t *out, GError **error);
+
+#endif

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "steps.h"
+#include "../workloads/phase.h"
+
+struct ab_step ab_step_from_config(const struct ab_config *cfg, const struct ab_phase *phase)
+{
+	return (struct ab_step){
+		.phase = phase,
+		.file_size = cfg->file_size,
+		.io_chunk = cfg->io_chunk,
+		.per_char_bytes = cfg->byte_io_size,
+		.per_char = cfg->per_char,
+		.seeks = cfg->seeks,
+		.grow_seeks = !cfg->seeks_given,
+		.seekers = cfg->seekers,
+		.num_files_k = cfg->num_files,
+		.file_max = cfg->file_max,
+		.file_min = cfg->file_min,
+		.num_dirs = cfg->num_dirs,
+		.file_chunk = cfg->file_chunk,
+		.data = cfg->data,
+		.direct = cfg->direct,
+		.sync_each_write = cfg->sync_each_write,
+			/* --cache none leaves the page cache as bonnie++ does. */
+		.evict_after_layout = cfg->cache != AB_CACHE_NONE,
+	};
+}
+
+GArray *ab_steps_build(const struct ab_config *cfg)
+{
+	GArray *steps = g_array_new(FALSE, TRUE, sizeof(struct ab_step));
+	for (guint i = 0; cfg->phase_ids && i < cfg->phase_ids->len; i++) {
+		struct ab_step st = ab_step_from_config(cfg, ab_phase_by_id(g_array_index(cfg->phase_ids, unsigned, i)));
+		g_array_append_val(steps, st);
+	}
+	return steps;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_STEP_H
+#define AB_STEP_H
+
+/* One step of a run: a phase and the parameters it runs with.  A run is an
+ * ordered list of steps (src/steps.c builds it from the options); phases
+ * read their parameters here, never from the config. */
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "../src/units.h"
+
+enum ab_per_char_mode {
+	AB_PER_CHAR_SYSCALL, /* bonnie++ 2.00: 1-byte write()/read() over the per-char size */
+	AB_PER_CHAR_STDIO,   /* bonnie++ 1.03: putc()/getc() */
+};
+
+enum ab_data_mode {
+	AB_DATA_RANDOM,
+	AB_DATA_ZEROS,
+};
+
+/* Special values of file_max, as in bonnie++'s -n. */
+#define AB_FILES_HARDLINK (-1)
+#define AB_FILES_SYMLINK (-2)
+
+struct ab_phase;
+
+struct ab_step {
+	const struct ab_phase *phase;
+	/* The big test file of the I/O phases. */
+	uint64_t file_size;        /* bytes */
+	uint32_t io_chunk;         /* bytes per read or write */
+	uint64_t per_char_bytes;   /* bytes the per-char phases move */
+	enum ab_per_char_mode per_char;
+	uint64_t seeks;            /* seeks of this pass */
+	gboolean grow_seeks;       /* no count given: passes grow until one lasts long enough */
+	uint32_t seekers;
+	/* The small files of the file phases. */
+	uint32_t num_files_k;      /* units of 1024 files */
+	int64_t file_max;          /* bytes, or AB_FILES_HARDLINK / AB_FILES_SYMLINK */
+	uint64_t file_min;
+	uint32_t num_dirs;
+	uint32_t file_chunk;
+	/* How the data is written. */
+	enum ab_data_mode data;
+	gboolean direct;           /* O_DIRECT where the phase honours it */
+	gboolean sync_each_write;  /* -b */
+	gboolean evict_after_layout; /* an untimed layout leaves no pages cached */
+};
+
+#endif
