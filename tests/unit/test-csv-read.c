@@ -511,6 +511,32 @@ static void test_hostile(void **state)
 	ab_run_set_clear(&empty);
 }
 
+/* Every real line is claimed by exactly one reader, the one of its format. */
+static void test_claims_disjoint(void **state)
+{
+	(void)state;
+	const struct { const char *file; const struct ab_reader *reader; } files[] = {
+		{ "arraybench-run.csv", &ab_reader_csv_198 }, { "arraybench-run.json", &ab_reader_json },
+		{ "bonnie-2.00a.csv", &ab_reader_csv_198 }, { "bonnie-1.03-seed003.csv", &ab_reader_csv_103 },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
+		g_auto(GStrv) lines = fixture_lines(files[i].file);
+		for (char **l = lines; *l; l++) {
+			unsigned claimed = 0;
+			for (const struct ab_reader *const *r = ab_readers; *r; r++)
+				if ((*r)->claims(*l)) {
+					claimed++;
+					assert_ptr_equal(*r, files[i].reader);
+				}
+			assert_int_equal(claimed, 1);
+		}
+	}
+	assert_string_equal(ab_readers[0]->name, "json");
+	assert_string_equal(ab_readers[1]->name, "csv-1.98");
+	assert_string_equal(ab_readers[2]->name, "csv-1.03");
+	assert_null(ab_readers[3]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -521,6 +547,7 @@ int main(void)
 		cmocka_unit_test(test_field_errors),
 		cmocka_unit_test(test_read_text),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_claims_disjoint),
 	};
 	return cmocka_run_group_tests_name("csv-read", tests, NULL, NULL);
 }

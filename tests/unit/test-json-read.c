@@ -397,6 +397,12 @@ static void test_broken_json(void **state)
 	g_autoptr(ab_run) s = read_ok(in_string);
 	assert_true(g_str_has_prefix(s->run_id, "[[[["));
 	assert_read_error("{\"run_id\":\"\xff\"}", "not valid JSON: JSON data must be UTF-8 encoded");
+	GString *many = g_string_new("{\"format\":\"arraybench-run\",\"format_version\":2,\"phases\":[");
+	for (int i = 0; i < 10001; i++)
+		g_string_append(many, i ? ",{\"name\":\"seeks\"}" : "{\"name\":\"seeks\"}");
+	g_string_append(many, "]}");
+	assert_read_error(many->str, "member 'phases': 10001 results, more than 10000");
+	g_string_free(many, TRUE);
 	assert_false(ab_reader_json.claims("[1]"));
 	assert_false(ab_reader_json.claims("1.98,{"));
 	assert_true(ab_reader_json.claims(" \t{"));
