@@ -7,8 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define AB_CSV_DEFAULT_CHUNK 8192u
-
 void ab_csv_format_latency(uint64_t ns, char *out, size_t len)
 {
 	/* bonnie++ truncates: up to 0.099999 s in us, up to 99.999999 s in ms. */
@@ -99,10 +97,10 @@ static void phases_by_column(const struct ab_phase **out, unsigned *n)
 
 /* bonnie++ 1.98 to 2.00a wrote the directory count in column 25 (a bug its
  * own tools show under "Chunk Size"); their lines are written back as they were. */
-static gboolean dirs_in_25(const struct ab_run *run)
+gboolean ab_csv_dirs_in_25(const char *tool, const char *tool_version)
 {
-	return g_strcmp0(run->tool, "bonnie++") == 0 && run->tool_version &&
-	       (g_str_has_prefix(run->tool_version, "1.98") || g_str_has_prefix(run->tool_version, "2.0"));
+	return g_strcmp0(tool, "bonnie++") == 0 && tool_version &&
+	       (g_str_has_prefix(tool_version, "1.98") || g_str_has_prefix(tool_version, "2.0"));
 }
 
 static void io_header(GString *s, const struct ab_run *run)
@@ -140,7 +138,7 @@ static void files_header(GString *s, const struct ab_run *run)
 		field_u64(s, ab_known(c->file_max) && c->file_max ? c->file_max : AB_UNSET);
 	field_u64(s, ab_known(c->file_min) && c->file_min ? c->file_min : AB_UNSET);
 	uint64_t dirs = ab_known(c->num_dirs) && c->num_dirs > 1 ? c->num_dirs : AB_UNSET;
-	if (dirs_in_25(run)) {
+	if (ab_csv_dirs_in_25(run->tool, run->tool_version)) {
 		field(s, "");
 		field_u64(s, dirs);
 		return;

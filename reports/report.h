@@ -13,6 +13,11 @@
 #define AB_CSV_FORMAT_VERSION "1.98"
 #define AB_CSV_FIELDS 50
 #define AB_CSV_1_03_FIELDS 27
+/* The I/O chunk and file chunk a 1.98 line leaves empty, and 1.03's
+ * unwritten I/O chunk: bonnie++'s default. */
+#define AB_CSV_DEFAULT_CHUNK 8192u
+/* A `+++++` phase lasted under this (bonnie++'s MinTime, ours too). */
+#define AB_CSV_MIN_TIME_S 0.5
 #define AB_JSON_FORMAT_VERSION 2
 
 /* One output format. */
@@ -47,8 +52,10 @@ extern const struct ab_reader ab_reader_json, ab_reader_csv_198, ab_reader_csv_1
 extern const struct ab_reader *const ab_readers[];
 /* Reads every line of text (named `name` in messages) into set: runs it
  * could read are appended; each line it could not read adds one message
- * "NAME:LINE: what" to problems.  Header lines of bonnie++'s CSV and empty
- * lines are skipped.  Returns how many runs it added. */
+ * "NAME:LINE: what" (a char * to g_free; problems may be NULL) to problems.
+ * Lines end in "\n" or "\r\n", the last one may have neither; header lines
+ * of bonnie++'s CSV and empty lines are skipped.  Returns how many runs it
+ * added.  Any bytes at all are safe to pass. */
 unsigned ab_report_read_text(const char *name, const char *text, size_t len, struct ab_run_set *set,
 			     GPtrArray *problems);
 
@@ -65,6 +72,10 @@ void ab_csv_format_chunk(uint64_t bytes, char *out, size_t len);
  * is not one. */
 gboolean ab_csv_parse_chunk(const char *text, uint64_t *out);
 gboolean ab_csv_parse_latency(const char *text, uint64_t *ns);
+/* Does a 1.98 line of this tool and version hold its directory count in
+ * column 25 (bonnie++ 1.98 to 2.00a) rather than 24?  The writer and the
+ * reader ask the same question. */
+gboolean ab_csv_dirs_in_25(const char *tool, const char *tool_version);
 
 /* Human table: header with the conditions, one row per result. */
 char *ab_text_format(const struct ab_run *run);

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The table of input formats, and text to runs: each line goes to the
+ * first reader that claims it; a line none can read becomes one problem
+ * naming the file and line, and the lines around it still read. */
+#include "report.h"
+#include "read.h"
+
+#include <string.h>
+
+const struct ab_reader *const ab_readers[] = { &ab_reader_json, &ab_reader_csv_198, &ab_reader_csv_103, NULL };
+
+/* Enough to recognise a value; a line may be megabytes. */
+#define QUOTE_MAX_CHARS 40
+
+char *ab_read_quote(const char *text)
+{
+	GString *q = g_string_new("'");
+	const char *p = text, *end = text + strlen(text);
+	for (unsigned n = 0; p < end; n++) {
+		if (n == QUOTE_MAX_CHARS) {
+			g_string_append(q, "...");
+			break;
+		}
+		gunichar c = g_utf8_get_char_validated(p, end - p);
+		if (c == (gunichar)-1 || c == (gunichar)-2 || c < 0x20 || c == 0x7f) {
+			g_string_append_printf(q, "\\x%02x", (unsigned char)*p++);
+			continue;
+		}
+		const char *next = g_utf8_next_char(p);
+		g_string_append_len(q, p, next - p);
+		p = next;
+	}
+	g_string_append_c(q, '\'');
+	return g_string_free(q, FALSE);
+}
+
+static gboolean blank(const char *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (p[i] != ' ' && p[i] != '\t')
+			return FALSE;
+	return TRUE;
+}
+
+/* bonnie++ -x N writes one first: "format_version,..." (1.9x) or "name,..." (1.0x). */
+static gboolean header(const char *line)
+{
+	return g_str_has_prefix(line, "format_version,") || g_str_has_prefix(line, "name,");
+}
+
+static void problem(GPtrArray *problems, const char *name, size_t lineno, const char *what)
+{
+	if (problems)
+		g_ptr_array_add(problems, g_strdup_printf("%s:%zu: %s", name, lineno, what));
+}
+
+/* One line, without its end: a run added to set (TRUE), or a problem. */
+static gboolean read_one(const char *name, size_t lineno, const char *p, size_t len, struct ab_run_set *set,
+			 GPtrArray *problems)
+{
+	if (memchr(p, '\0', len)) {
+		/* The readers take C strings: the rest would go unread. */
+		problem(problems, name, lineno, "holds a NUL byte");
+		return FALSE;
+	}
+	g_autofree char *line = g_strndup(p, len);
+	if (header(line))
+		return FALSE;
+	for (const struct ab_reader *const *r = ab_readers; *r; r++) {
+		if (!(*r)->claims(line))
+			continue;
+		g_autoptr(GError) error = NULL;
+		struct ab_run *run = (*r)->read_line(line, &error);
+		if (!run) {
+			problem(problems, name, lineno, error ? error->message : "cannot be read");
+			return FALSE;
+		}
+		g_ptr_array_add(set->runs, run);
+		return TRUE;
+	}
+	problem(problems, name, lineno, "not a line of arraybench JSON or bonnie++ CSV");
+	return FALSE;
+}
+
+unsigned ab_report_read_text(const char *name, const char *text, size_t len, struct ab_run_set *set,
+			     GPtrArray *problems)
+{
+	unsigned added = 0;
+	size_t lineno = 0;
+	if (!set->runs)
+		ab_run_set_init(set);
+	if (!text)
+		return 0;
+	for (const char *p = text, *end = text + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *stop = nl ? nl : end;
+		size_t n = (size_t)(stop - p);
+		lineno++;
+		if (n && p[n - 1] == '\r')
+			n--;
+		if (!blank(p, n) && read_one(name, lineno, p, n, set, problems))
+			added++;
+		p = nl ? nl + 1 : end;
+	}
+	return added;
+}
