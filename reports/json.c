@@ -8,13 +8,25 @@
 
 #include <json-glib/json-glib.h>
 
+/* JSON text is UTF-8: a name that is not (a directory in Latin-1, a CSV
+ * line's machine) has its bad bytes replaced by U+FFFD, so the file always
+ * reads back. */
+static void add_string(JsonBuilder *b, const char *value)
+{
+	if (!value) {
+		json_builder_add_null_value(b);
+	} else if (g_utf8_validate(value, -1, NULL)) {
+		json_builder_add_string_value(b, value);
+	} else {
+		g_autofree char *valid = g_utf8_make_valid(value, -1);
+		json_builder_add_string_value(b, valid);
+	}
+}
+
 static void member_str(JsonBuilder *b, const char *key, const char *value)
 {
 	json_builder_set_member_name(b, key);
-	if (value)
-		json_builder_add_string_value(b, value);
-	else
-		json_builder_add_null_value(b);
+	add_string(b, value);
 }
 
 static void add_fields(JsonBuilder *b, const struct ab_json_field *fields, const void *base)
@@ -23,14 +35,9 @@ static void add_fields(JsonBuilder *b, const struct ab_json_field *fields, const
 		const char *p = (const char *)base + f->offset;
 		json_builder_set_member_name(b, f->key);
 		switch (f->type) {
-		case AB_JSON_STR: {
-			const char *v = *(char *const *)p;
-			if (v)
-				json_builder_add_string_value(b, v);
-			else
-				json_builder_add_null_value(b);
+		case AB_JSON_STR:
+			add_string(b, *(char *const *)p);
 			break;
-		}
 		case AB_JSON_U64: {
 			uint64_t v = *(const uint64_t *)p;
 			if (ab_known(v))
@@ -128,7 +135,7 @@ char *ab_json_format(const struct ab_run *run)
 	json_builder_set_member_name(b, "members");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < run->target.members->len; i++)
-		json_builder_add_string_value(b, g_ptr_array_index(run->target.members, i));
+		add_string(b, g_ptr_array_index(run->target.members, i));
 	json_builder_end_array(b);
 	add_array(b, "queues", ab_json_queue_fields, run->target.queues, sizeof(struct ab_queue_desc));
 	json_builder_end_object(b);

@@ -375,7 +375,7 @@ static gboolean opt_dry_run(const char *name, const char *value, gpointer data, 
 #define NOARG G_OPTION_FLAG_NO_ARG
 
 static const GOptionEntry entries[] = {
-	{ "directory", 'd', 0, CB(opt_dir), "Directory to test in (required)", "DIR" },
+	{ "directory", 'd', G_OPTION_FLAG_FILENAME, CB(opt_dir), "Directory to test in (required)", "DIR" },
 	{ "size", 's', 0, CB(opt_size),
 	  "File size in MiB or with k/m/g/t, then I/O chunk (8k), seek count (8192), seekers (5)",
 	  "SIZE[:CHUNK[:SEEKS[:SEEKERS]]]" },
@@ -383,7 +383,7 @@ static const GOptionEntry entries[] = {
 	  "Files in units of 1024 (16), max and min size in bytes (-1 hard links, -2 symlinks), "
 	  "directories, file chunk",
 	  "NUM[:MAX[:MIN[:DIRS[:CHUNK]]]]" },
-	{ "machine", 'm', 0, CB(opt_machine), "Machine name in the report (default: host name)", "NAME" },
+	{ "machine", 'm', G_OPTION_FLAG_FILENAME, CB(opt_machine), "Machine name in the report (default: host name)", "NAME" },
 	{ "ram", 'r', 0, CB(opt_ram), "RAM in MiB: the cgroup limit under --cache cgroup, else trusted", "RAM" },
 	{ "repeats", 'x', 0, CB(opt_repeats), "Run the whole suite N times, each with its own seed", "N" },
 	{ "seed", 'z', 0, CB(opt_seed), "Random seed of the first run", "SEED" },
@@ -408,13 +408,13 @@ static const GOptionEntry entries[] = {
 	  "MODE" },
 	{ "cold-metadata", 0, NOARG, CB(opt_cold_metadata),
 	  "Start stat and delete with cold dentry and inode caches (root; bonnie++ runs them warm)", NULL },
-	{ "csv", 0, 0, CB(opt_csv), "Append the bonnie++ CSV lines to FILE", "FILE" },
-	{ "json", 0, 0, CB(opt_json), "Append one JSON object per run (one per line) to FILE", "FILE" },
-	{ "device", 0, 0, CB(opt_device), "Format this block device with --fs and test on it (instead of -d)", "DEV" },
+	{ "csv", 0, G_OPTION_FLAG_FILENAME, CB(opt_csv), "Append the bonnie++ CSV lines to FILE", "FILE" },
+	{ "json", 0, G_OPTION_FLAG_FILENAME, CB(opt_json), "Append one JSON object per run (one per line) to FILE", "FILE" },
+	{ "device", 0, G_OPTION_FLAG_FILENAME, CB(opt_device), "Format this block device with --fs and test on it (instead of -d)", "DEV" },
 	{ "array", 0, 0, CB(opt_array),
 	  "Build an array of --members or --loop images: mdadm 0, 1, 4, 5, 6, 10, 1+0; btrfs single, raid0, "
 	  "raid1, raid10, raid5, raid6", "LEVEL" },
-	{ "members", 0, 0, CB(opt_members), "Comma-separated member devices of --array", "DEV,DEV..." },
+	{ "members", 0, G_OPTION_FLAG_FILENAME, CB(opt_members), "Comma-separated member devices of --array", "DEV,DEV..." },
 	{ "backend", 0, 0, CB(opt_backend), "mdadm or btrfs (default: mdadm where the kernel has md)", "NAME" },
 	{ "chunk", 0, 0, CB(opt_chunk), "Array chunk size (KiB without a suffix)", "SIZE" },
 	{ "layout", 0, 0, CB(opt_layout), "RAID10 layout: n2, f2 or o2", "LAYOUT" },
@@ -425,7 +425,7 @@ static const GOptionEntry entries[] = {
 	  "Mount options (noatime... become flags, the rest go to the fs); none may name a path or device",
 	  "OPTS" },
 	{ "no-stripe-hint", 0, NOARG, CB(opt_no_stripe_hint), "Do not pass the array geometry to mkfs", NULL },
-	{ "loop", 0, 0, CB(opt_loop),
+	{ "loop", 0, G_OPTION_FLAG_FILENAME, CB(opt_loop),
 	  "Make N sparse images of SIZE in DIR ($TMPDIR, else /var/tmp) on loop devices as members; DIR must "
 	  "exist and not be tmpfs or ramfs", "N:SIZE[:DIR]" },
 	{ "images-in-ram", 0, NOARG, CB(opt_images_in_ram),

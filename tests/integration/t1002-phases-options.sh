@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # What each run option does, seen in the CSV line, the JSON and the syscalls.
 . "$(dirname "$0")/lib.sh"
-plan 67
+plan 69
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 
@@ -251,4 +251,10 @@ is "$(js "$T/order.json" '",".join(p["name"] + ":" + str(p["laid_out_untimed"]) 
 	"block-read:True,block-write:False" "phases run in the order given: the read first, on a laid-out file"
 "$AB" run -d "$d" -s 0 -n 1 "${cache[@]}" --phases seq-create,seq-create,seq-delete >/dev/null 2>"$T/cc.err"
 is $? 0 "a create named twice starts again from no files"
+# A directory name that is not UTF-8 (Latin-1 "caf\xe9"): taken as bytes,
+# and the JSON stays valid (U+FFFD in its place).
+lat=$T/caf$(printf '\xe9'); mkdir "$lat"
+"$AB" run -d "$lat" -s 0 -n 1 "${cache[@]}" --phases seq-create --json "$T/lat.json" -q >/dev/null 2>"$T/lat.err"
+is $? 0 "-d with a Latin-1 byte in its name runs" || sed 's/^/#   /' "$T/lat.err"
+is "$(js "$T/lat.json" 'o["config"]["dir"].endswith("caf\ufffd")')" true "and its JSON is valid UTF-8, the byte shown as U+FFFD"
 dir_is_empty "$d"; ok $? "nothing is left in DIR"
