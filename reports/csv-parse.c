@@ -7,6 +7,30 @@
 
 #include <string.h>
 
+guint ab_csv_count_fields(const char *line)
+{
+	guint n = 1;
+	for (const char *p = line; *p; p++)
+		n += *p == ',';
+	return n;
+}
+
+char **ab_csv_split(const char *line)
+{
+	GPtrArray *f = g_ptr_array_new();
+	const char *start = line;
+	for (const char *p = line;; p++) {
+		if (*p == ',' || !*p) {
+			g_ptr_array_add(f, g_strndup(start, (gsize)(p - start)));
+			start = p + 1;
+		}
+		if (!*p)
+			break;
+	}
+	g_ptr_array_add(f, NULL);
+	return (char **)g_ptr_array_free(f, FALSE);
+}
+
 static gboolean all_digits(const char *p, const char *end)
 {
 	if (p == end)

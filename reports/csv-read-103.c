@@ -36,7 +36,10 @@ static gboolean read_files(struct ab_conditions *c, const char *text, GError **e
 {
 	const char *slash = strchr(text, '/');
 	g_autofree char *head = g_strndup(text, slash ? (gsize)(slash - text) : strlen(text));
-	g_auto(GStrv) part = g_strsplit(head, ":", -1);
+	guint colons = 0;
+	for (const char *p = head; *p; p++)
+		colons += *p == ':';
+	g_auto(GStrv) part = g_strsplit(head, ":", 3 + (colons > 2)); /* the 4th part, if any, says "too many" */
 	guint n = g_strv_length(part);
 	c->file_kind = g_strdup("file");
 	c->file_max = c->file_min = 0;
@@ -57,12 +60,12 @@ static gboolean read_files(struct ab_conditions *c, const char *text, GError **e
 
 static struct ab_run *csv_103_read_line(const char *line, GError **error)
 {
-	g_auto(GStrv) f = g_strsplit(line, ",", -1);
-	guint n = g_strv_length(f);
+	guint n = ab_csv_count_fields(line);
 	if (n != AB_CSV_1_03_FIELDS) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%u fields, a 1.03 line has %d", n, AB_CSV_1_03_FIELDS);
 		return NULL;
 	}
+	g_auto(GStrv) f = ab_csv_split(line);
 	g_autoptr(ab_run) run = ab_run_new();
 	run->tool = g_strdup("bonnie++");
 	run->tool_version = g_strdup("1.03");

@@ -138,20 +138,21 @@ static struct ab_run *read_fields(char *const *f, GError **error)
 
 static struct ab_run *csv_198_read_line(const char *line, GError **error)
 {
-	g_auto(GStrv) f = g_strsplit(line, ",", -1);
-	guint n = g_strv_length(f);
-	if (strcmp(f[0], AB_CSV_FORMAT_VERSION) != 0) {
-		g_autofree char *q = ab_read_quote(f[0]);
-		gboolean old = strcmp(f[0], "1.96") == 0 || strcmp(f[0], "1.97") == 0;
+	g_autofree char *version = g_strndup(line, strcspn(line, ","));
+	if (strcmp(version, AB_CSV_FORMAT_VERSION) != 0) {
+		g_autofree char *q = ab_read_quote(version);
+		gboolean old = strcmp(version, "1.96") == 0 || strcmp(version, "1.97") == 0;
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 			    "bonnie++ CSV format %s%s is not supported: only 1.98 and 1.03 lines are", q,
 			    old ? " (48 fields, no seek count columns)" : "");
 		return NULL;
 	}
+	guint n = ab_csv_count_fields(line);
 	if (n != AB_CSV_FIELDS) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%u fields, a 1.98 line has %d", n, AB_CSV_FIELDS);
 		return NULL;
 	}
+	g_auto(GStrv) f = ab_csv_split(line);
 	return read_fields(f, error);
 }
 

@@ -15,6 +15,9 @@
 /* Our objects nest 5 deep; json-glib 1.6 recurses once per level and a
  * line of a few million brackets overflows its stack. */
 #define MAX_DEPTH 32
+/* ab_run_add_result numbers passes by a scan of the results before it: a
+ * line of a million tiny phases would take an hour. */
+#define MAX_RESULTS 10000
 
 static gboolean fail(GError **error, const char *prefix, const char *key, const char *fmt, ...)
 	G_GNUC_PRINTF(4, 5);
@@ -426,6 +429,10 @@ static struct ab_run *json_read_line(const char *line, GError **error)
 	JsonArray *phases = get_array(root, "", "phases", &aerr);
 	if (aerr) {
 		g_propagate_error(error, aerr);
+		return NULL;
+	}
+	if (phases && json_array_get_length(phases) > MAX_RESULTS) {
+		fail(error, "", "phases", "%u results, more than %d", json_array_get_length(phases), MAX_RESULTS);
 		return NULL;
 	}
 	for (guint i = 0; phases && i < json_array_get_length(phases); i++)

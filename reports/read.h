@@ -15,6 +15,13 @@
  * UTF-8 spelled out as \xNN. */
 char *ab_read_quote(const char *text);
 
+/* Fields of a CSV line (every comma splits; no quoting): their count, and
+ * the fields themselves.  By hand, in one pass: g_strsplit rescans the
+ * rest of the line per field, which a line of a million commas makes
+ * quadratic (under ASan's strstr). */
+guint ab_csv_count_fields(const char *line);
+char **ab_csv_split(const char *line);
+
 /* Strict field parsers of the CSV readers: FALSE unless the whole text is
  * one.  A count is decimal digits only (no sign, no space), below AB_UNSET;
  * a number is digits with at most one decimal point. */

@@ -1,0 +1,553 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The bonnie++ CSV readers: our lines and real bonnie++ 2.00a lines written
+ * back byte for byte, 1.03 lines into the right phases, damaged lines one
+ * problem each. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "../../reports/report.h"
+#include "../../workloads/phase.h"
+
+#define AB_MIB ((uint64_t)1 << 20)
+
+static char **fixture_lines(const char *file)
+{
+	g_autofree char *path = g_build_filename(AB_FIXTURES, file, NULL);
+	g_autofree char *text = NULL;
+	g_autoptr(GError) error = NULL;
+	if (!g_file_get_contents(path, &text, NULL, &error))
+		fail_msg("%s", error->message);
+	assert_true(g_str_has_suffix(text, "\n"));
+	text[strlen(text) - 1] = '\0';
+	return g_strsplit(text, "\n", -1);
+}
+
+static struct ab_run *read_ok(const struct ab_reader *reader, const char *line)
+{
+	g_autoptr(GError) error = NULL;
+	assert_true(reader->claims(line));
+	struct ab_run *run = reader->read_line(line, &error);
+	if (!run)
+		fail_msg("'%s': %s", line, error->message);
+	return run;
+}
+
+static void assert_read_error(const struct ab_reader *reader, const char *line, const char *want)
+{
+	g_autoptr(GError) error = NULL;
+	struct ab_run *run = reader->read_line(line, &error);
+	assert_null(run);
+	assert_non_null(error);
+	assert_string_equal(error->message, want);
+}
+
+/* Read, write again, compare. */
+static void assert_round_trip(const char *line)
+{
+	g_autoptr(ab_run) run = read_ok(&ab_reader_csv_198, line);
+	g_autofree char *again = ab_csv_format_line(run);
+	g_autofree char *want = g_strconcat(line, "\n", NULL);
+	assert_string_equal(again, want);
+}
+
+static const struct ab_result *find(const struct ab_run *run, enum ab_phase_id id)
+{
+	return ab_run_find(run, ab_phase_by_id(id)->name);
+}
+
+static void test_parse_fields(void **state)
+{
+	(void)state;
+	uint64_t v;
+	const struct { const char *text; uint64_t ns; } lat[] = {
+		{ "0us", 0 }, { "24us", 24000 }, { "99999us", 99999000 }, { "1560ms", 1560000000 },
+		{ "120s", 120000000000ull },
+		/* Truncated: "99ms" is over 99.999 ms, "99s" over 99.999999 s. */
+		{ "99ms", 99999001 }, { "99s", 99999999001ull },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(lat); i++) {
+		char back[32];
+		assert_true(ab_csv_parse_latency(lat[i].text, &v));
+		assert_int_equal(v, lat[i].ns);
+		ab_csv_format_latency(v, back, sizeof(back));
+		assert_string_equal(back, lat[i].text);
+	}
+	const char *bad_lat[] = { "", "us", "12", "12 us", "-1us", "1.5ms", "12m", "99999999999999999999s" };
+	for (size_t i = 0; i < G_N_ELEMENTS(bad_lat); i++)
+		if (ab_csv_parse_latency(bad_lat[i], &v))
+			fail_msg("'%s' read as a latency", bad_lat[i]);
+	const struct { const char *text; uint64_t bytes; } chunk[] = {
+		{ "512", 512 }, { "4k", 4096 }, { "16k", 16384 }, { "1m", AB_MIB }, { "1g", 1024 * AB_MIB },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(chunk); i++) {
+		char back[32];
+		assert_true(ab_csv_parse_chunk(chunk[i].text, &v));
+		assert_int_equal(v, chunk[i].bytes);
+		ab_csv_format_chunk(v, back, sizeof(back));
+		assert_string_equal(back, chunk[i].text);
+	}
+	const char *bad_chunk[] = { "", "k", "0", "4kb", "-4k", " 4k", "4 k", "99999999999999999999k" };
+	for (size_t i = 0; i < G_N_ELEMENTS(bad_chunk); i++)
+		if (ab_csv_parse_chunk(bad_chunk[i], &v))
+			fail_msg("'%s' read as a chunk", bad_chunk[i]);
+}
+
+/* The live runs' lines (tests/fixtures/README), and one with every field
+ * away from its default, come back as they were written. */
+static void test_ours_round_trip(void **state)
+{
+	(void)state;
+	g_auto(GStrv) lines = fixture_lines("arraybench-run.csv");
+	assert_int_equal(g_strv_length(lines), 4);
+	for (char **l = lines; *l; l++)
+		assert_round_trip(*l);
+
+	g_autoptr(ab_run) run = read_ok(&ab_reader_csv_198, lines[2]);
+	assert_string_equal(run->tool, "arraybench");
+	assert_string_equal(run->tool_version, "0.1.0");
+	assert_string_equal(run->machine, "fixhost");
+	assert_int_equal(run->concurrency, 1);
+	assert_int_equal(run->seed, 2355483370u);
+	assert_null(run->seed_text);
+	const struct ab_conditions *c = &run->cond;
+	assert_int_equal(c->file_size, 64 * AB_MIB);
+	assert_int_equal(c->io_chunk, 4096);
+	assert_int_equal(c->seeks, 4096);
+	assert_int_equal(c->seekers, 3);
+	assert_int_equal(c->num_files_k, 2);
+	assert_string_equal(c->file_kind, "file");
+	assert_int_equal(c->file_max, 8192);
+	assert_int_equal(c->file_min, 1024);
+	assert_int_equal(c->num_dirs, 3);
+	assert_int_equal(c->file_chunk, 16384);
+	assert_false(ab_known(c->per_char_bytes));
+	assert_null(find(run, AB_PHASE_PER_CHAR_WRITE)); /* -f: all three fields empty */
+	const struct ab_result *sc = find(run, AB_PHASE_SEQ_CREATE);
+	assert_true(sc->measurable);
+	assert_true(sc->rate == 3462 && sc->cpu_percent == 93);
+	assert_int_equal(sc->latency.max_ns, 1317000);
+	assert_int_equal(sc->key.record_size, 16384);
+	assert_int_equal(sc->key.streams, 1);
+	const struct ab_result *bw = find(run, AB_PHASE_BLOCK_WRITE);
+	assert_false(bw->measurable);
+	assert_true(isnan(bw->rate) && isnan(bw->cpu_percent));
+	assert_int_equal(bw->latency.max_ns, 218000);
+	assert_int_equal(bw->key.file_size, 64 * AB_MIB);
+	assert_int_equal(bw->key.record_size, 4096);
+	assert_int_equal(run->results->len, 10);
+
+	/* Defaults read back as defaults: empty chunk 8192, dirs 1, sizes 0. */
+	g_autoptr(ab_run) plain = read_ok(&ab_reader_csv_198, lines[0]);
+	assert_int_equal(plain->cond.io_chunk, 8192);
+	assert_int_equal(plain->cond.file_chunk, 8192);
+	assert_int_equal(plain->cond.num_dirs, 1);
+	assert_int_equal(plain->cond.file_max, 0);
+	assert_int_equal(plain->cond.file_min, 0);
+	assert_true(find(plain, AB_PHASE_SEEKS)->rate == 1091182);
+	assert_int_equal(find(plain, AB_PHASE_SEEKS)->latency.max_ns, 52069000);
+
+	/* -s 0: no I/O conditions known, not zero; symlinks. */
+	g_autoptr(ab_run) files = read_ok(&ab_reader_csv_198, lines[3]);
+	assert_false(ab_known(files->cond.file_size));
+	assert_false(ab_known(files->cond.io_chunk));
+	assert_false(ab_known(files->cond.seeks));
+	assert_string_equal(files->cond.file_kind, "symlink");
+
+	/* Every field set, each to a value only its column holds; decimals of
+	 * a seek rate; hard links; a seed that is a file name. */
+	const char *full[] = {
+		"1.98,arraybench-0.1.0,bbhost,1,1796222993,1536M,4k,32768,7,1001,11,2002,12,3003,13,4004,14,5005,15,"
+		"606.7,16,3,2000,100,9,16k,7007,17,8008,18,9009,19,10010,20,11011,21,12012,22,101us,102us,103us,"
+		"104us,105us,106us,107us,108us,109us,110us,111us,112us",
+		"1.98,arraybench-0.1.0,bbhost,1,/tmp/seedfile,2G,1m,8192,5,,,2002,12,3003,13,,,5005,15,4322,50,3,"
+		"link,,9,16k,7007,17,8008,18,9009,19,10010,20,11011,21,12012,22,,1560ms,99ms,,99s,120s,107us,108us,"
+		"109us,110us,111us,112us",
+		"1.98,arraybench-,,,0123,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,",
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(full); i++)
+		assert_round_trip(full[i]);
+	g_autoptr(ab_run) odd = read_ok(&ab_reader_csv_198, full[1]);
+	assert_string_equal(odd->seed_text, "/tmp/seedfile");
+	assert_false(ab_known(odd->seed));
+	assert_string_equal(odd->cond.file_kind, "hardlink");
+	g_autoptr(ab_run) bare = read_ok(&ab_reader_csv_198, full[2]);
+	assert_string_equal(bare->seed_text, "0123"); /* "123" would not write back */
+	assert_string_equal(bare->tool_version, "");
+	assert_null(bare->machine);
+	assert_false(ab_known(bare->concurrency));
+	assert_int_equal(bare->results->len, 0);
+}
+
+/* bonnie++ 2.00a's own lines (dirs in column 25, no chunks) come back as
+ * they were. */
+static void test_bonnie_round_trip(void **state)
+{
+	(void)state;
+	g_auto(GStrv) lines = fixture_lines("bonnie-2.00a.csv");
+	assert_int_equal(g_strv_length(lines), 5);
+	for (char **l = lines; *l; l++)
+		assert_round_trip(*l);
+
+	g_autoptr(ab_run) run = read_ok(&ab_reader_csv_198, lines[1]);
+	assert_string_equal(run->tool, "bonnie++");
+	assert_string_equal(run->tool_version, "2.00a");
+	assert_int_equal(run->concurrency, 2);
+	const struct ab_conditions *c = &run->cond;
+	assert_int_equal(c->file_size, 64 * AB_MIB);
+	assert_false(ab_known(c->io_chunk)); /* 2.00a never writes it */
+	assert_int_equal(c->seeks, 8192);
+	assert_int_equal(c->seekers, 5);
+	assert_int_equal(c->num_files_k, 2);
+	assert_int_equal(c->file_max, 8192);
+	assert_int_equal(c->file_min, 1024);
+	assert_int_equal(c->num_dirs, 3); /* from column 25 */
+	assert_false(ab_known(c->file_chunk));
+	assert_null(find(run, AB_PHASE_PER_CHAR_READ));
+	const struct ab_result *seeks = find(run, AB_PHASE_SEEKS);
+	assert_false(seeks->measurable);
+	assert_int_equal(seeks->latency.max_ns, 13736000);
+	assert_true(seeks->min_measurable_s == AB_CSV_MIN_TIME_S);
+
+	g_autoptr(ab_run) seek = read_ok(&ab_reader_csv_198, lines[4]);
+	assert_int_equal(seek->cond.seeks, 524288);
+	assert_int_equal(seek->cond.seekers, 3);
+	assert_true(find(seek, AB_PHASE_SEEKS)->rate == 90709 && find(seek, AB_PHASE_SEEKS)->cpu_percent == 188);
+	assert_int_equal(find(seek, AB_PHASE_SEEKS)->latency.max_ns, 110000000);
+	assert_false(ab_known(seek->cond.num_files_k)); /* -n 0 */
+
+	g_autoptr(ab_run) sym = read_ok(&ab_reader_csv_198, lines[2]);
+	assert_false(ab_known(sym->cond.file_size));
+	assert_string_equal(sym->cond.file_kind, "symlink");
+	assert_int_equal(sym->cond.num_dirs, 1);
+
+	/* The one difference that cannot be helped: bonnie++ decides %.1f or
+	 * %.0f on the unprinted seek rate, so a rate in [999.95, 1000) is
+	 * "1000.0"; read back it is 1000, which both bonnie++ and we write
+	 * "1000". */
+	const char *edge = "1.98,2.00a,fixhost,1,1796296531,64M,,8192,5,,,,,,,,,,,1000.0,3,"
+			   ",,,,,,,,,,,,,,,,,,,,,,,,,,,,";
+	g_autoptr(ab_run) e = read_ok(&ab_reader_csv_198, edge);
+	g_autofree char *back = ab_csv_format_line(e);
+	assert_string_equal(back, "1.98,2.00a,fixhost,1,1796296531,64M,,8192,5,,,,,,,,,,,1000,3,"
+				  ",,,,,,,,,,,,,,,,,,,,,,,,,,,,\n");
+
+	/* A bonnie++ version after 2.0x, if it writes the documented layout,
+	 * keeps dirs in 24 and its file chunk in 25. */
+	const char *fixed = "1.98,3.0,fixhost,1,1,,,,,,,,,,,,,,,,,2,8192,1024,3,4k,+++++,+++,,,,,,,,,,,,,,,,,,,,,,";
+	assert_round_trip(fixed);
+	g_autoptr(ab_run) f = read_ok(&ab_reader_csv_198, fixed);
+	assert_int_equal(f->cond.num_dirs, 3);
+	assert_int_equal(f->cond.file_chunk, 4096);
+}
+
+/* bonnie++ 1.03's lines from seed 003 (tests/fixtures/README). */
+static void test_103(void **state)
+{
+	(void)state;
+	g_auto(GStrv) lines = fixture_lines("bonnie-1.03-seed003.csv");
+	assert_int_equal(g_strv_length(lines), 3);
+	for (char **l = lines; *l; l++) {
+		assert_false(ab_reader_csv_198.claims(*l));
+		assert_false(ab_reader_json.claims(*l));
+		g_autoptr(ab_run) r = read_ok(&ab_reader_csv_103, *l);
+		assert_int_equal(r->results->len, AB_PHASE_COUNT);
+	}
+	g_autoptr(ab_run) run = read_ok(&ab_reader_csv_103, lines[0]);
+	assert_string_equal(run->tool, "bonnie++");
+	assert_string_equal(run->tool_version, "1.03");
+	assert_string_equal(run->machine, "sage-ora2");
+	assert_int_equal(run->concurrency, 1);
+	assert_false(ab_known(run->seed));
+	assert_null(run->seed_text);
+	const struct ab_conditions *c = &run->cond;
+	assert_int_equal(c->file_size, 8000 * AB_MIB);
+	assert_int_equal(c->io_chunk, 8192);
+	assert_false(ab_known(c->seeks));
+	assert_int_equal(c->num_files_k, 16);
+	assert_int_equal(c->num_dirs, 1);
+	assert_string_equal(c->per_char_mode, "stdio");
+	assert_int_equal(c->per_char_bytes, 8000 * AB_MIB);
+	const struct { enum ab_phase_id id; double rate, cpu; } want[] = {
+		{ AB_PHASE_PER_CHAR_WRITE, 77055, 90 }, { AB_PHASE_BLOCK_WRITE, 142941, 29 },
+		{ AB_PHASE_REWRITE, 81398, 11 },       { AB_PHASE_PER_CHAR_READ, 73811, 85 },
+		{ AB_PHASE_BLOCK_READ, 265997, 15 },   { AB_PHASE_SEEKS, 1213.3, 1 },
+		{ AB_PHASE_SEQ_CREATE, 6037, 99 },     { AB_PHASE_RAND_CREATE, 6248, 99 },
+		{ AB_PHASE_RAND_DELETE, 18902, 100 },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(want); i++) {
+		const struct ab_result *r = find(run, want[i].id);
+		assert_true(r->measurable);
+		if (r->rate != want[i].rate || r->cpu_percent != want[i].cpu)
+			fail_msg("%s: %g %g", r->phase, r->rate, r->cpu_percent);
+		assert_false(ab_known(r->latency.max_ns));
+	}
+	const enum ab_phase_id fast[] = { AB_PHASE_SEQ_STAT, AB_PHASE_SEQ_DELETE, AB_PHASE_RAND_STAT };
+	for (size_t i = 0; i < G_N_ELEMENTS(fast); i++) {
+		const struct ab_result *r = find(run, fast[i]);
+		assert_false(r->measurable);
+		assert_true(isnan(r->rate) && isnan(r->cpu_percent));
+	}
+	assert_int_equal(find(run, AB_PHASE_PER_CHAR_WRITE)->key.file_size, 8000 * AB_MIB);
+	assert_int_equal(find(run, AB_PHASE_SEEKS)->key.record_size, 8192);
+
+	/* Packed fields: a chunk, max:min/dirs, links; -s 0 and -n 0. */
+	g_autoptr(ab_run) p = read_ok(&ab_reader_csv_103, "vm,1G:4k,,,250930,26,574306,34,,,+++++,+++,+++++,+++,"
+							   "4:8192:1024/3,7327,17,+++++,+++,,,,,,,,");
+	assert_int_equal(p->cond.file_size, 1024 * AB_MIB);
+	assert_int_equal(p->cond.io_chunk, 4096);
+	assert_null(p->cond.per_char_mode); /* -f: no per-char phase */
+	assert_int_equal(p->cond.num_files_k, 4);
+	assert_int_equal(p->cond.file_max, 8192);
+	assert_int_equal(p->cond.file_min, 1024);
+	assert_int_equal(p->cond.num_dirs, 3);
+	assert_int_equal(p->results->len, 6);
+	g_autoptr(ab_run) l = read_ok(&ab_reader_csv_103, "vm,,,,,,,,,,,,,,16:link/2,1,2,3,4,5,6,7,8,9,10,11,12");
+	assert_false(ab_known(l->cond.file_size));
+	assert_string_equal(l->cond.file_kind, "hardlink");
+	assert_int_equal(l->cond.num_dirs, 2);
+	assert_int_equal(l->results->len, 6);
+	g_autoptr(ab_run) n0 = read_ok(&ab_reader_csv_103, "vm,1G,1,2,3,4,5,6,7,8,9,10,11.5,12,,,,,,,,,,,,,");
+	assert_false(ab_known(n0->cond.num_files_k));
+	assert_true(find(n0, AB_PHASE_SEEKS)->rate == 11.5);
+
+	assert_read_error(&ab_reader_csv_103, "vm,1G,1,2,3,4,5,6,7,8,9,10,11.5,12,16:x,,,,,,,,,,,,",
+			  "field 15 (num_files): '16:x' is not num_files[:max:min][/dirs]");
+	assert_read_error(&ab_reader_csv_103, "vm,1G:3q,1,2,3,4,5,6,7,8,9,10,11.5,12,,,,,,,,,,,,,",
+			  "field 2 (file_size): '1G:3q' is not a size[:chunk]");
+	assert_read_error(&ab_reader_csv_103, "vm,1G,1,2,abc,4,5,6,7,8,9,10,11.5,12,,,,,,,,,,,,,",
+			  "field 5 (put_block): 'abc' is not a number");
+	g_autofree char *colons = g_strnfill(1 << 20, ':');
+	g_autofree char *many = g_strconcat("vm,1G,,,,,,,,,,,,,16", colons, ",,,,,,,,,,,,", NULL);
+	assert_read_error(&ab_reader_csv_103, many,
+			  "field 15 (num_files): '16::::::::::::::::::::::::::::::::::::::...' is not "
+			  "num_files[:max:min][/dirs]");
+	/* Not 1.03: a 1.98 line, 26 fields, field 1 no size, a JSON brace. */
+	assert_false(ab_reader_csv_103.claims("1.98,2.00a,x,,,,,,,,,,,,,,,,,,,,,,,,,"));
+	assert_false(ab_reader_csv_103.claims("vm,1G,,,,,,,,,,,,,,,,,,,,,,,,"));
+	assert_false(ab_reader_csv_103.claims("vm,big,,,,,,,,,,,,,,,,,,,,,,,,,"));
+	assert_false(ab_reader_csv_103.claims("{vm,1G,,,,,,,,,,,,,,,,,,,,,,,,,"));
+}
+
+static void test_field_errors(void **state)
+{
+	(void)state;
+	g_auto(GStrv) lines = fixture_lines("arraybench-run.csv");
+	g_autofree char *cut = g_strndup(lines[0], strlen(lines[0]) - strlen(strrchr(lines[0], ',')));
+	assert_read_error(&ab_reader_csv_198, cut, "49 fields, a 1.98 line has 50");
+	g_autofree char *more = g_strconcat(lines[0], ",", NULL);
+	assert_read_error(&ab_reader_csv_198, more, "51 fields, a 1.98 line has 50");
+	const struct { int col; const char *value, *want; } bad[] = {
+		{ 11, "abc", "field 12 (put_block): 'abc' is not a number" },
+		{ 12, "-3", "field 13 (put_block_cpu): '-3' is not a number" },
+		{ 19, "1e3", "field 20 (seeks): '1e3' is not a number" },
+		{ 3, "one", "field 4 (concurrency): 'one' is not a number" },
+		{ 5, "64", "field 6 (file_size): '64' is not a size" },
+		{ 6, "4q", "field 7 (io_chunk_size): '4q' is not a size" },
+		{ 7, "8k", "field 8 (seeks): '8k' is not a number" },
+		{ 22, "big", "field 23 (max_size): 'big' is not a number" },
+		{ 25, "16x", "field 26 (file_chunk_size): '16x' is not a size" },
+		{ 43, "52 ms", "field 44 (seeks_latency): '52 ms' is not a latency" },
+		{ 26, "+++++", NULL }, /* any phase may be too fast */
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+		g_auto(GStrv) f = g_strsplit(lines[0], ",", -1);
+		g_free(f[bad[i].col]);
+		f[bad[i].col] = g_strdup(bad[i].value);
+		g_autofree char *line = g_strjoinv(",", f);
+		if (bad[i].want) {
+			assert_read_error(&ab_reader_csv_198, line, bad[i].want);
+		} else {
+			g_autoptr(ab_run) r = read_ok(&ab_reader_csv_198, line);
+			assert_false(find(r, AB_PHASE_SEQ_CREATE)->measurable);
+		}
+	}
+	/* A long value is cut in the message. */
+	g_autofree char *longv = g_strnfill(5000, '7');
+	g_auto(GStrv) f = g_strsplit(lines[0], ",", -1);
+	g_free(f[11]);
+	f[11] = g_strconcat(longv, "x", NULL);
+	g_autofree char *line = g_strjoinv(",", f);
+	g_autoptr(GError) error = NULL;
+	assert_null(ab_reader_csv_198.read_line(line, &error));
+	assert_true(strlen(error->message) < 120);
+	assert_true(g_str_has_suffix(error->message, "...' is not a number"));
+
+	assert_true(ab_reader_csv_198.claims("1.97,1.97,x"));
+	assert_read_error(&ab_reader_csv_198,
+			  "1.96,1.96,srdan-desktop,1,1308644057,8G,,505,98,83083,10,36609,4,2514,86,96195,5,155.8,3,"
+			  "16,,,,,11634,22,+++++,+++,17458,25,16959,30,+++++,+++,17864,23,16674us,1003ms,1830ms,"
+			  "41497us,269ms,1014ms,55341us,601us,638us,753us,43us,123us",
+			  "bonnie++ CSV format '1.96' (48 fields, no seek count columns) is not supported: "
+			  "only 1.98 and 1.03 lines are");
+	assert_false(ab_reader_csv_198.claims("1.98 ,x"));
+	assert_false(ab_reader_csv_198.claims("2,1.98,x"));
+}
+
+static GPtrArray *problems_new(void)
+{
+	return g_ptr_array_new_with_free_func(g_free);
+}
+
+static void assert_problems(GPtrArray *problems, const char *const *want, guint n)
+{
+	for (guint i = 0; i < MIN(n, problems->len); i++)
+		assert_string_equal(g_ptr_array_index(problems, i), want[i]);
+	assert_int_equal(problems->len, n);
+}
+
+/* Each damaged line gives one problem with file and line; the good lines
+ * around it still read, whatever the line ends, headers and blank lines. */
+static void test_read_text(void **state)
+{
+	(void)state;
+	g_auto(GStrv) ours = fixture_lines("arraybench-run.csv");
+	g_auto(GStrv) theirs = fixture_lines("bonnie-2.00a.csv");
+	g_auto(GStrv) old = fixture_lines("bonnie-1.03-seed003.csv");
+	g_autofree char *half = g_strndup(ours[1], strlen(ours[1]) / 2);
+	g_auto(GStrv) f = g_strsplit(ours[2], ",", -1);
+	g_free(f[11]);
+	f[11] = g_strdup("abc");
+	g_autofree char *text_in_number = g_strjoinv(",", f);
+	g_autofree char *cut = g_strndup(theirs[0], strrchr(theirs[0], ',') - theirs[0]);
+	g_autofree char *text = g_strconcat(
+		"format_version,bonnie_version,name,concurrency,seed,file_size\n", /* 1: header */
+		ours[0], "\n",                    /* 2 */
+		half, "\n",                       /* 3: truncated */
+		"\n",                             /* 4 */
+		theirs[0], "\r\n",                /* 5 */
+		cut, "\n",                        /* 6: 49 fields */
+		"name,file_size,putc\n",          /* 7: 1.0x header */
+		text_in_number, "\n",             /* 8 */
+		"hello, world\n",                 /* 9 */
+		"  \t\r\n",                       /* 10 */
+		"1.97,1.97,x,1\n",                /* 11 */
+		old[0], "\n",                     /* 12 */
+		theirs[3], NULL);                 /* 13: no newline */
+	g_autoptr(GPtrArray) problems = problems_new();
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	unsigned n = ab_report_read_text("r.csv", text, strlen(text), &set, problems);
+	const char *want[] = {
+		"r.csv:3: " "37 fields, a 1.98 line has 50",
+		"r.csv:6: 49 fields, a 1.98 line has 50",
+		"r.csv:8: field 12 (put_block): 'abc' is not a number",
+		"r.csv:9: not a line of arraybench JSON or bonnie++ CSV",
+		"r.csv:11: bonnie++ CSV format '1.97' (48 fields, no seek count columns) is not supported: "
+		"only 1.98 and 1.03 lines are",
+	};
+	/* How many fields the first half of line 2 has depends on the run. */
+	g_auto(GStrv) hf = g_strsplit(half, ",", -1);
+	g_autofree char *want0 = g_strdup_printf("r.csv:3: %u fields, a 1.98 line has 50", g_strv_length(hf));
+	want[0] = want0;
+	assert_problems(problems, want, G_N_ELEMENTS(want));
+	assert_int_equal(n, 4);
+	assert_int_equal(set.runs->len, 4);
+	const char *machines[] = { "fixhost", "fixhost", "sage-ora2", "fixhost" };
+	const char *tools[] = { "arraybench", "bonnie++", "bonnie++", "bonnie++" };
+	for (guint i = 0; i < 4; i++) {
+		const struct ab_run *r = g_ptr_array_index(set.runs, i);
+		assert_string_equal(r->machine, machines[i]);
+		assert_string_equal(r->tool, tools[i]);
+	}
+	/* The \r\n line and the last line without one read whole. */
+	g_autofree char *l5 = ab_csv_format_line(g_ptr_array_index(set.runs, 1));
+	g_autofree char *want5 = g_strconcat(theirs[0], "\n", NULL);
+	assert_string_equal(l5, want5);
+	g_autofree char *l13 = ab_csv_format_line(g_ptr_array_index(set.runs, 3));
+	g_autofree char *want13 = g_strconcat(theirs[3], "\n", NULL);
+	assert_string_equal(l13, want13);
+	ab_run_set_clear(&set);
+}
+
+/* Bytes no writer makes: nothing crashes, each bad line is one problem. */
+static void test_hostile(void **state)
+{
+	(void)state;
+	g_auto(GStrv) ours = fixture_lines("arraybench-run.csv");
+	GString *t = g_string_new(NULL);
+	g_string_append_printf(t, "%s\n", ours[0]);
+	g_string_append_len(t, "1.98,\0abc,x\n", 12);                 /* 2: NUL */
+	g_string_append(t, "1.98,arraybench-0.1.0,\xff\xfe,1,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n"); /* 3 */
+	g_string_append(t, "1.98,2.00a,x,\xc3(,\n");                   /* 4: invalid UTF-8 in a number */
+	g_string_append(t, "1.98,arraybench-0.1.0,x,");                /* 5: 10 MB */
+	for (int i = 0; i < 10 * 1024 * 1024 / 8; i++)
+		g_string_append(t, "12345678");
+	g_string_append(t, ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n");
+	g_string_append(t, "1.98,");                                   /* 6: 10 MB of commas */
+	for (int i = 0; i < 10 * 1024 * 1024; i++)
+		g_string_append_c(t, ',');
+	g_string_append_c(t, '\n');
+	g_string_append(t, ",\n,,,\n\r\n\n");                          /* 7-10 */
+	g_string_append_printf(t, "%s", ours[1]);                      /* 11 */
+	g_autoptr(GPtrArray) problems = problems_new();
+	struct ab_run_set set = { 0 };
+	unsigned n = ab_report_read_text("h.csv", t->str, t->len, &set, problems);
+	g_string_free(t, TRUE);
+	const char *want[] = {
+		"h.csv:2: holds a NUL byte",
+		"h.csv:4: 5 fields, a 1.98 line has 50",
+		"h.csv:5: field 4 (concurrency): '1234567812345678123456781234567812345678...' is not a number",
+		"h.csv:6: 10485762 fields, a 1.98 line has 50",
+		"h.csv:7: not a line of arraybench JSON or bonnie++ CSV",
+		"h.csv:8: not a line of arraybench JSON or bonnie++ CSV",
+	};
+	assert_problems(problems, want, G_N_ELEMENTS(want));
+	assert_int_equal(n, 3);
+	const struct ab_run *r3 = g_ptr_array_index(set.runs, 1);
+	assert_string_equal(r3->machine, "\xff\xfe"); /* kept as read: the writer gives it back */
+	g_autoptr(GError) error = NULL;
+	assert_null(ab_reader_csv_198.read_line("1.98,2.00a,x,\xc3(", &error));
+	ab_run_set_clear(&set);
+	/* Nothing at all. */
+	struct ab_run_set empty = { 0 };
+	assert_int_equal(ab_report_read_text("e", NULL, 0, &empty, NULL), 0);
+	assert_int_equal(ab_report_read_text("e", "\n\n", 2, &empty, NULL), 0);
+	assert_int_equal(empty.runs->len, 0);
+	ab_run_set_clear(&empty);
+}
+
+/* Every real line is claimed by exactly one reader, the one of its format. */
+static void test_claims_disjoint(void **state)
+{
+	(void)state;
+	const struct { const char *file; const struct ab_reader *reader; } files[] = {
+		{ "arraybench-run.csv", &ab_reader_csv_198 }, { "arraybench-run.json", &ab_reader_json },
+		{ "bonnie-2.00a.csv", &ab_reader_csv_198 }, { "bonnie-1.03-seed003.csv", &ab_reader_csv_103 },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
+		g_auto(GStrv) lines = fixture_lines(files[i].file);
+		for (char **l = lines; *l; l++) {
+			unsigned claimed = 0;
+			for (const struct ab_reader *const *r = ab_readers; *r; r++)
+				if ((*r)->claims(*l)) {
+					claimed++;
+					assert_ptr_equal(*r, files[i].reader);
+				}
+			assert_int_equal(claimed, 1);
+		}
+	}
+	assert_string_equal(ab_readers[0]->name, "json");
+	assert_string_equal(ab_readers[1]->name, "csv-1.98");
+	assert_string_equal(ab_readers[2]->name, "csv-1.03");
+	assert_null(ab_readers[3]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_fields),
+		cmocka_unit_test(test_ours_round_trip),
+		cmocka_unit_test(test_bonnie_round_trip),
+		cmocka_unit_test(test_103),
+		cmocka_unit_test(test_field_errors),
+		cmocka_unit_test(test_read_text),
+		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_claims_disjoint),
+	};
+	return cmocka_run_group_tests_name("csv-read", tests, NULL, NULL);
+}
