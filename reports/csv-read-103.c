@@ -118,8 +118,9 @@ static gboolean csv_103_claims(const char *line)
 	if (*p == '{' || ab_reader_csv_198.claims(line))
 		return FALSE;
 	const char *f1 = strchr(line, ',');
-	if (!f1++)
+	if (!f1)
 		return FALSE;
+	f1++;
 	const char *f2 = strchr(f1, ',');
 	if (!f2 || (f2 > f1 && !size_like(f1, f2)))
 		return FALSE;

@@ -32,26 +32,33 @@ static gboolean fail(GError **error, const char *prefix, const char *key, const 
 	return FALSE;
 }
 
-static gboolean too_deep(const char *line)
+/* What is wrong with the line's shape, before json-glib sees it: nested
+ * too deep, or more after the value that opens it.  json-glib 1.6 takes
+ * `{...}{...}` as valid, keeps one object, and leaks the other: two runs
+ * whose newline was lost would silently read as one. */
+static const char *shape_problem(const char *line)
 {
 	int depth = 0;
-	gboolean in_string = FALSE;
+	gboolean in_string = FALSE, closed = FALSE;
 	for (const char *p = line; *p; p++) {
 		if (in_string) {
 			if (*p == '\\' && p[1])
 				p++;
 			else if (*p == '"')
 				in_string = FALSE;
+		} else if (closed) {
+			if (!g_ascii_isspace(*p))
+				return "text after the closing brace (two objects on one line?)";
 		} else if (*p == '"') {
 			in_string = TRUE;
 		} else if (*p == '{' || *p == '[') {
 			if (++depth > MAX_DEPTH)
-				return TRUE;
+				return "nested deeper than " G_STRINGIFY(MAX_DEPTH);
 		} else if (*p == '}' || *p == ']') {
-			depth--;
+			closed = --depth == 0;
 		}
 	}
-	return FALSE;
+	return NULL;
 }
 
 static GType value_type(JsonNode *node)
@@ -396,8 +403,9 @@ static gboolean read_format(JsonObject *root, int64_t *version, GError **error)
 
 static struct ab_run *json_read_line(const char *line, GError **error)
 {
-	if (too_deep(line)) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "not arraybench JSON: nested deeper than %d", MAX_DEPTH);
+	const char *shape = shape_problem(line);
+	if (shape) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "not arraybench JSON: %s", shape);
 		return NULL;
 	}
 	g_autoptr(JsonParser) parser = json_parser_new();

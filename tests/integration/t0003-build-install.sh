@@ -2,13 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make install and uninstall honour DESTDIR, PREFIX and mandir.
 . "$(dirname "$0")/lib.sh"
-plan 6
+plan 7
 dest=$T/dest
 make -C "$top" --no-print-directory -s install DESTDIR="$dest" PREFIX=/opt/ab mandir=/opt/ab/man >"$T/log" 2>&1
 ok $? "make install exits 0"
 [ -x "$dest/opt/ab/bin/arraybench" ]; ok $? "the binary lands in PREFIX/bin"
 [ -f "$dest/opt/ab/man/man1/arraybench.1" ]; ok $? "the man page lands in mandir/man1"
+missing=
+for page in "$top"/man/*.1; do
+	cmp -s "$page" "$dest/opt/ab/man/man1/$(basename "$page")" || missing="$missing $(basename "$page")"
+done
+is "$missing" "" "so does every page in man/ (arraybench-report.1 too)"
 is "$("$dest/opt/ab/bin/arraybench" --version)" "$("$AB" --version)" "the installed binary runs"
 make -C "$top" --no-print-directory -s uninstall DESTDIR="$dest" PREFIX=/opt/ab mandir=/opt/ab/man >"$T/log" 2>&1
 ok $? "make uninstall exits 0"
-is "$(find "$dest" -type f | wc -l)" 0 "uninstall removes both files"
+is "$(find "$dest" -type f | wc -l)" 0 "uninstall removes every file it installed"

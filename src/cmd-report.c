@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `arraybench report`: saved results (our JSON, bonnie++'s CSV) read back
+ * and written again in one format, the runs in the order of the files. */
+#include "commands.h"
+#include "error.h"
+#include "../reports/report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static gboolean opt_format(const char *name, const char *value, gpointer data, GError **error)
+{
+	const struct ab_writer **w = data;
+	*w = ab_writer_by_name(value);
+	if (*w)
+		return TRUE;
+	g_autoptr(GString) names = g_string_new(NULL);
+	for (const struct ab_writer *const *k = ab_writers; *k; k++)
+		g_string_append_printf(names, "%s'%s'", k == ab_writers ? "" : k[1] ? ", " : " or ", (*k)->name);
+	g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "invalid %s '%s': expected %s", name, value, names->str);
+	return FALSE;
+}
+
+static const GOptionEntry entries[] = {
+	{ "format", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)opt_format, "Output format: text (default), csv or json",
+	  "FORMAT" },
+	G_OPTION_ENTRY_NULL
+};
+
+static const char report_description[] =
+	"Reads arraybench JSON lines and bonnie++ CSV lines (1.98, 2.00a and 1.03; header lines are\n"
+	"skipped) from each FILE ('-' is standard input) and writes all the runs, in file order, on\n"
+	"standard output: text is the table a run prints, csv bonnie++ 1.98 lines, json arraybench\n"
+	"JSON.  Figures a file does not hold show as '-', empty or null, never 0.  A line or FILE that\n"
+	"cannot be read is skipped with a warning naming it.\n"
+	"Exit status: 0 ok, 1 bad option or no run read at all, 5 output not written.\n"
+	"See arraybench-report(1).";
+
+/* The whole of path ("-": standard input) into text; FALSE and an error
+ * naming it if it is a directory or cannot be read. */
+static gboolean read_whole(const char *path, GString *text, GError **error)
+{
+	gboolean stdin_ = g_str_equal(path, "-");
+	int fd = stdin_ ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot read '%s'", path);
+		if (fd > 0)
+			close(fd);
+		return FALSE;
+	}
+	gboolean ok = !S_ISDIR(st.st_mode);
+	if (!ok)
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot read '%s': it is a directory", path);
+	char buf[65536];
+	while (ok) {
+		ssize_t got = read(fd, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot read '%s'", path);
+			ok = FALSE;
+		}
+		if (got <= 0)
+			break;
+		g_string_append_len(text, buf, got);
+	}
+	if (!stdin_)
+		close(fd);
+	return ok;
+}
+
+static void warn(const char *text)
+{
+	g_autofree char *line = ab_one_line(text);
+	fprintf(stderr, "arraybench: warning: %s\n", line);
+}
+
+int ab_cmd_report(int argc, char **argv, GError **error)
+{
+	const struct ab_writer *writer = &ab_writer_text;
+	g_autoptr(GOptionContext) ctx = g_option_context_new("FILE...");
+	GOptionGroup *group = g_option_group_new("report", "report options", "Show report options", &writer, NULL);
+	g_option_group_add_entries(group, entries);
+	g_option_context_set_main_group(ctx, group);
+	g_option_context_set_summary(ctx, "Write saved results (arraybench JSON, bonnie++ CSV) as a table, CSV or JSON.");
+	g_option_context_set_description(ctx, report_description);
+	g_set_prgname("arraybench report");
+	GError *local = NULL;
+	if (!g_option_context_parse(ctx, &argc, &argv, &local)) {
+		if (local->domain != AB_ERROR)
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%s", local->message);
+		else
+			g_propagate_error(error, g_steal_pointer(&local));
+		g_clear_error(&local);
+		return AB_ERROR_USAGE;
+	}
+	if (argc < 2) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "report: no FILE given ('-' reads standard input)");
+		return AB_ERROR_USAGE;
+	}
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
+	for (int i = 1; i < argc; i++) {
+		g_autoptr(GString) text = g_string_new(NULL);
+		g_autoptr(GError) read_error = NULL;
+		if (!read_whole(argv[i], text, &read_error)) {
+			warn(read_error->message);
+			continue;
+		}
+		ab_report_read_text(g_str_equal(argv[i], "-") ? "(standard input)" : argv[i], text->str, text->len,
+				    &set, problems);
+		for (guint k = 0; k < problems->len; k++)
+			warn(g_ptr_array_index(problems, k));
+		g_ptr_array_set_size(problems, 0);
+	}
+	if (set.runs->len == 0) {
+		ab_run_set_clear(&set);
+		if (argc == 2)
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "no run could be read from '%s'", argv[1]);
+		else
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "no run could be read from any of the %d files",
+				    argc - 1);
+		return AB_ERROR_USAGE;
+	}
+	g_autoptr(GString) out = g_string_new(NULL);
+	gboolean ok = ab_writer_write_set(writer, &set, out, error);
+	ab_run_set_clear(&set);
+	if (!ok)
+		return ab_error_exit_status(*error);
+	errno = 0;
+	if (fwrite(out->str, 1, out->len, stdout) != out->len || fflush(stdout) != 0 || ferror(stdout) ||
+	    ab_stdout_closed) {
+		int e = ab_stdout_closed ? EBADF : errno ? errno : EIO;
+		g_set_error(error, AB_ERROR, AB_ERROR_OUTPUT, "cannot write the report to standard output: %s",
+			    g_strerror(e));
+		return AB_ERROR_OUTPUT;
+	}
+	return 0;
+}
