@@ -62,7 +62,7 @@ gboolean ab_csv_parse_number(const char *text, double *out)
 	if (!all_digits(text, dot ? dot : end) || (dot && !all_digits(dot + 1, end)))
 		return FALSE;
 	*out = g_ascii_strtod(text, NULL);
-	return isfinite(*out);
+	return isfinite(*out) && *out < AB_READ_MAX_FIGURE;
 }
 
 /* n * unit, FALSE when it would not fit below AB_UNSET. */

@@ -46,12 +46,18 @@ static void field_u64(GString *s, uint64_t v)
 		g_string_append_c(s, ',');
 }
 
+/* bonnie++ truncates its figures to integers; so do we, within range. */
+static uint64_t truncated(double v)
+{
+	return !(v > 0) ? 0 : v >= 18446744073709549568.0 ? UINT64_MAX - 1 : (uint64_t)v;
+}
+
 static void field_percent(GString *s, double v)
 {
 	if (isnan(v))
 		g_string_append_c(s, ',');
 	else
-		g_string_append_printf(s, ",%" G_GUINT64_FORMAT, v > 0 ? (uint64_t)v : 0);
+		g_string_append_printf(s, ",%" G_GUINT64_FORMAT, truncated(v));
 }
 
 /* Seeks/s with one decimal below 1000, as bonnie++ writes it; decided on
@@ -79,7 +85,7 @@ static void rate_pair(GString *s, const struct ab_phase *ph, const struct ab_res
 	else if (ph->unit == AB_UNIT_SEEKS_PER_SEC)
 		seek_rate(s, r->rate);
 	else
-		field_u64(s, r->rate > 0 ? (uint64_t)r->rate : 0);
+		field_u64(s, truncated(r->rate));
 	field_percent(s, r->cpu_percent);
 }
 

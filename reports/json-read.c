@@ -89,6 +89,11 @@ static gboolean get_double(JsonNode *node, const char *prefix, const char *key, 
 	if (t != G_TYPE_INT64 && t != G_TYPE_DOUBLE)
 		return fail(error, prefix, key, "not a number");
 	*out = json_node_get_double(node);
+	/* Every figure of ours is a count, a time, a rate or a percentage: none
+	 * is negative, and none near 1e15 (json-glib would write 1e17 back as
+	 * "1e+17.0", which is no JSON, and the writers' integer casts overflow). */
+	if (!isfinite(*out) || *out < 0 || *out >= AB_READ_MAX_FIGURE)
+		return fail(error, prefix, key, "out of range");
 	return TRUE;
 }
 
@@ -254,6 +259,8 @@ static gboolean read_latency_v1(JsonObject *o, const char *prefix, struct ab_lat
 		}
 		if (!get_double(node, inner, f->key, &us, error))
 			return FALSE;
+		if (us * 1000.0 >= AB_READ_MAX_FIGURE)
+			return fail(error, inner, f->key, "out of range");
 		if (f->type == AB_JSON_DBL)
 			*(double *)p = us * 1000.0;
 		else if (us >= 0 && us * 1000.0 < 1.8e19)

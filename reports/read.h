@@ -40,4 +40,8 @@ gboolean ab_csv_field_error(GError **error, int col, const char *name, const cha
 gboolean ab_csv_read_phase(struct ab_run *run, const struct ab_phase *ph, char *const *fields, int rate_col,
 			   int latency_col, GError **error);
 
+/* Figures at or above this are refused by the readers: no rate, time or
+ * count of a run comes near it, and the writers' casts stay defined. */
+#define AB_READ_MAX_FIGURE 1e15
+
 #endif

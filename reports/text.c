@@ -183,7 +183,7 @@ static void row(GString *s, const struct ab_result *r, gboolean *any_layout)
 		snprintf(rate, sizeof(rate), "%s", r->measurable ? "-" : "+++++");
 	else
 		snprintf(rate, sizeof(rate), r->rate < 1000 ? "%.1f" : "%.0f",
-			 r->rate < 1000 ? r->rate : (double)(uint64_t)r->rate); /* as the CSV truncates */
+			 r->rate < 1000 ? r->rate : trunc(r->rate)); /* as the CSV truncates */
 	if (isnan(r->cpu_percent))
 		snprintf(cpu, sizeof(cpu), "-");
 	else

@@ -345,6 +345,8 @@ static void test_field_errors(void **state)
 		{ 11, "abc", "field 12 (put_block): 'abc' is not a number" },
 		{ 12, "-3", "field 13 (put_block_cpu): '-3' is not a number" },
 		{ 19, "1e3", "field 20 (seeks): '1e3' is not a number" },
+		{ 11, "1000000000000000000000000000000", /* would overflow the writers' casts */
+		  "field 12 (put_block): '1000000000000000000000000000000' is not a number" },
 		{ 3, "one", "field 4 (concurrency): 'one' is not a number" },
 		{ 5, "64", "field 6 (file_size): '64' is not a size" },
 		{ 6, "4q", "field 7 (io_chunk_size): '4q' is not a size" },

@@ -345,6 +345,9 @@ static void test_member_errors(void **state)
 		{ "\"busy_ms\":999", "\"busy_ms\":true", "member 'phases[0].devices[0].busy_ms': not a number" },
 		{ "\"p50\":2064383", "\"p50\":\"2ms\"", "member 'phases[0].latency_ns.p50': not a number" },
 		{ "\"rate\":1235.5678", "\"rate\":\"fast\"", "member 'phases[1].rate': not a number" },
+		/* json-glib would write 1e30 back as "1e+30.0"; casts would overflow */
+		{ "\"rate\":1235.5678", "\"rate\":1e30", "member 'phases[1].rate': out of range" },
+		{ "\"rate\":1235.5678", "\"rate\":-5000.0", "member 'phases[1].rate': out of range" },
 		{ "\"measurable\":false", "\"measurable\":0", "member 'phases[0].measurable': not a boolean" },
 		{ "\"pass\":2", "\"pass\":1",
 		  "member 'phases[3].key.pass': '1', but it is result 2 of its phase and cell" },
