@@ -47,8 +47,10 @@ for s in out:
     print(s)
 PY
 }
+# glib writes "[OPTION…]", or "[OPTION?]" where the locale's charset lacks
+# the ellipsis (a bare root has no UTF-8 locale).
 usage_of() { # command: its --help usage line, normalized as synopsis does
-	"$AB" "$1" --help | sed -n '1{/^Usage: ./{s/^Usage: //p;q}};2{s/^ *//p;q}' | sed 's/…/.../g' |
+	"$AB" "$1" --help | sed -n '1{/^Usage: ./{s/^Usage: //p;q}};2{s/^ *//p;q}' | sed 's/…/.../g; s/\[OPTION?\]/[OPTION...]/' |
 		sed 's/ \[OPTION\.\.\.\]\(.*\)/\1 [OPTION...]/'
 }
 synopsis "$top/man/arraybench.1" >"$T/syn" && [ "$(wc -l <"$T/syn")" -ge 5 ]
