@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -35,26 +36,49 @@ static const char report_description[] =
 	"skipped) from each FILE ('-' is standard input) and writes all the runs, in file order, on\n"
 	"standard output: text is the table a run prints, csv bonnie++ 1.98 lines, json arraybench\n"
 	"JSON.  Figures a file does not hold show as '-', empty or null, never 0.  A line or FILE that\n"
-	"cannot be read is skipped with a warning naming it.\n"
+	"cannot be read is skipped with a warning naming it, as is one that is not a regular file or\n"
+	"a pipe (a device) or holds more than 256 MiB.\n"
 	"Exit status: 0 ok, 1 bad option or no run read at all, 5 output not written.\n"
 	"See arraybench-report(1).";
 
+gboolean ab_stdin_closed;
+
+/* A run's JSON line is some 12 KB: this is tens of thousands of runs.  Past
+ * it the input is no file of results (a disk image, /dev/zero on standard
+ * input) and is refused rather than read into memory. */
+#define MAX_MIB 256
+#define MAX_BYTES ((size_t)MAX_MIB << 20)
+
 /* The whole of path ("-": standard input) into text; FALSE and an error
- * naming it if it is a directory or cannot be read. */
+ * naming it if it is a directory, a device, too big or cannot be read.  A
+ * FIFO is opened without blocking (one with no writer would hang open()),
+ * then read as it comes: with no writer it is empty. */
 static gboolean read_whole(const char *path, GString *text, GError **error)
 {
 	gboolean stdin_ = g_str_equal(path, "-");
-	int fd = stdin_ ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	if (stdin_ && ab_stdin_closed) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot read '-': standard input is closed");
+		return FALSE;
+	}
+	int fd = stdin_ ? 0 : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0) {
+	if (fd < 0 || fstat(fd, &st) != 0 || (!stdin_ && fcntl(fd, F_SETFL, 0) != 0)) {
 		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot read '%s'", path);
 		if (fd > 0)
 			close(fd);
 		return FALSE;
 	}
-	gboolean ok = !S_ISDIR(st.st_mode);
-	if (!ok)
+	gboolean ok = FALSE;
+	if (S_ISDIR(st.st_mode))
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot read '%s': it is a directory", path);
+	else if (!stdin_ && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot read '%s': not a regular file", path);
+	else if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > MAX_BYTES)
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "cannot read '%s': %jd bytes, more than the %d MiB a file of results may hold", path,
+			    (intmax_t)st.st_size, MAX_MIB);
+	else
+		ok = TRUE;
 	char buf[65536];
 	while (ok) {
 		ssize_t got = read(fd, buf, sizeof(buf));
@@ -63,8 +87,12 @@ static gboolean read_whole(const char *path, GString *text, GError **error)
 		if (got < 0) {
 			ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot read '%s'", path);
 			ok = FALSE;
+		} else if ((size_t)got > MAX_BYTES - text->len) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "cannot read '%s': more than the %d MiB a file of results may hold", path, MAX_MIB);
+			ok = FALSE;
 		}
-		if (got <= 0)
+		if (got <= 0 || !ok)
 			break;
 		g_string_append_len(text, buf, got);
 	}
