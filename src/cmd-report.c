@@ -34,10 +34,11 @@ static const GOptionEntry entries[] = {
 static const char report_description[] =
 	"Reads arraybench JSON lines and bonnie++ CSV lines (1.98, 2.00a and 1.03; header lines are\n"
 	"skipped) from each FILE ('-' is standard input) and writes all the runs, in file order, on\n"
-	"standard output: text is the table a run prints, csv bonnie++ 1.98 lines, json arraybench\n"
-	"JSON.  Figures a file does not hold show as '-', empty or null, never 0.  A line or FILE that\n"
-	"cannot be read is skipped with a warning naming it, as is one that is not a regular file or\n"
-	"a pipe (a device) or holds more than 256 MiB.\n"
+	"standard output: text is the table a run prints, csv bonnie++ 1.98 lines (a comma or control\n"
+	"character in a name written as '_'), json arraybench JSON.  Figures a file does not hold show\n"
+	"as '-', empty or null, never 0.  A line or FILE that cannot be read is skipped with a warning\n"
+	"naming it, as is a FILE that is neither a regular file nor a pipe (a device) or holds more\n"
+	"than 256 MiB.\n"
 	"Exit status: 0 ok, 1 bad option or no run read at all, 5 output not written.\n"
 	"See arraybench-report(1).";
 

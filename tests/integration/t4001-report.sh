@@ -5,7 +5,7 @@
 # lines beside ours, damaged lines and files skipped with a warning naming
 # them, and the exit status of each failure.
 . "$(dirname "$0")/lib.sh"
-plan 50
+plan 52
 fx=$top/tests/fixtures
 d=$T/dir; mkdir "$d"
 cd "$T" || exit 1
@@ -160,3 +160,12 @@ arraybench: error: no run could be read from '-'" "/dev/zero on standard input i
 "$AB" report - a.csv <&- >/dev/null 2>cin.err
 is "$? $(cat cin.err)" "0 arraybench: warning: cannot read '-': standard input is closed" \
 	"a closed standard input is named as closed, not read as empty"
+
+# A machine name from JSON may hold anything; its CSV line stays one line
+# of 50 fields that bon_csv2txt reads (a comma or newline becomes '_').
+python3 -c 'import json, sys; o = json.loads(open(sys.argv[1]).readline()); o["environment"]["machine"] = "a,b\nc"; print(json.dumps(o))' a.json >comma.json
+"$AB" report --format csv comma.json >comma.csv 2>/dev/null
+is "$(awk -F, '{ print NF }' comma.csv | tr '\n' ' ')$(cut -d, -f3 comma.csv)" "50 a_b_c" \
+	"a machine 'a,b<newline>c' from JSON: one 50-field CSV line, named a_b_c"
+bon_csv2txt <comma.csv >/dev/null 2>b.err
+is "$? $(cat b.err)" "0 " "which bon_csv2txt reads without complaint"
