@@ -82,6 +82,14 @@ static gboolean read_one(const char *name, size_t lineno, const char *p, size_t 
 	return FALSE;
 }
 
+/* The end of the line at p: the first LF or CR before end. */
+static const char *line_end(const char *p, const char *end)
+{
+	while (p < end && *p != '\n' && *p != '\r')
+		p++;
+	return p;
+}
+
 unsigned ab_report_read_text(const char *name, const char *text, size_t len, struct ab_run_set *set,
 			     GPtrArray *problems)
 {
@@ -91,16 +99,24 @@ unsigned ab_report_read_text(const char *name, const char *text, size_t len, str
 		ab_run_set_init(set);
 	if (!text)
 		return 0;
-	for (const char *p = text, *end = text + len; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *stop = nl ? nl : end;
-		size_t n = (size_t)(stop - p);
+	if (len >= 2 && ((text[0] == '\xff' && text[1] == '\xfe') || (text[0] == '\xfe' && text[1] == '\xff'))) {
+		/* Every line would hold NUL bytes: say it once, with the remedy. */
+		problem(problems, name, 1, "UTF-16 text, not UTF-8 (iconv -f UTF-16 -t UTF-8 converts it)");
+		return 0;
+	}
+	const char *p = text, *end = text + len;
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		p += 3; /* a UTF-8 byte order mark, as spreadsheets write */
+	/* Lines end in LF, CRLF or a CR alone (neither our JSON nor any CSV
+	 * field holds a CR: the writers make sure of it). */
+	while (p < end) {
+		const char *stop = line_end(p, end);
 		lineno++;
-		if (n && p[n - 1] == '\r')
-			n--;
-		if (!blank(p, n) && read_one(name, lineno, p, n, set, problems))
+		if (!blank(p, (size_t)(stop - p)) && read_one(name, lineno, p, (size_t)(stop - p), set, problems))
 			added++;
-		p = nl ? nl + 1 : end;
+		if (stop < end)
+			stop += *stop == '\r' && stop + 1 < end && stop[1] == '\n' ? 2 : 1;
+		p = stop;
 	}
 	return added;
 }

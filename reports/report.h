@@ -53,7 +53,8 @@ extern const struct ab_reader *const ab_readers[];
 /* Reads every line of text (named `name` in messages) into set: runs it
  * could read are appended; each line it could not read adds one message
  * "NAME:LINE: what" (a char * to g_free; problems may be NULL) to problems.
- * Lines end in "\n" or "\r\n", the last one may have neither; header lines
+ * Lines end in "\n", "\r\n" or "\r", the last one may have none; a UTF-8
+ * byte order mark is skipped, UTF-16 text is one problem; header lines
  * of bonnie++'s CSV and empty lines are skipped.  Returns how many runs it
  * added.  Any bytes at all are safe to pass. */
 unsigned ab_report_read_text(const char *name, const char *text, size_t len, struct ab_run_set *set,

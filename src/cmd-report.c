@@ -38,7 +38,7 @@ static const char report_description[] =
 	"character in a name written as '_'), json arraybench JSON.  Figures a file does not hold show\n"
 	"as '-', empty or null, never 0.  A line or FILE that cannot be read is skipped with a warning\n"
 	"naming it, as is a FILE that is neither a regular file nor a pipe (a device) or holds more\n"
-	"than 256 MiB.\n"
+	"than 256 MiB.  Lines may end in LF, CR LF or CR.\n"
 	"Exit status: 0 ok, 1 bad option or no run read at all, 5 output not written.\n"
 	"See arraybench-report(1).";
 

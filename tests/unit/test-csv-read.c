@@ -513,6 +513,30 @@ static void test_hostile(void **state)
 	ab_run_set_clear(&empty);
 }
 
+/* Line ends of other systems: CR alone (classic Mac OS, some spreadsheet
+ * exports) and CRLF end lines as LF does; a UTF-8 byte order mark is
+ * skipped; UTF-16 is one problem for the file, not one per line. */
+static void test_line_ends(void **state)
+{
+	(void)state;
+	g_auto(GStrv) ours = fixture_lines("arraybench-run.csv");
+	g_autoptr(GPtrArray) problems = problems_new();
+	struct ab_run_set set = { 0 };
+	g_autofree char *cr = g_strdup_printf("\xef\xbb\xbf%s\r%s\r\n\r%s", ours[0], ours[1], ours[2]);
+	assert_int_equal(ab_report_read_text("cr.csv", cr, strlen(cr), &set, problems), 3);
+	assert_int_equal(problems->len, 0);
+	g_autofree char *bad = g_strdup_printf("%s\rjunk\r\n%s", ours[0], ours[1]);
+	assert_int_equal(ab_report_read_text("b.csv", bad, strlen(bad), &set, problems), 2);
+	const char *want[] = { "b.csv:2: not a line of arraybench JSON or bonnie++ CSV" };
+	assert_problems(problems, want, G_N_ELEMENTS(want));
+	g_ptr_array_set_size(problems, 0);
+	static const char u16[] = "\xff\xfe" "1\0.\0" "9\0" "8\0,\0\n\0" "1\0\n\0";
+	assert_int_equal(ab_report_read_text("u.csv", u16, sizeof(u16) - 1, &set, problems), 0);
+	const char *want16[] = { "u.csv:1: UTF-16 text, not UTF-8 (iconv -f UTF-16 -t UTF-8 converts it)" };
+	assert_problems(problems, want16, G_N_ELEMENTS(want16));
+	ab_run_set_clear(&set);
+}
+
 /* Every real line is claimed by exactly one reader, the one of its format. */
 static void test_claims_disjoint(void **state)
 {
@@ -549,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_field_errors),
 		cmocka_unit_test(test_read_text),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_line_ends),
 		cmocka_unit_test(test_claims_disjoint),
 	};
 	return cmocka_run_group_tests_name("csv-read", tests, NULL, NULL);
