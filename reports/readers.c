@@ -109,14 +109,23 @@ unsigned ab_report_read_text(const char *name, const char *text, size_t len, str
 		p += 3; /* a UTF-8 byte order mark, as spreadsheets write */
 	/* Lines end in LF, CRLF or a CR alone (neither our JSON nor any CSV
 	 * field holds a CR: the writers make sure of it). */
+	guint first = problems ? problems->len : 0;
+	size_t unnamed = 0;
 	while (p < end) {
 		const char *stop = line_end(p, end);
 		lineno++;
-		if (!blank(p, (size_t)(stop - p)) && read_one(name, lineno, p, (size_t)(stop - p), set, problems))
+		if (!blank(p, (size_t)(stop - p)) && read_one(name, lineno, p, (size_t)(stop - p), set, problems)) {
 			added++;
+		} else if (problems && problems->len - first > AB_REPORT_MAX_PROBLEMS) {
+			g_ptr_array_remove_index(problems, problems->len - 1);
+			unnamed++;
+		}
 		if (stop < end)
 			stop += *stop == '\r' && stop + 1 < end && stop[1] == '\n' ? 2 : 1;
 		p = stop;
 	}
+	if (unnamed)
+		g_ptr_array_add(problems, g_strdup_printf("%s: %zu more lines could not be read (only the first %d are named)",
+							  name, unnamed, AB_REPORT_MAX_PROBLEMS));
 	return added;
 }

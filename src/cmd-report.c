@@ -36,9 +36,10 @@ static const char report_description[] =
 	"skipped) from each FILE ('-' is standard input) and writes all the runs, in file order, on\n"
 	"standard output: text is the table a run prints, csv bonnie++ 1.98 lines (a comma or control\n"
 	"character in a name written as '_'), json arraybench JSON.  Figures a file does not hold show\n"
-	"as '-', empty or null, never 0.  A line or FILE that cannot be read is skipped with a warning\n"
-	"naming it, as is a FILE that is neither a regular file nor a pipe (a device) or holds more\n"
-	"than 256 MiB.  Lines may end in LF, CR LF or CR.\n"
+	"as '-', empty or null, never 0.  Lines may end in LF, CR LF or CR.  A line or FILE that\n"
+	"cannot be read is skipped with a warning naming it (20 lines a FILE, then a count of the\n"
+	"rest), as is a FILE that is neither a regular file nor a pipe (a device) or holds more than\n"
+	"256 MiB.\n"
 	"Exit status: 0 ok, 1 bad option or no run read at all, 5 output not written.\n"
 	"See arraybench-report(1).";
 

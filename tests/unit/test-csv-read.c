@@ -537,6 +537,29 @@ static void test_line_ends(void **state)
 	ab_run_set_clear(&set);
 }
 
+/* A file of junk names its first bad lines and counts the rest: one
+ * message per line of a 256 MiB file of "x" would be 134 million strings
+ * held at once (some 15 GB) and as many lines on standard error. */
+static void test_many_problems(void **state)
+{
+	(void)state;
+	g_auto(GStrv) ours = fixture_lines("arraybench-run.csv");
+	GString *t = g_string_new(NULL);
+	for (int i = 0; i < 100; i++)
+		g_string_append(t, "x\n");
+	g_string_append_printf(t, "%s\n", ours[0]);
+	g_autoptr(GPtrArray) problems = problems_new();
+	struct ab_run_set set = { 0 };
+	assert_int_equal(ab_report_read_text("m.csv", t->str, t->len, &set, problems), 1);
+	g_string_free(t, TRUE);
+	assert_int_equal(problems->len, AB_REPORT_MAX_PROBLEMS + 1);
+	assert_string_equal(g_ptr_array_index(problems, AB_REPORT_MAX_PROBLEMS - 1),
+			    "m.csv:20: not a line of arraybench JSON or bonnie++ CSV");
+	assert_string_equal(g_ptr_array_index(problems, AB_REPORT_MAX_PROBLEMS),
+			    "m.csv: 80 more lines could not be read (only the first 20 are named)");
+	ab_run_set_clear(&set);
+}
+
 /* Every real line is claimed by exactly one reader, the one of its format. */
 static void test_claims_disjoint(void **state)
 {
@@ -574,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_read_text),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_line_ends),
+		cmocka_unit_test(test_many_problems),
 		cmocka_unit_test(test_claims_disjoint),
 	};
 	return cmocka_run_group_tests_name("csv-read", tests, NULL, NULL);
