@@ -5,7 +5,7 @@
 # lines beside ours, damaged lines and files skipped with a warning naming
 # them, and the exit status of each failure.
 . "$(dirname "$0")/lib.sh"
-plan 52
+plan 53
 fx=$top/tests/fixtures
 d=$T/dir; mkdir "$d"
 cd "$T" || exit 1
@@ -152,11 +152,17 @@ is "$? $(cat fifo.err)" "0 " "a FIFO with no writer does not hang: it reads as e
 is "$? $(cat ps.err)" "0 " "a pipe with a writer (<(cat a.csv)) still reads"
 truncate -s 2G huge.csv
 timeout 20 "$AB" report huge.csv a.csv >/dev/null 2>huge.err
-is "$? $(cat huge.err)" "0 arraybench: warning: cannot read 'huge.csv': 2147483648 bytes, more than the 256 MiB a file of results may hold" \
+is "$? $(cat huge.err)" "0 arraybench: warning: cannot read 'huge.csv': 2147483648 bytes, more than the 64 MiB a file of results may hold" \
 	"a 2 GB sparse file is refused by its size, unread"
+# 64 MiB: a run holds some 25 times its CSV line in memory (250000 lines
+# take 1.6 GB); JSON runs about twice their line.
+truncate -s 65M big.csv
+"$AB" report big.csv a.csv >/dev/null 2>big.err
+is "$? $(cat big.err)" "0 arraybench: warning: cannot read 'big.csv': 68157440 bytes, more than the 64 MiB a file of results may hold" \
+	"a file of 65 MiB is refused by its size"
 timeout 60 "$AB" report - </dev/zero >/dev/null 2>zin.err
-is "$? $(cat zin.err)" "1 arraybench: warning: cannot read '-': more than the 256 MiB a file of results may hold
-arraybench: error: no run could be read from '-'" "/dev/zero on standard input is refused at 256 MiB"
+is "$? $(cat zin.err)" "1 arraybench: warning: cannot read '-': more than the 64 MiB a file of results may hold
+arraybench: error: no run could be read from '-'" "/dev/zero on standard input is refused at 64 MiB"
 "$AB" report - a.csv <&- >/dev/null 2>cin.err
 is "$? $(cat cin.err)" "0 arraybench: warning: cannot read '-': standard input is closed" \
 	"a closed standard input is named as closed, not read as empty"
