@@ -12,11 +12,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* What the options and the FILEs say. */
+struct report_opts {
+	const struct ab_writer *writer;
+	GPtrArray *files; /* char *, in order */
+};
+
 static gboolean opt_format(const char *name, const char *value, gpointer data, GError **error)
 {
-	const struct ab_writer **w = data;
-	*w = ab_writer_by_name(value);
-	if (*w)
+	struct report_opts *o = data;
+	o->writer = ab_writer_by_name(value);
+	if (o->writer)
 		return TRUE;
 	g_autoptr(GString) names = g_string_new(NULL);
 	for (const struct ab_writer *const *k = ab_writers; *k; k++)
@@ -25,9 +31,19 @@ static gboolean opt_format(const char *name, const char *value, gpointer data, G
 	return FALSE;
 }
 
+/* Each FILE, as bytes; through G_OPTION_REMAINING, which drops the "--"
+ * that ends the options (left in argv, it was read as a FILE). */
+static gboolean opt_file(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)error;
+	g_ptr_array_add(((struct report_opts *)data)->files, g_strdup(value));
+	return TRUE;
+}
+
 static const GOptionEntry entries[] = {
 	{ "format", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)opt_format, "Output format: text (default), csv or json",
 	  "FORMAT" },
+	{ G_OPTION_REMAINING, 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (gpointer)opt_file, NULL, NULL },
 	G_OPTION_ENTRY_NULL
 };
 
@@ -112,9 +128,10 @@ static void warn(const char *text)
 
 int ab_cmd_report(int argc, char **argv, GError **error)
 {
-	const struct ab_writer *writer = &ab_writer_text;
+	g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
+	struct report_opts o = { &ab_writer_text, files };
 	g_autoptr(GOptionContext) ctx = g_option_context_new("FILE...");
-	GOptionGroup *group = g_option_group_new("report", "report options", "Show report options", &writer, NULL);
+	GOptionGroup *group = g_option_group_new("report", "report options", "Show report options", &o, NULL);
 	g_option_group_add_entries(group, entries);
 	g_option_context_set_main_group(ctx, group);
 	g_option_context_set_summary(ctx, "Write saved results (arraybench JSON, bonnie++ CSV) as a table, CSV or JSON.");
@@ -129,37 +146,39 @@ int ab_cmd_report(int argc, char **argv, GError **error)
 		g_clear_error(&local);
 		return AB_ERROR_USAGE;
 	}
-	if (argc < 2) {
+	if (!files->len) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "report: no FILE given ('-' reads standard input)");
 		return AB_ERROR_USAGE;
 	}
 	struct ab_run_set set;
 	ab_run_set_init(&set);
 	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
-	for (int i = 1; i < argc; i++) {
+	for (guint i = 0; i < files->len; i++) {
+		const char *file = g_ptr_array_index(files, i);
 		g_autoptr(GString) text = g_string_new(NULL);
 		g_autoptr(GError) read_error = NULL;
-		if (!read_whole(argv[i], text, &read_error)) {
+		if (!read_whole(file, text, &read_error)) {
 			warn(read_error->message);
 			continue;
 		}
-		ab_report_read_text(g_str_equal(argv[i], "-") ? "(standard input)" : argv[i], text->str, text->len,
-				    &set, problems);
+		ab_report_read_text(g_str_equal(file, "-") ? "(standard input)" : file, text->str, text->len, &set,
+				    problems);
 		for (guint k = 0; k < problems->len; k++)
 			warn(g_ptr_array_index(problems, k));
 		g_ptr_array_set_size(problems, 0);
 	}
 	if (set.runs->len == 0) {
 		ab_run_set_clear(&set);
-		if (argc == 2)
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "no run could be read from '%s'", argv[1]);
+		if (files->len == 1)
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "no run could be read from '%s'",
+				    (char *)g_ptr_array_index(files, 0));
 		else
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "no run could be read from any of the %d files",
-				    argc - 1);
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "no run could be read from any of the %u files",
+				    files->len);
 		return AB_ERROR_USAGE;
 	}
 	g_autoptr(GString) out = g_string_new(NULL);
-	gboolean ok = ab_writer_write_set(writer, &set, out, error);
+	gboolean ok = ab_writer_write_set(o.writer, &set, out, error);
 	ab_run_set_clear(&set);
 	if (!ok)
 		return ab_error_exit_status(*error);

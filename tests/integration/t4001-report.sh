@@ -5,7 +5,7 @@
 # lines beside ours, damaged lines and files skipped with a warning naming
 # them, and the exit status of each failure.
 . "$(dirname "$0")/lib.sh"
-plan 53
+plan 54
 fx=$top/tests/fixtures
 d=$T/dir; mkdir "$d"
 cd "$T" || exit 1
@@ -175,3 +175,8 @@ is "$(awk -F, '{ print NF }' comma.csv | tr '\n' ' ')$(cut -d, -f3 comma.csv)" "
 	"a machine 'a,b<newline>c' from JSON: one 50-field CSV line, named a_b_c"
 bon_csv2txt <comma.csv >/dev/null 2>b.err
 is "$? $(cat b.err)" "0 " "which bon_csv2txt reads without complaint"
+
+# '--' ends the options: a FILE may then start with '-'.
+cp a.csv ./-dash.csv
+"$AB" report -- -dash.csv >/dev/null 2>dash.err
+is "$? $(cat dash.err)" "0 " "report -- -dash.csv reads -dash.csv, and '--' is no FILE"
