@@ -42,10 +42,12 @@ static gboolean blank(const char *p, size_t len)
 	return TRUE;
 }
 
-/* bonnie++ -x N writes one first: "format_version,..." (1.9x) or "name,..." (1.0x). */
+/* bonnie++ -x N writes one first: "format_version,bonnie_version,..."
+ * (1.9x) or "name,file_size,..." (1.0x).  Two columns, not one: a 1.03
+ * line opens with its machine, which may well be "name". */
 static gboolean header(const char *line)
 {
-	return g_str_has_prefix(line, "format_version,") || g_str_has_prefix(line, "name,");
+	return g_str_has_prefix(line, "format_version,bonnie_version,") || g_str_has_prefix(line, "name,file_size,");
 }
 
 static void problem(GPtrArray *problems, const char *name, size_t lineno, const char *what)

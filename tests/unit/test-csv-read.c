@@ -560,6 +560,21 @@ static void test_many_problems(void **state)
 	ab_run_set_clear(&set);
 }
 
+/* A 1.03 line's first field is the machine: one named "name" is a run,
+ * not the header bonnie++ -x writes ("name,file_size,..."). */
+static void test_machine_named_name(void **state)
+{
+	(void)state;
+	g_auto(GStrv) b103 = fixture_lines("bonnie-1.03-seed003.csv");
+	g_autofree char *line = g_strconcat("name", strchr(b103[0], ','), "\n", NULL);
+	g_autoptr(GPtrArray) problems = problems_new();
+	struct ab_run_set set = { 0 };
+	assert_int_equal(ab_report_read_text("n.csv", line, strlen(line), &set, problems), 1);
+	assert_int_equal(problems->len, 0);
+	assert_string_equal(((struct ab_run *)g_ptr_array_index(set.runs, 0))->machine, "name");
+	ab_run_set_clear(&set);
+}
+
 /* Every real line is claimed by exactly one reader, the one of its format. */
 static void test_claims_disjoint(void **state)
 {
@@ -598,6 +613,7 @@ int main(void)
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_line_ends),
 		cmocka_unit_test(test_many_problems),
+		cmocka_unit_test(test_machine_named_name),
 		cmocka_unit_test(test_claims_disjoint),
 	};
 	return cmocka_run_group_tests_name("csv-read", tests, NULL, NULL);
