@@ -38,6 +38,19 @@ static void field(GString *s, const char *text)
 	g_string_append(s, text ? text : "");
 }
 
+/* A name (machine, version, seed text) as one field.  The CSV has no
+ * quoting: a comma would make 51 fields, a newline or CR two lines, and
+ * bon_csv2txt would read garbage.  A run's own names cannot hold them (-m
+ * is checked, the host name mapped), but one read from JSON may hold
+ * anything; its commas and control characters become '_', the mapping the
+ * default machine name gets, so the line is always one line of 50 fields. */
+static void text_field(GString *s, const char *text)
+{
+	g_string_append_c(s, ',');
+	for (const unsigned char *c = (const unsigned char *)(text ? text : ""); *c; c++)
+		g_string_append_c(s, *c == ',' || *c < 0x20 || *c == 0x7f ? '_' : (char)*c);
+}
+
 static void field_u64(GString *s, uint64_t v)
 {
 	if (ab_known(v))
@@ -160,14 +173,14 @@ char *ab_csv_format_line(const struct ab_run *run)
 	GString *s = g_string_new(AB_CSV_FORMAT_VERSION);
 	if (g_strcmp0(run->tool, "arraybench") == 0) {
 		g_autofree char *v = g_strdup_printf("arraybench-%s", run->tool_version ? run->tool_version : "");
-		field(s, v);
+		text_field(s, v);
 	} else {
-		field(s, run->tool_version);
+		text_field(s, run->tool_version);
 	}
-	field(s, run->machine);
+	text_field(s, run->machine);
 	field_u64(s, run->concurrency);
 	if (run->seed_text)
-		field(s, run->seed_text);
+		text_field(s, run->seed_text);
 	else
 		field_u64(s, run->seed);
 	const struct ab_phase *order[AB_PHASE_COUNT];

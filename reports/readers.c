@@ -42,10 +42,12 @@ static gboolean blank(const char *p, size_t len)
 	return TRUE;
 }
 
-/* bonnie++ -x N writes one first: "format_version,..." (1.9x) or "name,..." (1.0x). */
+/* bonnie++ -x N writes one first: "format_version,bonnie_version,..."
+ * (1.9x) or "name,file_size,..." (1.0x).  Two columns, not one: a 1.03
+ * line opens with its machine, which may well be "name". */
 static gboolean header(const char *line)
 {
-	return g_str_has_prefix(line, "format_version,") || g_str_has_prefix(line, "name,");
+	return g_str_has_prefix(line, "format_version,bonnie_version,") || g_str_has_prefix(line, "name,file_size,");
 }
 
 static void problem(GPtrArray *problems, const char *name, size_t lineno, const char *what)
@@ -82,6 +84,14 @@ static gboolean read_one(const char *name, size_t lineno, const char *p, size_t 
 	return FALSE;
 }
 
+/* The end of the line at p: the first LF or CR before end. */
+static const char *line_end(const char *p, const char *end)
+{
+	while (p < end && *p != '\n' && *p != '\r')
+		p++;
+	return p;
+}
+
 unsigned ab_report_read_text(const char *name, const char *text, size_t len, struct ab_run_set *set,
 			     GPtrArray *problems)
 {
@@ -91,16 +101,33 @@ unsigned ab_report_read_text(const char *name, const char *text, size_t len, str
 		ab_run_set_init(set);
 	if (!text)
 		return 0;
-	for (const char *p = text, *end = text + len; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *stop = nl ? nl : end;
-		size_t n = (size_t)(stop - p);
-		lineno++;
-		if (n && p[n - 1] == '\r')
-			n--;
-		if (!blank(p, n) && read_one(name, lineno, p, n, set, problems))
-			added++;
-		p = nl ? nl + 1 : end;
+	if (len >= 2 && ((text[0] == '\xff' && text[1] == '\xfe') || (text[0] == '\xfe' && text[1] == '\xff'))) {
+		/* Every line would hold NUL bytes: say it once, with the remedy. */
+		problem(problems, name, 1, "UTF-16 text, not UTF-8 (iconv -f UTF-16 -t UTF-8 converts it)");
+		return 0;
 	}
+	const char *p = text, *end = text + len;
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		p += 3; /* a UTF-8 byte order mark, as spreadsheets write */
+	/* Lines end in LF, CRLF or a CR alone (neither our JSON nor any CSV
+	 * field holds a CR: the writers make sure of it). */
+	guint first = problems ? problems->len : 0;
+	size_t unnamed = 0;
+	while (p < end) {
+		const char *stop = line_end(p, end);
+		lineno++;
+		if (!blank(p, (size_t)(stop - p)) && read_one(name, lineno, p, (size_t)(stop - p), set, problems)) {
+			added++;
+		} else if (problems && problems->len - first > AB_REPORT_MAX_PROBLEMS) {
+			g_ptr_array_remove_index(problems, problems->len - 1);
+			unnamed++;
+		}
+		if (stop < end)
+			stop += *stop == '\r' && stop + 1 < end && stop[1] == '\n' ? 2 : 1;
+		p = stop;
+	}
+	if (unnamed)
+		g_ptr_array_add(problems, g_strdup_printf("%s: %zu more lines could not be read (only the first %d are named)",
+							  name, unnamed, AB_REPORT_MAX_PROBLEMS));
 	return added;
 }

@@ -7,15 +7,22 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* What the options and the FILEs say. */
+struct report_opts {
+	const struct ab_writer *writer;
+	GPtrArray *files; /* char *, in order */
+};
+
 static gboolean opt_format(const char *name, const char *value, gpointer data, GError **error)
 {
-	const struct ab_writer **w = data;
-	*w = ab_writer_by_name(value);
-	if (*w)
+	struct report_opts *o = data;
+	o->writer = ab_writer_by_name(value);
+	if (o->writer)
 		return TRUE;
 	g_autoptr(GString) names = g_string_new(NULL);
 	for (const struct ab_writer *const *k = ab_writers; *k; k++)
@@ -24,37 +31,73 @@ static gboolean opt_format(const char *name, const char *value, gpointer data, G
 	return FALSE;
 }
 
+/* Each FILE, as bytes; through G_OPTION_REMAINING, which drops the "--"
+ * that ends the options (left in argv, it was read as a FILE). */
+static gboolean opt_file(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)error;
+	g_ptr_array_add(((struct report_opts *)data)->files, g_strdup(value));
+	return TRUE;
+}
+
 static const GOptionEntry entries[] = {
 	{ "format", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)opt_format, "Output format: text (default), csv or json",
 	  "FORMAT" },
+	{ G_OPTION_REMAINING, 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (gpointer)opt_file, NULL, NULL },
 	G_OPTION_ENTRY_NULL
 };
 
 static const char report_description[] =
 	"Reads arraybench JSON lines and bonnie++ CSV lines (1.98, 2.00a and 1.03; header lines are\n"
 	"skipped) from each FILE ('-' is standard input) and writes all the runs, in file order, on\n"
-	"standard output: text is the table a run prints, csv bonnie++ 1.98 lines, json arraybench\n"
-	"JSON.  Figures a file does not hold show as '-', empty or null, never 0.  A line or FILE that\n"
-	"cannot be read is skipped with a warning naming it.\n"
+	"standard output: text is the table a run prints, csv bonnie++ 1.98 lines (a comma or control\n"
+	"character in a name written as '_'), json arraybench JSON.  Figures a file does not hold show\n"
+	"as '-', empty or null, never 0.  Lines may end in LF, CR LF or CR.  A line or FILE that\n"
+	"cannot be read is skipped with a warning naming it (20 lines a FILE, then a count of the\n"
+	"rest), as is a FILE that is neither a regular file nor a pipe (a device) or holds more than\n"
+	"64 MiB.\n"
 	"Exit status: 0 ok, 1 bad option or no run read at all, 5 output not written.\n"
 	"See arraybench-report(1).";
 
+gboolean ab_stdin_closed;
+
+/* Over 5000 runs of JSON (some 12 KB a line), 250000 of CSV.  The runs
+ * read are all held: a CSV run takes some 25 times its line (64 MiB of them
+ * 1.6 GB), a JSON run twice.  Past it the input is no file of results (a
+ * disk image, /dev/zero on standard input) and is refused, not read. */
+#define MAX_MIB 64
+#define MAX_BYTES ((size_t)MAX_MIB << 20)
+
 /* The whole of path ("-": standard input) into text; FALSE and an error
- * naming it if it is a directory or cannot be read. */
+ * naming it if it is a directory, a device, too big or cannot be read.  A
+ * FIFO is opened without blocking (one with no writer would hang open()),
+ * then read as it comes: with no writer it is empty. */
 static gboolean read_whole(const char *path, GString *text, GError **error)
 {
 	gboolean stdin_ = g_str_equal(path, "-");
-	int fd = stdin_ ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	if (stdin_ && ab_stdin_closed) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot read '-': standard input is closed");
+		return FALSE;
+	}
+	int fd = stdin_ ? 0 : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0) {
+	if (fd < 0 || fstat(fd, &st) != 0 || (!stdin_ && fcntl(fd, F_SETFL, 0) != 0)) {
 		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot read '%s'", path);
 		if (fd > 0)
 			close(fd);
 		return FALSE;
 	}
-	gboolean ok = !S_ISDIR(st.st_mode);
-	if (!ok)
+	gboolean ok = FALSE;
+	if (S_ISDIR(st.st_mode))
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot read '%s': it is a directory", path);
+	else if (!stdin_ && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot read '%s': not a regular file", path);
+	else if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > MAX_BYTES)
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "cannot read '%s': %jd bytes, more than the %d MiB a file of results may hold", path,
+			    (intmax_t)st.st_size, MAX_MIB);
+	else
+		ok = TRUE;
 	char buf[65536];
 	while (ok) {
 		ssize_t got = read(fd, buf, sizeof(buf));
@@ -63,8 +106,12 @@ static gboolean read_whole(const char *path, GString *text, GError **error)
 		if (got < 0) {
 			ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot read '%s'", path);
 			ok = FALSE;
+		} else if ((size_t)got > MAX_BYTES - text->len) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "cannot read '%s': more than the %d MiB a file of results may hold", path, MAX_MIB);
+			ok = FALSE;
 		}
-		if (got <= 0)
+		if (got <= 0 || !ok)
 			break;
 		g_string_append_len(text, buf, got);
 	}
@@ -81,9 +128,10 @@ static void warn(const char *text)
 
 int ab_cmd_report(int argc, char **argv, GError **error)
 {
-	const struct ab_writer *writer = &ab_writer_text;
+	g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
+	struct report_opts o = { &ab_writer_text, files };
 	g_autoptr(GOptionContext) ctx = g_option_context_new("FILE...");
-	GOptionGroup *group = g_option_group_new("report", "report options", "Show report options", &writer, NULL);
+	GOptionGroup *group = g_option_group_new("report", "report options", "Show report options", &o, NULL);
 	g_option_group_add_entries(group, entries);
 	g_option_context_set_main_group(ctx, group);
 	g_option_context_set_summary(ctx, "Write saved results (arraybench JSON, bonnie++ CSV) as a table, CSV or JSON.");
@@ -98,37 +146,39 @@ int ab_cmd_report(int argc, char **argv, GError **error)
 		g_clear_error(&local);
 		return AB_ERROR_USAGE;
 	}
-	if (argc < 2) {
+	if (!files->len) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "report: no FILE given ('-' reads standard input)");
 		return AB_ERROR_USAGE;
 	}
 	struct ab_run_set set;
 	ab_run_set_init(&set);
 	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
-	for (int i = 1; i < argc; i++) {
+	for (guint i = 0; i < files->len; i++) {
+		const char *file = g_ptr_array_index(files, i);
 		g_autoptr(GString) text = g_string_new(NULL);
 		g_autoptr(GError) read_error = NULL;
-		if (!read_whole(argv[i], text, &read_error)) {
+		if (!read_whole(file, text, &read_error)) {
 			warn(read_error->message);
 			continue;
 		}
-		ab_report_read_text(g_str_equal(argv[i], "-") ? "(standard input)" : argv[i], text->str, text->len,
-				    &set, problems);
+		ab_report_read_text(g_str_equal(file, "-") ? "(standard input)" : file, text->str, text->len, &set,
+				    problems);
 		for (guint k = 0; k < problems->len; k++)
 			warn(g_ptr_array_index(problems, k));
 		g_ptr_array_set_size(problems, 0);
 	}
 	if (set.runs->len == 0) {
 		ab_run_set_clear(&set);
-		if (argc == 2)
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "no run could be read from '%s'", argv[1]);
+		if (files->len == 1)
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "no run could be read from '%s'",
+				    (char *)g_ptr_array_index(files, 0));
 		else
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "no run could be read from any of the %d files",
-				    argc - 1);
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "no run could be read from any of the %u files",
+				    files->len);
 		return AB_ERROR_USAGE;
 	}
 	g_autoptr(GString) out = g_string_new(NULL);
-	gboolean ok = ab_writer_write_set(writer, &set, out, error);
+	gboolean ok = ab_writer_write_set(o.writer, &set, out, error);
 	ab_run_set_clear(&set);
 	if (!ok)
 		return ab_error_exit_status(*error);

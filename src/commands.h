@@ -14,5 +14,7 @@ int ab_cmd_report(int argc, char **argv, GError **error);
 /* Standard output was closed when arraybench started (it now holds
  * /dev/null): a result sent only there is not written. */
 extern gboolean ab_stdout_closed;
+/* Standard input likewise: `report -` says so rather than read nothing. */
+extern gboolean ab_stdin_closed;
 
 #endif

@@ -44,6 +44,8 @@ static void hold_standard_fds(void)
 {
 	for (int fd = 0; fd <= 2; fd++)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			if (fd == 0)
+				ab_stdin_closed = TRUE;
 			if (fd == 1)
 				ab_stdout_closed = TRUE; /* what goes there is lost: say so */
 			int got = open("/dev/null", O_RDWR);

@@ -186,10 +186,12 @@ gboolean ab_parse_phase_list(const char *text, struct ab_config *cfg, GError **e
 	g_auto(GStrv) names = g_strsplit(text, ",", 0);
 	/* In the order given; a phase named twice runs twice. */
 	g_autoptr(GArray) ids = g_array_new(FALSE, FALSE, sizeof(unsigned));
+	gboolean all = FALSE;
 	for (char **n = names; *n; n++) {
 		if (g_str_equal(*n, "all")) {
 			for (unsigned id = 0; id < AB_PHASE_COUNT; id++)
 				g_array_append_val(ids, id);
+			all = TRUE;
 			continue;
 		}
 		const struct ab_phase *ph = ab_phase_by_name(*n);
@@ -200,8 +202,13 @@ gboolean ab_parse_phase_list(const char *text, struct ab_config *cfg, GError **e
 	}
 	if (!ids->len)
 		return bad_option(error, "--phases", text, "no phase named");
-	if (ids->len > AB_MAX_STEPS)
-		return bad_option(error, "--phases", text, "more than " G_STRINGIFY(AB_MAX_STEPS) " steps");
+	if (ids->len > AB_MAX_STEPS) {
+		/* The count, not the list: that would be a line of kilobytes. */
+		g_autofree char *of_all = all ? g_strdup_printf(" ('all' is %d)", AB_PHASE_COUNT) : g_strdup("");
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "invalid --phases: %u steps%s, more than %d", ids->len,
+			    of_all, AB_MAX_STEPS);
+		return FALSE;
+	}
 	if (cfg->phase_ids)
 		g_array_unref(cfg->phase_ids);
 	cfg->phase_ids = g_steal_pointer(&ids);

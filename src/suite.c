@@ -237,16 +237,17 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 		}
 		if (ok && (ph->flags & AB_PHASE_FILES)) {
 			gboolean random_order = (ph->flags & AB_PHASE_RANDOM_ORDER) != 0;
-			struct ab_file_set **set = random_order ? &rnd : &seq;
-			if (random_order && seq) {
-				/* Leftovers of the sequential group (no seq-delete asked for). */
-				drop_file_set(s, g_steal_pointer(&seq));
-			}
-			if (!(ph->flags & AB_PHASE_NEEDS_FILES) && exists(s->run_dir->fd, AB_FILES_NAME)) {
+			struct ab_file_set **set = random_order ? &rnd : &seq, **other = random_order ? &seq : &rnd;
+			/* One set is on disk at a time, in AB_FILES_NAME: the other
+			 * order's goes first (the sequential group's leftovers when
+			 * no seq-delete was asked for; a rand-create before a
+			 * seq-stat), so a phase never works on files named by a set
+			 * it does not hold. */
+			drop_file_set(s, g_steal_pointer(other));
+			if (!(ph->flags & AB_PHASE_NEEDS_FILES)) {
 				/* A create again (--phases seq-create,seq-create): it
 				 * starts from no files, as the first did. */
-				drop_file_set(s, g_steal_pointer(&seq));
-				drop_file_set(s, g_steal_pointer(&rnd));
+				drop_file_set(s, g_steal_pointer(set));
 			}
 			if (!*set)
 				*set = ab_file_set_new(step, random_order, seed);

@@ -3,7 +3,7 @@
 # Bad input: one line naming the bad value, exit status 1 (3 for missing
 # resources, 2 for a phase that failed), nothing left behind.
 . "$(dirname "$0")/lib.sh"
-plan 42
+plan 51
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 
@@ -25,6 +25,12 @@ bad 1 "'3000'" -d "$d" -s 64m:3000
 bad 1 "'abc'" -d "$d" -n abc
 bad 1 "'0'" -d "$d" -s 64m --seekers 0
 bad 1 "'bogus'" -d "$d" --phases bogus
+bad 1 "invalid phase ''" -d "$d" --phases seeks,,block-read
+bad 1 "invalid phase ' block-read'" -d "$d" --phases "seeks, block-read"
+# 257 steps: the count is named, not the whole list (a line of kilobytes).
+bad 1 "257 steps, more than 256" -d "$d" -s 32m --phases "$(yes seeks | head -257 | paste -sd,)"
+[ "$(wc -c <"$T/err")" -lt 200 ]; ok $? "and that line is short"
+bad 1 "264 steps ('all' is 12), more than 256" -d "$d" -s 32m --phases "$(yes all | head -22 | paste -sd,)"
 bad 1 "'a,b'" -d "$d" -m a,b
 bad 1 "'$T/missing'" -d "$T/missing" -s 32m "${cache[@]}"
 bad 1 "'maybe'" -d "$d" --cache maybe

@@ -5,7 +5,7 @@
 # lines beside ours, damaged lines and files skipped with a warning naming
 # them, and the exit status of each failure.
 . "$(dirname "$0")/lib.sh"
-plan 43
+plan 54
 fx=$top/tests/fixtures
 d=$T/dir; mkdir "$d"
 cd "$T" || exit 1
@@ -138,3 +138,45 @@ is "$? $(grep -c '^arraybench: error: cannot write .*standard output: No space l
 "$AB" report a.csv >&- 2>closed.err
 is "$? $(grep -c '^arraybench: error: cannot write .*standard output' closed.err)" "5 1" \
 	"a closed standard output: exit 5, saying so"
+
+# Input that is no file of results must neither hang nor fill memory: a
+# device is refused by name, a FIFO with no writer reads as empty, and a
+# file or stream past the size limit is refused at it.
+timeout 20 "$AB" report /dev/zero a.csv >z.out 2>z.err
+is "$? $(grep -c '^phase ' z.out)" "0 1" "/dev/zero beside a good file: exit 0, the good run prints"
+is "$(cat z.err)" "arraybench: warning: cannot read '/dev/zero': not a regular file" "/dev/zero is refused as not a regular file"
+mkfifo nowriter
+timeout 20 "$AB" report nowriter a.csv >/dev/null 2>fifo.err
+is "$? $(cat fifo.err)" "0 " "a FIFO with no writer does not hang: it reads as empty"
+"$AB" report <(cat a.csv) >/dev/null 2>ps.err
+is "$? $(cat ps.err)" "0 " "a pipe with a writer (<(cat a.csv)) still reads"
+truncate -s 2G huge.csv
+timeout 20 "$AB" report huge.csv a.csv >/dev/null 2>huge.err
+is "$? $(cat huge.err)" "0 arraybench: warning: cannot read 'huge.csv': 2147483648 bytes, more than the 64 MiB a file of results may hold" \
+	"a 2 GB sparse file is refused by its size, unread"
+# 64 MiB: a run holds some 25 times its CSV line in memory (250000 lines
+# take 1.6 GB); JSON runs about twice their line.
+truncate -s 65M big.csv
+"$AB" report big.csv a.csv >/dev/null 2>big.err
+is "$? $(cat big.err)" "0 arraybench: warning: cannot read 'big.csv': 68157440 bytes, more than the 64 MiB a file of results may hold" \
+	"a file of 65 MiB is refused by its size"
+timeout 60 "$AB" report - </dev/zero >/dev/null 2>zin.err
+is "$? $(cat zin.err)" "1 arraybench: warning: cannot read '-': more than the 64 MiB a file of results may hold
+arraybench: error: no run could be read from '-'" "/dev/zero on standard input is refused at 64 MiB"
+"$AB" report - a.csv <&- >/dev/null 2>cin.err
+is "$? $(cat cin.err)" "0 arraybench: warning: cannot read '-': standard input is closed" \
+	"a closed standard input is named as closed, not read as empty"
+
+# A machine name from JSON may hold anything; its CSV line stays one line
+# of 50 fields that bon_csv2txt reads (a comma or newline becomes '_').
+python3 -c 'import json, sys; o = json.loads(open(sys.argv[1]).readline()); o["environment"]["machine"] = "a,b\nc"; print(json.dumps(o))' a.json >comma.json
+"$AB" report --format csv comma.json >comma.csv 2>/dev/null
+is "$(awk -F, '{ print NF }' comma.csv | tr '\n' ' ')$(cut -d, -f3 comma.csv)" "50 a_b_c" \
+	"a machine 'a,b<newline>c' from JSON: one 50-field CSV line, named a_b_c"
+bon_csv2txt <comma.csv >/dev/null 2>b.err
+is "$? $(cat b.err)" "0 " "which bon_csv2txt reads without complaint"
+
+# '--' ends the options: a FILE may then start with '-'.
+cp a.csv ./-dash.csv
+"$AB" report -- -dash.csv >/dev/null 2>dash.err
+is "$? $(cat dash.err)" "0 " "report -- -dash.csv reads -dash.csv, and '--' is no FILE"

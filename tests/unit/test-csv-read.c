@@ -513,6 +513,68 @@ static void test_hostile(void **state)
 	ab_run_set_clear(&empty);
 }
 
+/* Line ends of other systems: CR alone (classic Mac OS, some spreadsheet
+ * exports) and CRLF end lines as LF does; a UTF-8 byte order mark is
+ * skipped; UTF-16 is one problem for the file, not one per line. */
+static void test_line_ends(void **state)
+{
+	(void)state;
+	g_auto(GStrv) ours = fixture_lines("arraybench-run.csv");
+	g_autoptr(GPtrArray) problems = problems_new();
+	struct ab_run_set set = { 0 };
+	g_autofree char *cr = g_strdup_printf("\xef\xbb\xbf%s\r%s\r\n\r%s", ours[0], ours[1], ours[2]);
+	assert_int_equal(ab_report_read_text("cr.csv", cr, strlen(cr), &set, problems), 3);
+	assert_int_equal(problems->len, 0);
+	g_autofree char *bad = g_strdup_printf("%s\rjunk\r\n%s", ours[0], ours[1]);
+	assert_int_equal(ab_report_read_text("b.csv", bad, strlen(bad), &set, problems), 2);
+	const char *want[] = { "b.csv:2: not a line of arraybench JSON or bonnie++ CSV" };
+	assert_problems(problems, want, G_N_ELEMENTS(want));
+	g_ptr_array_set_size(problems, 0);
+	static const char u16[] = "\xff\xfe" "1\0.\0" "9\0" "8\0,\0\n\0" "1\0\n\0";
+	assert_int_equal(ab_report_read_text("u.csv", u16, sizeof(u16) - 1, &set, problems), 0);
+	const char *want16[] = { "u.csv:1: UTF-16 text, not UTF-8 (iconv -f UTF-16 -t UTF-8 converts it)" };
+	assert_problems(problems, want16, G_N_ELEMENTS(want16));
+	ab_run_set_clear(&set);
+}
+
+/* A file of junk names its first bad lines and counts the rest: one
+ * message per line of a 256 MiB file of "x" would be 134 million strings
+ * held at once (some 15 GB) and as many lines on standard error. */
+static void test_many_problems(void **state)
+{
+	(void)state;
+	g_auto(GStrv) ours = fixture_lines("arraybench-run.csv");
+	GString *t = g_string_new(NULL);
+	for (int i = 0; i < 100; i++)
+		g_string_append(t, "x\n");
+	g_string_append_printf(t, "%s\n", ours[0]);
+	g_autoptr(GPtrArray) problems = problems_new();
+	struct ab_run_set set = { 0 };
+	assert_int_equal(ab_report_read_text("m.csv", t->str, t->len, &set, problems), 1);
+	g_string_free(t, TRUE);
+	assert_int_equal(problems->len, AB_REPORT_MAX_PROBLEMS + 1);
+	assert_string_equal(g_ptr_array_index(problems, AB_REPORT_MAX_PROBLEMS - 1),
+			    "m.csv:20: not a line of arraybench JSON or bonnie++ CSV");
+	assert_string_equal(g_ptr_array_index(problems, AB_REPORT_MAX_PROBLEMS),
+			    "m.csv: 80 more lines could not be read (only the first 20 are named)");
+	ab_run_set_clear(&set);
+}
+
+/* A 1.03 line's first field is the machine: one named "name" is a run,
+ * not the header bonnie++ -x writes ("name,file_size,..."). */
+static void test_machine_named_name(void **state)
+{
+	(void)state;
+	g_auto(GStrv) b103 = fixture_lines("bonnie-1.03-seed003.csv");
+	g_autofree char *line = g_strconcat("name", strchr(b103[0], ','), "\n", NULL);
+	g_autoptr(GPtrArray) problems = problems_new();
+	struct ab_run_set set = { 0 };
+	assert_int_equal(ab_report_read_text("n.csv", line, strlen(line), &set, problems), 1);
+	assert_int_equal(problems->len, 0);
+	assert_string_equal(((struct ab_run *)g_ptr_array_index(set.runs, 0))->machine, "name");
+	ab_run_set_clear(&set);
+}
+
 /* Every real line is claimed by exactly one reader, the one of its format. */
 static void test_claims_disjoint(void **state)
 {
@@ -549,6 +611,9 @@ int main(void)
 		cmocka_unit_test(test_field_errors),
 		cmocka_unit_test(test_read_text),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_line_ends),
+		cmocka_unit_test(test_many_problems),
+		cmocka_unit_test(test_machine_named_name),
 		cmocka_unit_test(test_claims_disjoint),
 	};
 	return cmocka_run_group_tests_name("csv-read", tests, NULL, NULL);

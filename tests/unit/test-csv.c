@@ -250,6 +250,31 @@ static void test_skipped_sections(void **state)
 			    ",,,,,,,,,,,,,,,,,64,4096,,,,17055,47,,,,,,,,,,,,,,,,,8102us,,,,,\n");
 }
 
+/* Names come from JSON too, where they may hold anything: a comma, a
+ * newline or a CR in the machine, seed or version would break the line
+ * into more fields or lines (bon_csv2txt then reads garbage). */
+static void test_free_text(void **state)
+{
+	struct fixture *f = *state;
+	g_free(f->run->machine);
+	f->run->machine = g_strdup("ho,st\nx\r\ty\x1b\x7f z");
+	f->run->seed_text = g_strdup("se,ed\n");
+	g_free(f->run->tool);
+	f->run->tool = g_strdup("bonnie++");
+	g_free(f->run->tool_version);
+	f->run->tool_version = g_strdup("2,0\r");
+	set_result(f->run, AB_PHASE_SEQ_CREATE, 5000, 50, TRUE, 1000);
+	g_autofree char *line = ab_csv_format_line(f->run);
+	assert_null(strpbrk(line, "\r\t\x1b\x7f"));
+	assert_ptr_equal(strchr(line, '\n'), line + strlen(line) - 1);
+	guint n;
+	g_auto(GStrv) v = fields_of(line, &n);
+	assert_int_equal(n, AB_CSV_FIELDS);
+	assert_string_equal(v[1], "2_0_");
+	assert_string_equal(v[2], "ho_st_x__y__ z");
+	assert_string_equal(v[4], "se_ed_");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +284,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_one_group_ran, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_special_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_skipped_sections, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_free_text, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("csv", tests, NULL, NULL);
 }
