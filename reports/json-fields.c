@@ -116,6 +116,7 @@ const struct ab_json_field ab_json_result_fields[] = {
 	AB_JF("cache_mode", STR, struct ab_result, cache_mode),
 	AB_JF("cache_state", STR, struct ab_result, cache_state),
 	AB_JF("laid_out_untimed", FLAG, struct ab_result, laid_out_untimed),
+	AB_JF("resident_at_start", DBL, struct ab_result, resident_at_start),
 	AB_JF("sync_mode", STR, struct ab_result, sync_mode),
 	AB_JF("direct", FLAG, struct ab_result, direct),
 	END,

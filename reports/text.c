@@ -173,7 +173,7 @@ static void row(GString *s, const struct ab_result *r, gboolean *any_layout)
 {
 	const struct ab_phase *ph = ab_phase_by_name(r->phase);
 	const struct ab_latency *l = &r->latency;
-	char rate[32], cpu[16], iowait[16], lat[5][16], note[64] = "";
+	char rate[32], cpu[16], iowait[16], lat[5][16], note[128] = "";
 	const uint64_t v[5] = { l->p50_ns, l->p90_ns, l->p99_ns, l->p99_9_ns, l->max_ns };
 	for (int i = 0; i < 5; i++)
 		ab_text_format_latency(v[i], lat[i], sizeof(lat[i]));
@@ -195,6 +195,13 @@ static void row(GString *s, const struct ab_result *r, gboolean *any_layout)
 	if (!r->measurable && !isnan(r->elapsed_s))
 		snprintf(note, sizeof(note), "  (%.2g s: below %.1f s)", r->elapsed_s,
 			 isnan(r->min_measurable_s) ? 0.5 : r->min_measurable_s);
+	/* A phase said to start cold that found much of its file cached
+	 * measured partly memory: the row says so. */
+	if (g_strcmp0(r->cache_state, "cold") == 0 && r->resident_at_start > 0.05) {
+		char more[64];
+		snprintf(more, sizeof(more), "  (cold, yet %.0f%% of the file was cached)", 100 * r->resident_at_start);
+		g_strlcat(note, more, sizeof(note));
+	}
 	if (r->laid_out_untimed == TRUE) {
 		g_strlcat(note, "  *", sizeof(note));
 		*any_layout = TRUE;

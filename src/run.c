@@ -35,6 +35,7 @@ struct ab_result *ab_result_new(const char *phase)
 	r->sys_busy_percent = r->iowait_percent = NAN;
 	r->max_rss_kib = -1;
 	r->direct = r->laid_out_untimed = AB_FLAG_UNKNOWN;
+	r->resident_at_start = NAN;
 	latency_unknown(&r->latency);
 	r->per_worker = g_array_new(FALSE, TRUE, sizeof(struct ab_worker_stat));
 	r->devices = g_array_new(FALSE, TRUE, sizeof(struct ab_device_io));

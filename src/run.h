@@ -149,6 +149,9 @@ struct ab_result {
 	char *cache_mode;        /* what the cache held when the phase began, and why */
 	char *cache_state;       /* "cold", "warm" */
 	ab_flag laid_out_untimed;
+	/* Share of the test file in the page cache as the phase began (mincore),
+	 * for the phases that read it; NAN for the others. */
+	double resident_at_start;
 	struct ab_latency latency;
 	GArray *per_worker;      /* struct ab_worker_stat, never NULL */
 	GArray *devices;         /* struct ab_device_io, never NULL */

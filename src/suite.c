@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "suite.h"
 #include "error.h"
+#include "residency.h"
 #include "rng.h"
 #include "runner.h"
 #include "../workloads/fileset.h"
@@ -48,6 +49,18 @@ static gboolean io_file_ready(const struct ab_suite *s, const struct ab_step *st
 	uint64_t need = (step->phase->flags & AB_PHASE_PER_CHAR) ? step->per_char_bytes : step->file_size;
 	return fstatat(s->run_dir->dir_fd, s->run_dir->io_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	       (uint64_t)st.st_size >= need;
+}
+
+/* How much of the test file the page cache held just before the phase
+ * started: what "cold" or "warm" really meant for it.  With -u the file's
+ * directory is the user's: only a regular file is looked at. */
+static double io_file_resident(const struct ab_suite *s)
+{
+	int fd = openat(s->run_dir->dir_fd, s->run_dir->io_name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	double share = ab_file_resident_share(fd);
+	if (fd >= 0)
+		close(fd);
+	return share;
 }
 
 /* Does phase ph start cold?  The phases bonnie++ measures from disk do,
@@ -181,6 +194,8 @@ static gboolean run_measured(struct ab_suite *s, struct ab_runner *r, const stru
 				fprintf(s->progress, "arraybench: phase '%s'...", ph->name);
 			fflush(s->progress);
 		}
+		if (ph->flags & AB_PHASE_NEEDS_FILE)
+			res->resident_at_start = io_file_resident(s);
 		ok = ab_runner_run_step(r, &pass, seed, res, error);
 		if (s->progress) {
 			fprintf(s->progress, ok ? " done\n" : " failed\n");

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # What each run option does, seen in the CSV line, the JSON and the syscalls.
 . "$(dirname "$0")/lib.sh"
-plan 70
+plan 73
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 
@@ -262,4 +262,15 @@ lat=$T/caf$(printf '\xe9'); mkdir "$lat"
 "$AB" run -d "$lat" -s 0 -n 1 "${cache[@]}" --phases seq-create --json "$T/lat.json" -q >/dev/null 2>"$T/lat.err"
 is $? 0 "-d with a Latin-1 byte in its name runs" || sed 's/^/#   /' "$T/lat.err"
 is "$(js "$T/lat.json" 'o["config"]["dir"].endswith("caf\ufffd")')" true "and its JSON is valid UTF-8, the byte shown as U+FFFD"
+# What the page cache held of the test file as each read phase began
+# (mincore): all of it under --cache none, none of it once made cold.
+"$AB" run -d "$d" -s 32m -n 0 -f --cache none -r 0 --phases block-write,block-read --json "$T/res-none.json" \
+	-q >/dev/null 2>&1
+is "$(js "$T/res-none.json" '[p["resident_at_start"] is None or p["resident_at_start"] > 0.9 for p in o["phases"]]')" \
+	"[true, true]" "--cache none: block-read began with the whole file cached (write: not measured)"
+"$AB" run -d "$d" -s 32m -n 0 -f --cache fadvise -r 0 --phases block-write,rewrite,block-read,seeks --seeks 500 \
+	--json "$T/res-cold.json" -q >/dev/null 2>&1
+is "$(js "$T/res-cold.json" '[p["resident_at_start"] for p in o["phases"][1:]]')" "[0.0, 0.0, 0.0]" \
+	"cold phases (rewrite, block-read, seeks) began with none of the file cached"
+is "$(js "$T/res-cold.json" 'o["phases"][0]["resident_at_start"]')" null "a write phase has no resident_at_start"
 dir_is_empty "$d"; ok $? "nothing is left in DIR"

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* mincore() residency of a file: evicted is near 0, read back near 1. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../../src/residency.h"
+
+#define SIZE (8u << 20)
+
+static void test_evicted_then_read(void **state)
+{
+	(void)state;
+	/* /var/tmp, not /tmp: a tmpfs page cache cannot be evicted. */
+	char path[] = "/var/tmp/ab-residency.XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	g_autofree char *buf = g_malloc(SIZE);
+	for (size_t i = 0; i < SIZE; i++)
+		buf[i] = (char)(i * 7);
+	assert_int_equal(write(fd, buf, SIZE), SIZE);
+	assert_int_equal(fsync(fd), 0);
+	assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	double cold = ab_file_resident_share(fd);
+	if (!(cold < 0.1))
+		fail_msg("after fsync and DONTNEED %.2f of the file is resident, want near 0", cold);
+	assert_int_equal(pread(fd, buf, SIZE, 0), SIZE);
+	double warm = ab_file_resident_share(fd);
+	if (!(warm > 0.9))
+		fail_msg("after reading it all %.2f of the file is resident, want near 1", warm);
+	/* Half read back: about half. */
+	assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	assert_int_equal(pread(fd, buf, SIZE / 2, 0), SIZE / 2);
+	double half = ab_file_resident_share(fd);
+	if (!(half > 0.4 && half < 0.75)) /* readahead may bring a little more */
+		fail_msg("after reading half %.2f of the file is resident", half);
+	close(fd);
+}
+
+static void test_unknown(void **state)
+{
+	(void)state;
+	int p[2];
+	assert_int_equal(pipe(p), 0);
+	assert_true(isnan(ab_file_resident_share(p[0]))); /* not a regular file */
+	close(p[0]);
+	close(p[1]);
+	assert_true(isnan(ab_file_resident_share(-1)));
+	char path[] = "/var/tmp/ab-residency.XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_true(isnan(ab_file_resident_share(fd))); /* empty: no share to tell */
+	close(fd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_evicted_then_read),
+		cmocka_unit_test(test_unknown),
+	};
+	return cmocka_run_group_tests_name("residency", tests, NULL, NULL);
+}
