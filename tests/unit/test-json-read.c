@@ -226,6 +226,15 @@ static void test_unknown_round_trip(void **state)
 	assert_false(ab_known(s->latency.samples));
 }
 
+/* What a line of the fixture (written before resident_at_start was a
+ * member) writes back as: the same bytes, with the new member null (not
+ * known, never 0) after laid_out_untimed in each phase. */
+static char *with_new_members(const char *line)
+{
+	g_autoptr(GRegex) re = g_regex_new("(\"laid_out_untimed\":(true|false|null),)", 0, 0, NULL);
+	return g_regex_replace(re, line, -1, 0, "\\1\"resident_at_start\":null,", 0, NULL);
+}
+
 /* The live runs' JSON (tests/fixtures/README) writes back as it was. */
 static void test_fixture_round_trip(void **state)
 {
@@ -238,7 +247,9 @@ static void test_fixture_round_trip(void **state)
 	for (int i = 0; i < 4; i++) {
 		g_autoptr(ab_run) run = read_ok(lines[i]);
 		g_autofree char *again = ab_json_format(run);
-		assert_string_equal(again, lines[i]);
+		g_autofree char *want = with_new_members(lines[i]);
+		assert_string_not_equal(want, lines[i]); /* the fixture predates the member */
+		assert_string_equal(again, want);
 		assert_string_equal(run->machine, "fixhost");
 		assert_int_equal(run->repeat, i == 1 ? 2 : 1);
 	}
