@@ -65,14 +65,6 @@ static uint64_t truncated(double v)
 	return !(v > 0) ? 0 : v >= 18446744073709549568.0 ? UINT64_MAX - 1 : (uint64_t)v;
 }
 
-static void field_percent(GString *s, double v)
-{
-	if (isnan(v))
-		g_string_append_c(s, ',');
-	else
-		g_string_append_printf(s, ",%" G_GUINT64_FORMAT, truncated(v));
-}
-
 /* Seeks/s with one decimal below 1000, as bonnie++ writes it; decided on
  * the printed value, so what is read back prints the same. */
 static void seek_rate(GString *s, double rate)
@@ -93,13 +85,11 @@ static void rate_pair(GString *s, const struct ab_phase *ph, const struct ab_res
 		g_string_append(s, ",+++++,+++");
 		return;
 	}
-	if (isnan(r->rate))
-		g_string_append_c(s, ',');
-	else if (ph->unit == AB_UNIT_SEEKS_PER_SEC)
+	if (ph->unit == AB_UNIT_SEEKS_PER_SEC && !isnan(r->rate))
 		seek_rate(s, r->rate);
 	else
-		field_u64(s, truncated(r->rate));
-	field_percent(s, r->cpu_percent);
+		field_u64(s, isnan(r->rate) ? AB_UNSET : truncated(r->rate));
+	field_u64(s, isnan(r->cpu_percent) ? AB_UNSET : truncated(r->cpu_percent));
 }
 
 /* The registry's phases in the order of their CSV columns. */
@@ -184,20 +174,22 @@ char *ab_csv_format_line(const struct ab_run *run)
 	else
 		field_u64(s, run->seed);
 	const struct ab_phase *order[AB_PHASE_COUNT];
+	const struct ab_result *res[AB_PHASE_COUNT];
 	unsigned n;
 	phases_by_column(order, &n);
+	for (unsigned i = 0; i < n; i++)
+		res[i] = ab_run_find(run, order[i]->name);
 	io_header(s, run);
 	for (unsigned i = 0; i < n && order[i]->csv_rate_col < 21; i++)
-		rate_pair(s, order[i], ab_run_find(run, order[i]->name));
+		rate_pair(s, order[i], res[i]);
 	files_header(s, run);
 	for (unsigned i = 0; i < n; i++)
 		if (order[i]->csv_rate_col > 25)
-			rate_pair(s, order[i], ab_run_find(run, order[i]->name));
+			rate_pair(s, order[i], res[i]);
 	for (unsigned i = 0; i < n; i++) {
-		const struct ab_result *r = ab_run_find(run, order[i]->name);
 		char buf[32] = "";
-		if (r)
-			ab_csv_format_latency(r->latency.max_ns, buf, sizeof(buf));
+		if (res[i])
+			ab_csv_format_latency(res[i]->latency.max_ns, buf, sizeof(buf));
 		field(s, buf);
 	}
 	g_string_append_c(s, '\n');

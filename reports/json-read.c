@@ -164,30 +164,31 @@ static gboolean read_fields(JsonObject *o, const struct ab_json_field *fields, v
 	return TRUE;
 }
 
-/* Member key of o as an object, or NULL when it is missing or null (then
- * *error stays unset). */
-static JsonObject *get_object(JsonObject *o, const char *prefix, const char *key, GError **error)
+/* Member key of o as a node of the given type, or NULL when it is missing
+ * or null (then *error stays unset). */
+static JsonNode *get_typed(JsonObject *o, const char *prefix, const char *key, JsonNodeType type,
+			   GError **error)
 {
 	JsonNode *node = json_object_get_member(o, key);
 	if (!node || JSON_NODE_HOLDS_NULL(node))
 		return NULL;
-	if (!JSON_NODE_HOLDS_OBJECT(node)) {
-		fail(error, prefix, key, "not an object");
+	if (JSON_NODE_TYPE(node) != type) {
+		fail(error, prefix, key, type == JSON_NODE_OBJECT ? "not an object" : "not an array");
 		return NULL;
 	}
-	return json_node_get_object(node);
+	return node;
+}
+
+static JsonObject *get_object(JsonObject *o, const char *prefix, const char *key, GError **error)
+{
+	JsonNode *node = get_typed(o, prefix, key, JSON_NODE_OBJECT, error);
+	return node ? json_node_get_object(node) : NULL;
 }
 
 static JsonArray *get_array(JsonObject *o, const char *prefix, const char *key, GError **error)
 {
-	JsonNode *node = json_object_get_member(o, key);
-	if (!node || JSON_NODE_HOLDS_NULL(node))
-		return NULL;
-	if (!JSON_NODE_HOLDS_ARRAY(node)) {
-		fail(error, prefix, key, "not an array");
-		return NULL;
-	}
-	return json_node_get_array(node);
+	JsonNode *node = get_typed(o, prefix, key, JSON_NODE_ARRAY, error);
+	return node ? json_node_get_array(node) : NULL;
 }
 
 /* A member holding an array of objects of table fields, appended to out

@@ -129,7 +129,6 @@ static const char *phase_blocked(const struct ab_config *cfg, const struct ab_ph
  * or every phase the sizes allow, in bonnie++'s order. */
 static gboolean check_phases(struct ab_config *cfg, GError **error)
 {
-	g_autoptr(GArray) ids = g_array_new(FALSE, FALSE, sizeof(unsigned));
 	if (cfg->phases_given) {
 		for (guint i = 0; i < cfg->phase_ids->len; i++) {
 			const struct ab_phase *ph = ab_phase_by_id(g_array_index(cfg->phase_ids, unsigned, i));
@@ -139,19 +138,18 @@ static gboolean check_phases(struct ab_config *cfg, GError **error)
 				return FALSE;
 			}
 		}
-		g_array_append_vals(ids, cfg->phase_ids->data, cfg->phase_ids->len);
-	} else {
-		for (unsigned id = 0; id < AB_PHASE_COUNT; id++)
-			if (!phase_blocked(cfg, ab_phase_by_id(id)))
-				g_array_append_val(ids, id);
-	}
-	if (!ids->len) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "nothing to run: both -s 0 and -n 0");
-		return FALSE;
+		return TRUE;
 	}
 	if (cfg->phase_ids)
 		g_array_unref(cfg->phase_ids);
-	cfg->phase_ids = g_steal_pointer(&ids);
+	cfg->phase_ids = g_array_new(FALSE, FALSE, sizeof(unsigned));
+	for (unsigned id = 0; id < AB_PHASE_COUNT; id++)
+		if (!phase_blocked(cfg, ab_phase_by_id(id)))
+			g_array_append_val(cfg->phase_ids, id);
+	if (!cfg->phase_ids->len) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "nothing to run: both -s 0 and -n 0");
+		return FALSE;
+	}
 	return TRUE;
 }
 
