@@ -235,7 +235,7 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 		.disk_names = s->disk_names,
 	};
 	struct ab_file_set *seq = NULL, *rnd = NULL;
-	unsigned seen[AB_PHASE_COUNT] = { 0 };
+	unsigned seen[AB_PHASE_ID_COUNT] = { 0 };
 	gboolean ok = TRUE;
 	for (guint i = 0; ok && i < cfg->steps->len; i++) {
 		const struct ab_step *step = &g_array_index(cfg->steps, struct ab_step, i);

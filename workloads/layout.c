@@ -37,7 +37,7 @@ static int run(struct ab_phase_ctx *ctx)
 }
 
 const struct ab_phase ab_phase_layout = {
-	.id = AB_PHASE_COUNT,
+	.id = AB_PHASE_LAYOUT,
 	.name = "layout",
 	.csv_name = "",
 	.csv_rate_col = -1,

@@ -24,11 +24,22 @@
 	X(RAND_STAT, rand_stat)              \
 	X(RAND_DELETE, rand_delete)
 
+/* Phases beyond bonnie++'s: they run only when named (--phases, or their
+ * own command), never in the default list, `all` or the bonnie++ CSV line. */
+#define AB_EXTRA_PHASE_LIST(X)
+
 enum ab_phase_id {
 #define AB_X(id, stem) AB_PHASE_##id,
 	AB_PHASE_LIST(AB_X)
 #undef AB_X
-	AB_PHASE_COUNT
+	/* bonnie++'s phases are ids 0 .. AB_PHASE_COUNT - 1. */
+	AB_PHASE_COUNT,
+	AB_PHASE_LAYOUT = AB_PHASE_COUNT, /* the untimed layout (ab_phase_layout) */
+#define AB_X(id, stem) AB_PHASE_##id,
+	AB_EXTRA_PHASE_LIST(AB_X)
+#undef AB_X
+	/* Every id, the layout's included: the size of per-id tables. */
+	AB_PHASE_ID_COUNT
 };
 
 enum ab_phase_flags {
@@ -136,7 +147,9 @@ struct ab_phase {
 	int (*run)(struct ab_phase_ctx *ctx);
 };
 
+/* Any phase but the layout by id (bonnie++'s and the extra ones), or NULL. */
 const struct ab_phase *ab_phase_by_id(unsigned id);
+/* By its --phases name, bonnie++'s or an extra one; NULL when unknown. */
 const struct ab_phase *ab_phase_by_name(const char *name);
 /* "KiB/s", "seeks/s", "files/s". */
 const char *ab_rate_unit_name(enum ab_rate_unit unit);
