@@ -249,32 +249,29 @@ static gboolean holder_refusal(GPtrArray *set, char **why, GError **error)
 	return TRUE;
 }
 
-/* The always-refused cases; the first found wins, worst first. */
-static gboolean check_in_use(const char *root, const char *device, GPtrArray *set, GError **error)
+/* The always-refused cases; the first found wins, worst first.  *why is
+ * NULL when none applies. */
+static gboolean find_use(const char *root, const char *device, GPtrArray *set, char **why, GError **error)
 {
 	struct libmnt_table *tb = read_mounts(root, error);
 	if (!tb)
 		return FALSE;
-	g_autofree char *why = mount_refusal(tb, set);
+	*why = mount_refusal(tb, set);
 	mnt_unref_table(tb);
-	if (!why && !btrfs_refusal(root, set, &why, error))
+	if (!*why && !btrfs_refusal(root, set, why, error))
 		return FALSE;
-	if (!why && !holder_refusal(set, &why, error))
+	if (!*why && !holder_refusal(set, why, error))
 		return FALSE;
 	/* What the tables above do not show, the kernel knows: an active swap
 	 * area, or a program that opened the device exclusively (mkfs, a
 	 * database's raw device).  Only EBUSY means that. */
-	if (!why) {
+	if (!*why) {
 		int fd = open(device, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
 		if (fd >= 0)
 			close(fd);
 		else if (errno == EBUSY)
-			why = g_strdup("it is in use: opened exclusively by another program (an active swap area, "
-				       "a mounted file system, an array)");
-	}
-	if (why) {
-		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing '%s': %s", device, why);
-		return FALSE;
+			*why = g_strdup("it is in use: opened exclusively by another program (an active swap area, "
+					"a mounted file system, an array)");
 	}
 	return TRUE;
 }
@@ -332,24 +329,23 @@ static gboolean check_signature(const char *device, GError **error)
 	return TRUE;
 }
 
-gboolean ab_safety_check_device(const char *root, const char *device, const char *const *confirmed,
-				GError **error)
+/* The device, its partitions, what is stacked on it and (for a partition)
+ * its disk; *canonical its realpath. */
+static GPtrArray *related_set(const char *root, const char *device, char **canonical, GError **error)
 {
-	if (!root)
-		root = "";
 	struct stat st;
 	if (stat(device, &st) != 0) {
 		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot use device '%s'", device);
-		return FALSE;
+		return NULL;
 	}
 	if (!S_ISBLK(st.st_mode)) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot use device '%s': not a block device", device);
-		return FALSE;
+		return NULL;
 	}
-	g_autofree char *canonical = realpath(device, NULL);
-	if (!canonical) {
+	*canonical = realpath(device, NULL);
+	if (!*canonical) {
 		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot use device '%s'", device);
-		return FALSE;
+		return NULL;
 	}
 	g_autofree char *key = g_strdup_printf("%u:%u", major(st.st_rdev), minor(st.st_rdev));
 	g_autofree char *link = g_strconcat(root, "/sys/dev/block/", key, NULL);
@@ -357,12 +353,12 @@ gboolean ab_safety_check_device(const char *root, const char *device, const char
 	if (!node) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot use device '%s': no block device '%s' in sysfs",
 			    device, key);
-		return FALSE;
+		return NULL;
 	}
 
 	g_autoptr(GPtrArray) set = g_ptr_array_new_with_free_func(related_free);
 	if (!collect(root, set, node, ROLE_SELF, TRUE, error))
-		return FALSE;
+		return NULL;
 	struct related *self = set->pdata[0];
 	self->devno = st.st_rdev; /* the node is the authority, not sysfs's copy */
 	self->has_devno = TRUE;
@@ -371,10 +367,32 @@ gboolean ab_safety_check_device(const char *root, const char *device, const char
 	if (g_file_test(mark, G_FILE_TEST_EXISTS)) {
 		g_autofree char *disk = g_path_get_dirname(node);
 		if (!collect(root, set, disk, ROLE_DISK, FALSE, error))
-			return FALSE;
+			return NULL;
 	}
-	if (!check_in_use(root, device, set, error))
+	return g_steal_pointer(&set);
+}
+
+gboolean ab_safety_device_in_use(const char *root, const char *device, char **why, GError **error)
+{
+	g_autofree char *canonical = NULL;
+	g_autoptr(GPtrArray) set = related_set(root ? root : "", device, &canonical, error);
+	*why = NULL;
+	return set && find_use(root ? root : "", device, set, why, error);
+}
+
+gboolean ab_safety_check_device(const char *root, const char *device, const char *const *confirmed,
+				GError **error)
+{
+	if (!root)
+		root = "";
+	g_autofree char *canonical = NULL, *why = NULL;
+	g_autoptr(GPtrArray) set = related_set(root, device, &canonical, error);
+	if (!set || !find_use(root, device, set, &why, error))
 		return FALSE;
+	if (why) {
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing '%s': %s", device, why);
+		return FALSE;
+	}
 	if (confirmed && g_strv_contains(confirmed, canonical))
 		return TRUE;
 	return check_signature(device, error);

@@ -21,6 +21,12 @@
 gboolean ab_safety_check_device(const char *root, const char *device, const char *const *confirmed,
 				GError **error);
 
+/* The always-refused cases alone, for a reader (arraybench raw): TRUE with
+ * *why saying how the device is in use ("it is mounted at '/mnt'") or
+ * NULL; FALSE (AB_ERROR_USAGE) for a missing path or one that is no block
+ * device. */
+gboolean ab_safety_device_in_use(const char *root, const char *device, char **why, GError **error);
+
 /* Split --yes-destroy's "DEV[,DEV...]" into canonical paths (realpath), a
  * NULL-terminated array for g_strfreev; a name that does not exist, or an
  * empty one, is AB_ERROR_USAGE. */

@@ -85,6 +85,10 @@ gboolean ab_csv_dirs_in_25(const char *tool, const char *tool_version);
 char *ab_text_format(const struct ab_run *run);
 /* Latency for people: "87us", "1.25ms", "3.40s". */
 void ab_text_format_latency(uint64_t ns, char *out, size_t len);
+/* The table's header for a run of `arraybench raw` (target backend "raw"):
+ * appended to s, TRUE; FALSE and nothing appended for any other run
+ * (reports/text-raw.c). */
+gboolean ab_text_raw_header(GString *s, const struct ab_run *run);
 
 /* One JSON object (one line, no newline) describing the run. */
 char *ab_json_format(const struct ab_run *run);

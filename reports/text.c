@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 void ab_text_format_latency(uint64_t ns, char *out, size_t len)
 {
@@ -136,17 +137,37 @@ static void header(GString *s, const struct ab_run *run)
 		g_string_append_printf(s, "WARNING %s\n", run->cache_warning);
 }
 
-/* "seeks", or "block-read#2" for the second pass of a step in one run. */
+/* "seeks", or "block-read#2" for the second pass of a step in one run;
+ * a sub-test follows ("raw-read /dev/sdb": the device a raw row measured). */
 static char *row_name(const struct ab_result *r)
 {
-	if (ab_known(r->key.pass) && r->key.pass > 1)
-		return g_strdup_printf("%s#%" G_GUINT64_FORMAT, r->phase, r->key.pass);
-	return g_strdup(r->phase);
+	g_autofree char *test = r->key.test ? one_line(r->key.test) : NULL;
+	g_autofree char *pass = ab_known(r->key.pass) && r->key.pass > 1
+		? g_strdup_printf("#%" G_GUINT64_FORMAT, r->key.pass) : NULL;
+	return g_strconcat(r->phase, pass ? pass : "", test ? " " : "", test ? test : "", NULL);
+}
+
+/* Column widths: the names and cache states of this run, bonnie++'s
+ * phases' at least, so a raw row's device and "bypassed (O_DIRECT)" fit. */
+struct widths {
+	int name, cache;
+};
+
+static struct widths widths_of(const struct ab_run *run)
+{
+	struct widths w = { 15, 5 };
+	for (guint i = 0; i < run->results->len; i++) {
+		const struct ab_result *r = g_ptr_array_index(run->results, i);
+		g_autofree char *name = row_name(r);
+		w.name = MAX(w.name, (int)MIN(strlen(name), 80));
+		w.cache = MAX(w.cache, r->cache_state ? (int)MIN(strlen(r->cache_state), 40) : 0);
+	}
+	return w;
 }
 
 /* Per-member MiB read/written and busy time, so an imbalance (RAID1 reads
  * served by one disk) shows without iostat. */
-static void devices(GString *s, const struct ab_run *run)
+static void devices(GString *s, const struct ab_run *run, struct widths w)
 {
 	gboolean header = FALSE;
 	for (guint i = 0; i < run->results->len; i++) {
@@ -158,7 +179,7 @@ static void devices(GString *s, const struct ab_run *run)
 			header = TRUE;
 		}
 		g_autofree char *name = row_name(r);
-		g_string_append_printf(s, "%-15s", name);
+		g_string_append_printf(s, "%-*s", w.name, name);
 		for (guint k = 0; k < r->devices->len; k++) {
 			const struct ab_device_io *d = &g_array_index(r->devices, struct ab_device_io, k);
 			g_autofree char *dev = one_line(d->name);
@@ -169,7 +190,7 @@ static void devices(GString *s, const struct ab_run *run)
 	}
 }
 
-static void row(GString *s, const struct ab_result *r, gboolean *any_layout)
+static void row(GString *s, const struct ab_result *r, struct widths w, gboolean *any_layout)
 {
 	const struct ab_phase *ph = ab_phase_by_name(r->phase);
 	const struct ab_latency *l = &r->latency;
@@ -207,23 +228,25 @@ static void row(GString *s, const struct ab_result *r, gboolean *any_layout)
 		*any_layout = TRUE;
 	}
 	g_autofree char *name = row_name(r);
-	g_string_append_printf(s, "%-15s %14s %-8s %5s %7s %-5s %9s %9s %9s %9s %9s%s\n", name, rate,
-			       ph ? ab_rate_unit_name(ph->unit) : "?", cpu, iowait,
+	g_string_append_printf(s, "%-*s %14s %-8s %5s %7s %-*s %9s %9s %9s %9s %9s%s\n", w.name, name, rate,
+			       ph ? ab_rate_unit_name(ph->unit) : "?", cpu, iowait, w.cache,
 			       r->cache_state ? r->cache_state : "-", lat[0], lat[1], lat[2], lat[3], lat[4], note);
 }
 
 char *ab_text_format(const struct ab_run *run)
 {
 	GString *s = g_string_new(NULL);
-	header(s, run);
-	g_string_append_printf(s, "%-15s %14s %-8s %5s %7s %-5s %9s %9s %9s %9s %9s\n", "phase", "rate", "", "%cpu",
-			       "%iowait", "cache", "p50", "p90", "p99", "p99.9", "max");
+	struct widths w = widths_of(run);
+	if (!ab_text_raw_header(s, run))
+		header(s, run);
+	g_string_append_printf(s, "%-*s %14s %-8s %5s %7s %-*s %9s %9s %9s %9s %9s\n", w.name, "phase", "rate", "",
+			       "%cpu", "%iowait", w.cache, "cache", "p50", "p90", "p99", "p99.9", "max");
 	gboolean any_layout = FALSE;
 	for (guint i = 0; i < run->results->len; i++)
-		row(s, g_ptr_array_index(run->results, i), &any_layout);
+		row(s, g_ptr_array_index(run->results, i), w, &any_layout);
 	if (any_layout)
 		g_string_append(s, "* read a test file written untimed (no block write before it in this run)\n");
-	devices(s, run);
+	devices(s, run, w);
 	return g_string_free(s, FALSE);
 }
 

@@ -197,6 +197,8 @@ gboolean ab_parse_phase_list(const char *text, struct ab_config *cfg, GError **e
 		const struct ab_phase *ph = ab_phase_by_name(*n);
 		if (!ph)
 			return bad_option(error, "phase", *n, "unknown (see 'arraybench list')");
+		if (ph->flags & AB_PHASE_DEVICE)
+			return bad_option(error, "phase", *n, "it measures a block device: use 'arraybench raw'");
 		unsigned id = ph->id;
 		g_array_append_val(ids, id);
 	}

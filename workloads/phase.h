@@ -26,7 +26,9 @@
 
 /* Phases beyond bonnie++'s: they run only when named (--phases, or their
  * own command), never in the default list, `all` or the bonnie++ CSV line. */
-#define AB_EXTRA_PHASE_LIST(X)
+#define AB_EXTRA_PHASE_LIST(X) \
+	X(RAW_READ, raw_read)        \
+	X(RAW_WRITE, raw_write)
 
 enum ab_phase_id {
 #define AB_X(id, stem) AB_PHASE_##id,
@@ -59,6 +61,9 @@ enum ab_phase_flags {
 	/* Reads the metadata the create phase just left in the cache: warm,
 	 * as bonnie++ measures it, unless --cold-metadata (stat, delete). */
 	AB_PHASE_METADATA = 1u << 10,
+	/* Measures a block device, not the test file: only `arraybench raw`
+	 * (and run --raw-baseline) runs it, never a --phases step. */
+	AB_PHASE_DEVICE = 1u << 11,
 };
 
 enum ab_rate_unit {

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The command line: help, version, list, and the man page in step with --help.
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 22
 
 "$AB" --help >"$T/help" 2>&1; ok $? "arraybench --help exits 0"
 grep -q 'Usage: arraybench COMMAND' "$T/help"; ok $? "--help shows the usage line"
@@ -56,7 +56,7 @@ usage_of() { # command: its --help usage line, normalized as synopsis does
 synopsis "$top/man/arraybench.1" >"$T/syn" && [ "$(wc -l <"$T/syn")" -ge 5 ]
 ok $? "arraybench.1's SYNOPSIS reads as lines"
 commands=$(sed -n '/^Commands:/,/^$/{s/^  \([a-z]*\) .*/\1/p}' "$T/help")
-is "$(echo $commands)" "run list report cleanup" "--help lists the commands"
+is "$(echo $commands)" "run list report raw cleanup" "--help lists the commands"
 missing=
 for c in $commands; do
 	u=$(usage_of "$c")
@@ -68,6 +68,11 @@ is "$(synopsis "$top/man/arraybench-report.1")" "$(usage_of report)" "report --h
 opts_help=$(grep -oE -- '--[a-z][a-z-]+' "$T/rephelp" | grep -v -- '--help' | sort -u)
 opts_man=$(sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$top/man/arraybench-report.1" | grep -oE -- '\\-\\-[a-z][a-z\\-]+' | sed 's/\\//g' | grep -v -- '--help' | sort -u)
 is "$(echo $opts_help)" "$(echo $opts_man)" "report's options in --help and in arraybench-report.1 are the same"
+"$AB" raw --help >"$T/rawhelp"; ok $? "raw --help exits 0"
+is "$(synopsis "$top/man/arraybench-raw.1")" "$(usage_of raw)" "raw --help's usage is arraybench-raw.1's SYNOPSIS"
+opts_help=$(grep -oE -- '--[a-z][a-z-]+' "$T/rawhelp" | grep -v -- '--help' | sort -u)
+opts_man=$(sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$top/man/arraybench-raw.1" | grep -oE -- '\\-\\-[a-z][a-z\\-]+' | sed 's/\\//g' | grep -v -- '--help' | sort -u)
+is "$(echo $opts_help)" "$(echo $opts_man)" "raw's options in --help and in arraybench-raw.1 are the same"
 # Each sub-command page is named in arraybench.1's SEE ALSO.
 missing=
 for page in "$top"/man/arraybench-*.1; do
