@@ -247,9 +247,8 @@ static gboolean check_safety(const struct raw_opts *o, GError **error)
 								local->message);
 			warn(text);
 		} else if (why) {
-			g_autofree char *text = g_strdup_printf("reading '%s' while %s: its own I/O competes with the "
-								"raw read, whose figure may be low",
-								dev, g_str_has_prefix(why, "it ") ? why + 3 : why);
+			g_autofree char *text = g_strdup_printf("'%s' is in use (%s): its own I/O competes with the "
+								"raw read, whose figure may be low", dev, why);
 			warn(text);
 		}
 	}
