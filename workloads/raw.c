@@ -67,9 +67,15 @@ int ab_raw_transfer(const struct ab_raw_io *io, struct ab_sample *sm)
 	}
 	/* A block device's fdatasync flushes the disk's volatile write cache:
 	 * without it the last writes could still be in that cache. */
-	if (rc == 0 && io->write && i > 0 && fdatasync(io->fd) != 0)
-		rc = fail(sm, errno, "cannot flush '%s' (fdatasync after byte %" PRIu64 ")", io->name, i * io->block);
-	sm->end_ns = ab_now_ns();
+	if (rc == 0 && io->write && i > 0) {
+		if (fdatasync(io->fd) != 0)
+			rc = fail(sm, errno, "cannot flush '%s' (fdatasync after byte %" PRIu64 ")", io->name,
+				  i * io->block);
+		prev = ab_now_ns();
+	}
+	/* The last transfer's end (or the flush's): the latencies add up to
+	 * the elapsed time of a read. */
+	sm->end_ns = prev;
 	getrusage(RUSAGE_SELF, &ru);
 	sm->user_ns = cpu_ns(&ru.ru_utime) - user;
 	sm->sys_ns = cpu_ns(&ru.ru_stime) - sys;

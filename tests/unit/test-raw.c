@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The raw baseline: the transfer loop on a plain file (counts, caps, stop,
+ * a short device, the written data), --block-size's bounds, the phases'
+ * registry facts, and a raw run through the table and a JSON round trip. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../src/error.h"
+#include "../../src/rawdev.h"
+#include "../../reports/report.h"
+#include "../../workloads/raw.h"
+
+#define BLOCK 8192
+
+/* A temporary file of `blocks` blocks, open read-write; its path in *path. */
+static int temp_file(uint64_t blocks, char **path)
+{
+	int fd = g_file_open_tmp("test-raw-XXXXXX", path, NULL);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (off_t)(blocks * BLOCK)), 0);
+	return fd;
+}
+
+static struct ab_sample *sample_new(void)
+{
+	struct ab_sample *sm = g_new0(struct ab_sample, 1);
+	ab_histogram_init(&sm->latency);
+	return sm;
+}
+
+static void test_read_counts(void **state)
+{
+	(void)state;
+	g_autofree char *path = NULL;
+	int fd = temp_file(10, &path);
+	g_autofree unsigned char *buf = g_malloc(BLOCK);
+	struct ab_raw_io io = { .fd = fd, .name = "dev", .block = BLOCK, .blocks = 10, .buf = buf };
+	g_autofree struct ab_sample *sm = sample_new();
+	assert_int_equal(ab_raw_transfer(&io, sm), 0);
+	assert_int_equal(sm->ops, 10);
+	assert_int_equal(sm->bytes, 10 * BLOCK);
+	/* One latency sample per transfer, and their sum is the elapsed time. */
+	assert_int_equal(sm->latency.count, 10);
+	assert_int_equal(sm->latency.sum_ns, sm->end_ns - sm->start_ns);
+	close(fd);
+	g_unlink(path);
+}
+
+/* A device shorter than planned fails naming it and the byte, counting
+ * only what was read. */
+static void test_short_device(void **state)
+{
+	(void)state;
+	g_autofree char *path = NULL;
+	int fd = temp_file(3, &path);
+	g_autofree unsigned char *buf = g_malloc(BLOCK);
+	struct ab_raw_io io = { .fd = fd, .name = "/dev/x", .block = BLOCK, .blocks = 5, .buf = buf };
+	g_autofree struct ab_sample *sm = sample_new();
+	assert_int_equal(ab_raw_transfer(&io, sm), -1);
+	assert_int_equal(sm->ops, 3);
+	assert_non_null(strstr(sm->error, "cannot read '/dev/x' at byte 24576: the device ended there"));
+	close(fd);
+	g_unlink(path);
+}
+
+/* A stop request before the first block: nothing moved, no error. */
+static void test_stop(void **state)
+{
+	(void)state;
+	g_autofree char *path = NULL;
+	int fd = temp_file(4, &path);
+	g_autofree unsigned char *buf = g_malloc(BLOCK);
+	volatile sig_atomic_t stop = 1;
+	struct ab_raw_io io = { .fd = fd, .name = "dev", .block = BLOCK, .blocks = 4, .buf = buf, .stop = &stop };
+	g_autofree struct ab_sample *sm = sample_new();
+	assert_int_equal(ab_raw_transfer(&io, sm), 0);
+	assert_int_equal(sm->ops, 0);
+	assert_int_equal(sm->bytes, 0);
+	close(fd);
+	g_unlink(path);
+}
+
+/* A time cap of 1 ns lets exactly one transfer start. */
+static void test_time_cap(void **state)
+{
+	(void)state;
+	g_autofree char *path = NULL;
+	int fd = temp_file(4, &path);
+	g_autofree unsigned char *buf = g_malloc(BLOCK);
+	struct ab_raw_io io = { .fd = fd, .name = "dev", .block = BLOCK, .blocks = 4, .buf = buf, .max_ns = 1 };
+	g_autofree struct ab_sample *sm = sample_new();
+	assert_int_equal(ab_raw_transfer(&io, sm), 0);
+	assert_int_equal(sm->ops, 1);
+	close(fd);
+	g_unlink(path);
+}
+
+/* Writes put the data buffer's blocks in order, none the same. */
+static void test_write(void **state)
+{
+	(void)state;
+	g_autofree char *path = NULL;
+	int fd = temp_file(0, &path);
+	struct ab_databuf db;
+	assert_int_equal(ab_databuf_init(&db, AB_DATA_RANDOM, BLOCK, 3), 0);
+	struct ab_raw_io io = { .fd = fd, .name = "dev", .write = 1, .block = BLOCK, .blocks = 6, .data = &db };
+	g_autofree struct ab_sample *sm = sample_new();
+	assert_int_equal(ab_raw_transfer(&io, sm), 0);
+	assert_int_equal(sm->bytes, 6 * BLOCK);
+	g_autofree char *text = NULL;
+	gsize len = 0;
+	assert_true(g_file_get_contents(path, &text, &len, NULL));
+	assert_int_equal(len, 6 * BLOCK);
+	for (int i = 1; i < 6; i++)
+		assert_memory_not_equal(text, text + i * BLOCK, BLOCK);
+	ab_databuf_clear(&db);
+	close(fd);
+	g_unlink(path);
+}
+
+static void test_parse_block(void **state)
+{
+	(void)state;
+	uint32_t v = 0;
+	assert_true(ab_rawdev_parse_block("4m", &v, NULL));
+	assert_int_equal(v, 4 << 20);
+	assert_true(ab_rawdev_parse_block("1536k", &v, NULL)); /* three 512k chunks: a stripe */
+	assert_int_equal(v, 1536 << 10);
+	assert_true(ab_rawdev_parse_block("4096", &v, NULL));
+	const char *bad[] = { "3", "0", "6000", "2k", "512m", "1t", "99999999999999999999", "-4k", "4x", "", NULL };
+	for (const char **b = bad; *b; b++) {
+		g_autoptr(GError) error = NULL;
+		assert_false(ab_rawdev_parse_block(*b, &v, &error));
+		assert_int_equal(error->code, AB_ERROR_USAGE);
+		g_autofree char *quoted = g_strdup_printf("'%s'", *b);
+		assert_non_null(strstr(error->message, quoted));
+	}
+}
+
+static void test_registry(void **state)
+{
+	(void)state;
+	const struct ab_phase *r = ab_phase_by_name("raw-read"), *w = ab_phase_by_name("raw-write");
+	assert_ptr_equal(r, &ab_phase_raw_read);
+	assert_ptr_equal(w, &ab_phase_raw_write);
+	/* Never bonnie++'s: no CSV column, not among ids 0..AB_PHASE_COUNT-1. */
+	assert_int_equal(r->csv_rate_col, -1);
+	assert_true(r->id > AB_PHASE_COUNT && w->id > AB_PHASE_COUNT);
+	assert_true(r->flags & AB_PHASE_DEVICE);
+	assert_true((w->flags & AB_PHASE_DEVICE) && (w->flags & AB_PHASE_WRITES));
+	assert_string_equal(ab_rate_unit_name(r->unit), "KiB/s");
+}
+
+static struct ab_run *raw_run(void)
+{
+	struct ab_run *run = ab_run_new();
+	run->tool = g_strdup("arraybench");
+	run->tool_version = g_strdup("0.1.0");
+	run->run_id = g_strdup("id1");
+	run->cond.io_chunk = 4 << 20;
+	run->target.backend = g_strdup("raw");
+	g_ptr_array_add(run->target.members, g_strdup("/dev/disk/by-id/a-long-name-of-a-disk"));
+	for (int w = 0; w < 2; w++) {
+		struct ab_result *res = ab_result_new(w ? "raw-write" : "raw-read");
+		res->key.test = g_strdup("/dev/disk/by-id/a-long-name-of-a-disk");
+		res->key.record_size = 4 << 20;
+		res->rate = w ? 1000 : 2000;
+		res->measurable = TRUE;
+		res->cache_state = g_strdup("bypassed (O_DIRECT)");
+		ab_run_add_result(run, res);
+	}
+	return run;
+}
+
+/* Each row names its device, and the columns stay aligned with it. */
+static void test_text(void **state)
+{
+	(void)state;
+	g_autoptr(ab_run) run = raw_run();
+	g_autofree char *text = ab_text_format(run);
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	const char *head = NULL, *row = NULL;
+	for (char **l = lines; *l; l++) {
+		if (g_str_has_prefix(*l, "phase "))
+			head = *l;
+		if (g_str_has_prefix(*l, "raw-write /dev/disk/by-id/a-long-name-of-a-disk "))
+			row = *l;
+	}
+	assert_non_null(head);
+	assert_non_null(row);
+	assert_non_null(strstr(text, "devices /dev/disk/by-id/a-long-name-of-a-disk"));
+	/* The columns of the header end where the row's do. */
+	assert_int_equal(strlen(head), strlen(row));
+}
+
+static void test_json_round_trip(void **state)
+{
+	(void)state;
+	g_autoptr(ab_run) run = raw_run();
+	g_autofree char *json = ab_json_format(run);
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
+	assert_int_equal(ab_report_read_text("x", json, strlen(json), &set, problems), 1);
+	assert_int_equal(problems->len, 0);
+	const struct ab_run *back = g_ptr_array_index(set.runs, 0);
+	assert_int_equal(back->results->len, 2);
+	const struct ab_result *w = g_ptr_array_index(back->results, 1);
+	assert_string_equal(w->phase, "raw-write");
+	assert_string_equal(w->key.test, "/dev/disk/by-id/a-long-name-of-a-disk");
+	g_autofree char *again = ab_json_format(back);
+	assert_string_equal(again, json);
+	ab_run_set_clear(&set);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_read_counts), cmocka_unit_test(test_short_device),
+		cmocka_unit_test(test_stop),        cmocka_unit_test(test_time_cap),
+		cmocka_unit_test(test_write),       cmocka_unit_test(test_parse_block),
+		cmocka_unit_test(test_registry),    cmocka_unit_test(test_text),
+		cmocka_unit_test(test_json_round_trip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
