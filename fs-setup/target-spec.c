@@ -237,7 +237,8 @@ gboolean ab_target_spec_check_options(struct ab_target_spec *spec, GError **erro
 		       needs_target("--layout", spec->layout != NULL, error) &&
 		       needs_target("--backend", spec->backend != AB_BACKEND_AUTO, error) &&
 		       needs_target("--no-stripe-hint", spec->no_stripe_hint, error) &&
-		       needs_target("--yes-destroy", spec->confirmed != NULL, error);
+		       needs_target("--yes-destroy", spec->confirmed != NULL, error) &&
+		       needs_target("--raw-baseline", spec->raw_baseline, error);
 	if (spec->device && (spec->array_level || spec->members || spec->loop_count)) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 			    "--device '%s' excludes --array, --members and --loop: it is the whole target",

@@ -34,7 +34,10 @@ struct build {
 	enum mode mode;
 	FILE *out;            /* PRINT only */
 	ab_stop_check_fn stop_requested; /* BUILD only; NULL: never asked to stop */
+	ab_target_hook_fn before_mkfs;   /* BUILD only; may be NULL */
+	void *hook_data;
 };
+
 
 static gboolean interrupted(const struct build *b, GError **error)
 {
@@ -42,6 +45,13 @@ static gboolean interrupted(const struct build *b, GError **error)
 		return FALSE;
 	g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted while building the target");
 	return TRUE;
+}
+
+static gboolean before_mkfs(struct build *b, GError **error)
+{
+	if (b->mode != BUILD || !b->before_mkfs)
+		return TRUE;
+	return b->before_mkfs(b->t, b->hook_data, error) && !interrupted(b, error);
 }
 
 /* The tool's last words are the reason, as a rule; -v shows them all. */
@@ -451,7 +461,10 @@ static gboolean build(struct build *b, GError **error)
 			return FALSE;
 	struct ab_array_geometry geo = { 0 };
 	if (spec->array_level) {
-		if (!build_array(b, fs, &geo, error))
+		/* mkfs.btrfs makes the btrfs array: before it, only the members. */
+		gboolean btrfs = pick_backend(spec, fs) == AB_BACKEND_BTRFS;
+		if ((btrfs && !before_mkfs(b, error)) || !build_array(b, fs, &geo, error) ||
+		    (!btrfs && !before_mkfs(b, error)))
 			return FALSE;
 	} else {
 		const char *dev = spec->device ? spec->device
@@ -466,6 +479,8 @@ static gboolean build(struct build *b, GError **error)
 		t->source = g_strdup(dev);
 		if (spec->device)
 			g_ptr_array_add(t->members, g_strdup(dev));
+		if (!before_mkfs(b, error))
+			return FALSE;
 	}
 	if (!format_and_mount(b, fs, &geo, error))
 		return FALSE;
@@ -487,10 +502,11 @@ gboolean ab_target_check(struct ab_target_spec *spec, const char *run_id, FILE *
 }
 
 gboolean ab_target_build(const struct ab_target_spec *spec, struct ab_target *t, struct ab_undo *undo,
-			 const char *run_id, ab_stop_check_fn stop_requested, GError **error)
+			 const char *run_id, ab_stop_check_fn stop_requested, ab_target_hook_fn hook,
+			 void *hook_data, GError **error)
 {
 	struct build b = { .spec = spec, .t = t, .undo = undo, .run_id = run_id, .mode = BUILD,
-			   .stop_requested = stop_requested };
+			   .stop_requested = stop_requested, .before_mkfs = hook, .hook_data = hook_data };
 	return build(&b, error);
 }
 

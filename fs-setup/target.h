@@ -30,6 +30,7 @@ struct ab_target_spec {
 	gboolean images_in_ram; /* --images-in-ram: images on tmpfs or ramfs are wanted */
 	char *mount_parent;     /* where mount points go: TMPDIR, canonical and trusted once checked */
 	char **confirmed;       /* --yes-destroy, canonical paths */
+	gboolean raw_baseline;  /* --raw-baseline: the devices are read raw before mkfs */
 	gboolean dry_run;
 };
 
@@ -95,10 +96,17 @@ gboolean ab_target_spec_check_options(struct ab_target_spec *spec, GError **erro
 gboolean ab_target_check(struct ab_target_spec *spec, const char *run_id, FILE *out, GError **error);
 /* Has the user asked to stop (Ctrl-C)?  The build checks between steps. */
 typedef gboolean (*ab_stop_check_fn)(void);
+/* Called once the block devices exist and before anything is written on
+ * them (mkfs, or mkfs.btrfs making its array): t->members are there, and
+ * t->source is the assembled md array or the one device (NULL for btrfs).
+ * FALSE stops the build with its error. */
+typedef gboolean (*ab_target_hook_fn)(const struct ab_target *t, void *data, GError **error);
 /* Build, format and mount a checked spec; every step is journaled in `undo`
- * before it is taken.  On failure the caller unwinds `undo`. */
+ * before it is taken.  before_mkfs may be NULL.  On failure the caller
+ * unwinds `undo`. */
 gboolean ab_target_build(const struct ab_target_spec *spec, struct ab_target *target, struct ab_undo *undo,
-			 const char *run_id, ab_stop_check_fn stop_requested, GError **error);
+			 const char *run_id, ab_stop_check_fn stop_requested, ab_target_hook_fn before_mkfs,
+			 void *hook_data, GError **error);
 /* --cache remount: unmount and mount again, which drops the file system's
  * page cache, dentries and inodes (iozone -U).  Only for targets we built. */
 gboolean ab_target_remount(const struct ab_target *target, GError **error);

@@ -89,6 +89,15 @@ void ab_text_format_latency(uint64_t ns, char *out, size_t len);
  * appended to s, TRUE; FALSE and nothing appended for any other run
  * (reports/text-raw.c). */
 gboolean ab_text_raw_header(GString *s, const struct ab_run *run);
+/* run --raw-baseline (reports/efficiency.c): what the members' raw reads
+ * allow a phase, by direction and level, in the rates' unit; NAN when the
+ * level is unknown.  sum and slowest: of the members' raw read rates. */
+enum ab_efficiency_dir { AB_EFFICIENCY_READ, AB_EFFICIENCY_WRITE, AB_EFFICIENCY_REWRITE };
+double ab_efficiency_ceiling(const char *backend, const char *level, unsigned n, double sum, double slowest,
+			     enum ab_efficiency_dir dir);
+/* The lines saying each I/O phase's share of that, when the run holds a
+ * raw-read row for every member; nothing otherwise. */
+void ab_text_efficiency(GString *s, const struct ab_run *run);
 
 /* One JSON object (one line, no newline) describing the run. */
 char *ab_json_format(const struct ab_run *run);

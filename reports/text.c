@@ -247,6 +247,7 @@ char *ab_text_format(const struct ab_run *run)
 	if (any_layout)
 		g_string_append(s, "* read a test file written untimed (no block write before it in this run)\n");
 	devices(s, run, w);
+	ab_text_efficiency(s, run);
 	return g_string_free(s, FALSE);
 }
 

@@ -3,6 +3,7 @@
  * each repeat, each finished run to the caller's sink, and always the
  * unwind.  `run` (and later `matrix`) only parse, check and write. */
 #include "pipeline.h"
+#include "raw-baseline.h"
 #include "cache.h"
 #include "error.h"
 #include "fsutil.h"
@@ -34,7 +35,8 @@ static gboolean check_space(const struct ab_config *cfg, GError **error)
 }
 
 static gboolean run_all(const struct ab_pipeline *p, const struct ab_config *cfg, const struct ab_cache *cache,
-			const struct ab_target *target, struct ab_run_dir *run_dir, GError **error)
+			const struct ab_target *target, struct ab_run_dir *run_dir, const struct ab_raw_baseline *raw,
+			GError **error)
 {
 	struct ab_suite suite;
 	ab_suite_init(&suite, cfg, cache, run_dir, cfg->quiet ? NULL : stderr);
@@ -52,6 +54,7 @@ static gboolean run_all(const struct ab_pipeline *p, const struct ab_config *cfg
 	gboolean ok = TRUE;
 	for (unsigned i = 0; ok && i < cfg->repeats; i++) {
 		g_autoptr(ab_run) run = ab_run_capture(cfg, cache, target, p->run_id, i, p->ram_bytes);
+		ab_raw_baseline_add(raw, run);
 		ok = ab_suite_run(&suite, run, error);
 		/* A failed or interrupted run is not delivered: no partial
 		 * result shown as whole. */
@@ -65,7 +68,7 @@ static gboolean run_all(const struct ab_pipeline *p, const struct ab_config *cfg
 /* Everything after the target exists: its directory, the run's own
  * directory in it, the cache, the runs. */
 static gboolean measure(const struct ab_pipeline *p, const struct ab_config *cfg, struct ab_target *target,
-			struct ab_undo *undo, int dir_fd, GError **error)
+			struct ab_undo *undo, int dir_fd, const struct ab_raw_baseline *raw, GError **error)
 {
 	const char *run_id = p->run_id;
 	/* DIR held open: the built target's root as it was verified after the
@@ -88,7 +91,7 @@ static gboolean measure(const struct ab_pipeline *p, const struct ab_config *cfg
 	if (ok)
 		ok = ab_cache_setup(&cache, cfg, undo, run_id, error);
 	if (ok)
-		ok = run_all(p, cfg, &cache, target, &run_dir, error);
+		ok = run_all(p, cfg, &cache, target, &run_dir, raw, error);
 	ab_cache_clear(&cache);
 	ab_run_dir_finish(&run_dir, undo);
 	ab_run_dir_clear(&run_dir);
@@ -98,9 +101,10 @@ static gboolean measure(const struct ab_pipeline *p, const struct ab_config *cfg
 /* Builds the target, and points the live copy of the config at it: its
  * mount directory is DIR, its label the machine name unless -m gave one. */
 static gboolean build_target(struct ab_config *cfg, struct ab_target *target, struct ab_undo *undo,
-			     const char *run_id, GError **error)
+			     const char *run_id, struct ab_raw_baseline *raw, GError **error)
 {
-	gboolean ok = ab_target_build(&cfg->target, target, undo, run_id, ab_runner_stop_requested, error);
+	gboolean ok = ab_target_build(&cfg->target, target, undo, run_id, ab_runner_stop_requested,
+				      cfg->target.raw_baseline ? ab_raw_baseline_measure : NULL, raw, error);
 	if (cfg->verbose && target->tool_output && target->tool_output->len)
 		fprintf(stderr, "arraybench: what the set-up tools said:\n%s", target->tool_output->str);
 	if (!ok || !ab_target_spec_builds(&cfg->target))
@@ -155,11 +159,14 @@ gboolean ab_pipeline_run(const struct ab_pipeline *p, GError **error)
 	struct ab_config live = *p->cfg;
 	struct ab_target target;
 	ab_target_init(&target);
-	gboolean ok = build_target(&live, &target, &undo, p->run_id, error);
+	struct ab_raw_baseline raw;
+	ab_raw_baseline_init(&raw);
+	gboolean ok = build_target(&live, &target, &undo, p->run_id, &raw, error);
 	if (ok)
-		ok = measure(p, &live, &target, &undo, dir_fd, error);
+		ok = measure(p, &live, &target, &undo, dir_fd, &raw, error);
 	else if (dir_fd >= 0)
 		close(dir_fd);
+	ab_raw_baseline_clear(&raw);
 	ok = unwind(&undo, ok, error);
 	ab_undo_clear(&undo);
 	ab_target_clear(&target);

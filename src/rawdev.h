@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "run.h"
+#include "units.h"
 
 #define AB_RAW_DEFAULT_BLOCK (4 * AB_MIB)
 #define AB_RAW_DEFAULT_BYTES ((uint64_t)1 << 30)

@@ -359,6 +359,13 @@ static gboolean opt_no_stripe_hint(const char *name, const char *value, gpointer
 	return TRUE;
 }
 
+static gboolean opt_raw_baseline(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)value, (void)error;
+	((struct ab_config *)data)->target.raw_baseline = TRUE;
+	return TRUE;
+}
+
 static gboolean opt_images_in_ram(const char *name, const char *value, gpointer data, GError **error)
 {
 	(void)name, (void)value, (void)error;
@@ -434,6 +441,8 @@ static const GOptionEntry entries[] = {
 	  "Mount options (noatime... become flags, the rest go to the fs); none may name a path or device",
 	  "OPTS" },
 	{ "no-stripe-hint", 0, NOARG, CB(opt_no_stripe_hint), "Do not pass the array geometry to mkfs", NULL },
+	{ "raw-baseline", 0, NOARG, CB(opt_raw_baseline),
+	  "Before mkfs, read each member (and the md array) raw, as 'arraybench raw'; the table gives the file system's share", NULL },
 	{ "loop", 0, G_OPTION_FLAG_FILENAME, CB(opt_loop),
 	  "Make N sparse images of SIZE in DIR ($TMPDIR, else /var/tmp) on loop devices as members; DIR must "
 	  "exist and not be tmpfs or ramfs", "N:SIZE[:DIR]" },

@@ -116,6 +116,28 @@ void ab_run_free(struct ab_run *run)
 	g_free(run);
 }
 
+struct ab_result *ab_result_dup(const struct ab_result *r)
+{
+	struct ab_result *d = ab_result_new(r->phase);
+	GArray *per_worker = d->per_worker, *devices = d->devices;
+	char *phase = d->phase;
+	*d = *r;
+	d->phase = phase;
+	d->key.test = g_strdup(r->key.test);
+	d->sync_mode = g_strdup(r->sync_mode);
+	d->cache_mode = g_strdup(r->cache_mode);
+	d->cache_state = g_strdup(r->cache_state);
+	d->per_worker = per_worker;
+	g_array_append_vals(per_worker, r->per_worker->data, r->per_worker->len);
+	d->devices = devices;
+	for (guint i = 0; i < r->devices->len; i++) {
+		struct ab_device_io io = g_array_index(r->devices, struct ab_device_io, i);
+		io.name = g_strdup(io.name);
+		g_array_append_val(devices, io);
+	}
+	return d;
+}
+
 static gboolean same_cell(const struct ab_cell_key *a, const struct ab_cell_key *b)
 {
 	return a->file_size == b->file_size && a->record_size == b->record_size && a->streams == b->streams &&

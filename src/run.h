@@ -194,6 +194,8 @@ struct ab_result *ab_result_new(const char *phase);
 void ab_result_free(struct ab_result *res);
 typedef struct ab_result ab_result;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ab_result, ab_result_free)
+/* A deep copy (run --raw-baseline gives each repeat the same raw rows). */
+struct ab_result *ab_result_dup(const struct ab_result *res);
 /* Appends res (the run takes it) and numbers its pass among the results of
  * the same phase and cell already there. */
 void ab_run_add_result(struct ab_run *run, struct ab_result *res);

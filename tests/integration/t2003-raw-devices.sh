@@ -5,9 +5,9 @@
 # checked untouched, hostile values, outputs that fail, SIGINT, no root.
 # Root only.
 . "$(dirname "$0")/lib.sh"
-plan 45
+plan 50
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 45); do skip "raw devices need root and loop devices"; done
+	for i in $(seq 50); do skip "raw devices need root and loop devices"; done
 	exit 0
 fi
 
@@ -116,6 +116,26 @@ sleep 1
 kill -INT $pid
 wait $pid
 is "$? $(wc -c <"$T/int.out")" "130 0" "SIGINT stops it: exit 130, no result"
+
+# run --raw-baseline: the members read raw before mkfs, their rows in every
+# run, and the efficiency lines.
+"$AB" run -d "$T" --raw-baseline -s 32m -r 16 -f -n 0 >/dev/null 2>"$T/rbd.err"
+is "$? $(grep -c -- '--raw-baseline needs a target' "$T/rbd.err")" "1 1" "run -d --raw-baseline exits 1: no target to build"
+export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
+mkdir -p "$TMPDIR"
+"$AB" run --loop 2:300m --array raid1 --fs btrfs --raw-baseline -s 32m -r 16 --cache none -n 0 -f -x 2 \
+	--json "$T/rb.json" >"$T/rb.out" 2>"$T/rb.err"
+is $? 0 "run --loop 2 --array raid1 --raw-baseline -x 2 exits 0"
+is "$(python3 -c "
+import json
+for l in open('$T/rb.json'):
+    o = json.loads(l); p = o['phases']
+    print(' '.join(x['name'] for x in p[:3]), p[0]['key']['test'] == o['target']['members'][0], p[1]['key']['test'] == o['target']['members'][1], p[0]['bytes'])")" \
+	"raw-read raw-read block-write True True 314572800
+raw-read raw-read block-write True True 314572800" "each repeat's JSON starts with a raw-read of each member, the whole 300m"
+is "$(grep -c '^efficiency: btrfs raid1 of 2' "$T/rb.out")" 2 "each repeat's table states the efficiency"
+grep -Eq '^  block-read +[0-9]+ of +[0-9]+ KiB/s +[0-9.]+%' "$T/rb.out"; ok $? "with block-read's share of the members' raw reads"
+unset ARRAYBENCH_STATE_DIR TMPDIR
 
 # No permission: exit 3.
 if command -v setpriv >/dev/null; then

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -223,6 +224,64 @@ static void test_json_round_trip(void **state)
 	ab_run_set_clear(&set);
 }
 
+/* What the members allow, by level and direction: 4 members of 100 (the
+ * slowest 40, so the sum is 340). */
+static void test_efficiency_ceiling(void **state)
+{
+	(void)state;
+	const double sum = 340, slow = 40;
+	struct {
+		const char *backend, *level;
+		enum ab_efficiency_dir dir;
+		double want;
+	} cases[] = {
+		{ "mdadm", "raid0", AB_EFFICIENCY_WRITE, 340 },  { "device", "single", AB_EFFICIENCY_READ, 340 },
+		{ "mdadm", "raid1", AB_EFFICIENCY_READ, 340 },   { "mdadm", "raid1", AB_EFFICIENCY_WRITE, 40 },
+		{ "btrfs", "raid1", AB_EFFICIENCY_WRITE, 170 },  { "mdadm", "raid10", AB_EFFICIENCY_WRITE, 170 },
+		{ "mdadm", "raid5", AB_EFFICIENCY_READ, 255 },   { "mdadm", "raid5", AB_EFFICIENCY_WRITE, 255 },
+		{ "btrfs", "raid6", AB_EFFICIENCY_WRITE, 170 },
+		/* Rewrite: read at 340 then write at 170, in turn: 113.3. */
+		{ "mdadm", "raid10", AB_EFFICIENCY_REWRITE, 340.0 * 170 / 510 },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		double got = ab_efficiency_ceiling(cases[i].backend, cases[i].level, 4, sum, slow, cases[i].dir);
+		if (fabs(got - cases[i].want) > 1e-9)
+			fail_msg("%s %s dir %d: %g, want %g", cases[i].backend, cases[i].level, cases[i].dir, got,
+				 cases[i].want);
+	}
+	assert_true(isnan(ab_efficiency_ceiling("mdadm", "raid6", 2, sum, slow, AB_EFFICIENCY_READ)));
+	assert_true(isnan(ab_efficiency_ceiling("mdadm", "linear?", 4, sum, slow, AB_EFFICIENCY_WRITE)));
+	assert_true(isnan(ab_efficiency_ceiling("mdadm", "raid0", 0, sum, slow, AB_EFFICIENCY_READ)));
+}
+
+/* The efficiency lines: only when every member has its raw row. */
+static void test_efficiency_text(void **state)
+{
+	(void)state;
+	g_autoptr(ab_run) run = ab_run_new();
+	run->target.backend = g_strdup("btrfs");
+	run->target.level = g_strdup("raid1");
+	const char *members[] = { "/dev/loop7", "/dev/loop8" };
+	for (int i = 0; i < 2; i++) {
+		g_ptr_array_add(run->target.members, g_strdup(members[i]));
+		struct ab_result *raw = ab_result_new("raw-read");
+		raw->key.test = g_strdup(members[i]);
+		raw->rate = 1000;
+		ab_run_add_result(run, raw);
+	}
+	struct ab_result *bw = ab_result_new("block-write");
+	bw->rate = 500;
+	ab_run_add_result(run, bw);
+	g_autoptr(GString) s = g_string_new(NULL);
+	ab_text_efficiency(s, run);
+	/* Two copies: writes allow 1000 of the 2000 read. */
+	assert_non_null(strstr(s->str, "block-write            500 of       1000 KiB/s   50.0%"));
+	g_ptr_array_add(run->target.members, g_strdup("/dev/loop9"));
+	g_string_truncate(s, 0);
+	ab_text_efficiency(s, run);
+	assert_int_equal(s->len, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,7 +289,8 @@ int main(void)
 		cmocka_unit_test(test_stop),        cmocka_unit_test(test_time_cap),
 		cmocka_unit_test(test_write),       cmocka_unit_test(test_parse_block),
 		cmocka_unit_test(test_registry),    cmocka_unit_test(test_text),
-		cmocka_unit_test(test_json_round_trip),
+		cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_efficiency_ceiling),
+		cmocka_unit_test(test_efficiency_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

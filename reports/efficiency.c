@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* run --raw-baseline: each bonnie++ I/O phase's rate as a share of what the
+ * array's members delivered raw (arraybench raw's reads, before mkfs), the
+ * file system's efficiency.  What the members allow depends on the level:
+ * every member can serve reads, but a write puts each block on as many
+ * members as there are copies. */
+#include "report.h"
+#include "../workloads/phase.h"
+
+#include <stdio.h>
+
+double ab_efficiency_ceiling(const char *backend, const char *level, unsigned n, double sum, double slowest,
+			     enum ab_efficiency_dir dir)
+{
+	if (!n || !(sum > 0) || !(slowest > 0))
+		return NAN;
+	if (dir == AB_EFFICIENCY_REWRITE) {
+		/* Each byte is read, then written: the two take turns. */
+		double r = ab_efficiency_ceiling(backend, level, n, sum, slowest, AB_EFFICIENCY_READ);
+		double w = ab_efficiency_ceiling(backend, level, n, sum, slowest, AB_EFFICIENCY_WRITE);
+		return 1 / (1 / r + 1 / w);
+	}
+	gboolean md = g_strcmp0(backend, "mdadm") == 0;
+	/* Parity is on every member but carries no data, read or written. */
+	if (g_strcmp0(level, "raid5") == 0)
+		return n > 1 ? sum * (n - 1) / n : NAN;
+	if (g_strcmp0(level, "raid6") == 0)
+		return n > 2 ? sum * (n - 2) / n : NAN;
+	/* Reads may come from any copy; the sum is the most they can get. */
+	if (dir == AB_EFFICIENCY_READ)
+		return sum;
+	if (g_strcmp0(level, "raid1") == 0)
+		return md ? slowest : sum / 2; /* md: every member holds all; btrfs: two copies */
+	if (g_strcmp0(level, "raid10") == 0)
+		return sum / 2;
+	if (g_strcmp0(level, "raid0") == 0 || g_strcmp0(level, "single") == 0 || !level)
+		return sum;
+	return NAN;
+}
+
+static const char *write_rule(const char *backend, const char *level)
+{
+	if (g_strcmp0(level, "raid5") == 0 || g_strcmp0(level, "raid6") == 0)
+		return "both vs the members' sum less the parity share";
+	if (g_strcmp0(level, "raid1") == 0)
+		return g_strcmp0(backend, "mdadm") == 0 ? "reads vs the members' sum, writes vs the slowest member "
+							  "(each member writes every block)"
+							: "reads vs the members' sum, writes vs half of it (two copies)";
+	if (g_strcmp0(level, "raid10") == 0)
+		return "reads vs the members' sum, writes vs half of it (two copies)";
+	return "reads and writes vs the members' sum";
+}
+
+static const struct ab_result *raw_row(const struct ab_run *run, const char *device)
+{
+	for (guint i = 0; i < run->results->len; i++) {
+		const struct ab_result *r = g_ptr_array_index(run->results, i);
+		if (g_strcmp0(r->phase, "raw-read") == 0 && g_strcmp0(r->key.test, device) == 0 && isfinite(r->rate))
+			return r;
+	}
+	return NULL;
+}
+
+void ab_text_efficiency(GString *s, const struct ab_run *run)
+{
+	const struct ab_target_desc *t = &run->target;
+	if (g_strcmp0(t->backend, "raw") == 0 || !t->members->len || !ab_run_find(run, "raw-read"))
+		return;
+	double sum = 0, slowest = INFINITY;
+	for (guint i = 0; i < t->members->len; i++) {
+		const struct ab_result *r = raw_row(run, g_ptr_array_index(t->members, i));
+		if (!r)
+			return; /* a member not measured: no honest total */
+		sum += r->rate;
+		slowest = MIN(slowest, r->rate);
+	}
+	/* The md array read raw too: the file system against its own device. */
+	const struct ab_result *array = g_strcmp0(t->backend, "mdadm") == 0 ? raw_row(run, t->source) : NULL;
+	unsigned n = t->members->len;
+	g_string_append_printf(s, "efficiency: %s %s of %u, members' raw reads %.0f KiB/s in all; %s%s\n",
+			       t->backend ? t->backend : "?", t->level ? t->level : "?", n, sum,
+			       write_rule(t->backend, t->level), "; rewrite vs both in turn (each byte read, then written)");
+	g_string_append(s, "            writes are set against raw reads (a raw write would destroy the members)\n");
+	for (guint i = 0; i < run->results->len; i++) {
+		const struct ab_result *r = g_ptr_array_index(run->results, i);
+		const struct ab_phase *ph = ab_phase_by_name(r->phase);
+		if (!ph || !(ph->flags & AB_PHASE_IO) || (ph->flags & AB_PHASE_DEVICE) || ph->unit != AB_UNIT_KIB_PER_SEC ||
+		    !isfinite(r->rate))
+			continue;
+		enum ab_efficiency_dir dir = !(ph->flags & AB_PHASE_WRITES) ? AB_EFFICIENCY_READ
+					     : (ph->flags & AB_PHASE_READS) ? AB_EFFICIENCY_REWRITE : AB_EFFICIENCY_WRITE;
+		double ceiling = ab_efficiency_ceiling(t->backend, t->level, n, sum, slowest, dir);
+		if (!isfinite(ceiling))
+			continue;
+		g_string_append_printf(s, "  %-15s %10.0f of %10.0f KiB/s  %5.1f%%", r->phase, r->rate, ceiling,
+				       100 * r->rate / ceiling);
+		if (array && dir == AB_EFFICIENCY_READ)
+			g_string_append_printf(s, "  (%.1f%% of the array's own raw read)", 100 * r->rate / array->rate);
+		g_string_append_c(s, '\n');
+	}
+}
