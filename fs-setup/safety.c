@@ -422,3 +422,14 @@ gboolean ab_safety_parse_confirmed(const char *list, char ***out, GError **error
 	*out = (char **)g_ptr_array_free(g_steal_pointer(&paths), FALSE);
 	return TRUE;
 }
+
+gboolean ab_safety_replace_confirmed(const char *option, const char *list, char ***confirmed, GError **error)
+{
+	g_strfreev(*confirmed);
+	*confirmed = NULL;
+	if (!ab_safety_parse_confirmed(list, confirmed, error)) {
+		g_prefix_error(error, "%s: ", option);
+		return FALSE;
+	}
+	return TRUE;
+}

@@ -31,5 +31,8 @@ gboolean ab_safety_device_in_use(const char *root, const char *device, char **wh
  * NULL-terminated array for g_strfreev; a name that does not exist, or an
  * empty one, is AB_ERROR_USAGE. */
 gboolean ab_safety_parse_confirmed(const char *list, char ***out, GError **error);
+/* The same for an option given again: *confirmed (freed) becomes the new
+ * list; errors start with the option's name. */
+gboolean ab_safety_replace_confirmed(const char *option, const char *list, char ***confirmed, GError **error);
 
 #endif

@@ -4,6 +4,7 @@
  * `dd if=DEV of=/dev/null bs=4M iflag=direct` measures it: the baseline a
  * file system on those devices is judged against.  One run, one result per
  * device and direction, written as the table and --json. */
+#include "cmd-options.h"
 #include "commands.h"
 #include "error.h"
 #include "outfile.h"
@@ -69,23 +70,23 @@ static gboolean opt_bytes(const char *name, const char *value, gpointer data, GE
 
 static gboolean opt_seconds(const char *name, const char *value, gpointer data, GError **error)
 {
-	if (!ab_parse_count(value, AB_RAW_MAX_SECONDS, &((struct raw_opts *)data)->params.seconds, error)) {
-		g_prefix_error(error, "%s: ", name);
+	uint64_t *out = &((struct raw_opts *)data)->params.seconds;
+	char *end = NULL;
+	errno = 0;
+	guint64 v = g_ascii_isdigit(value[0]) ? g_ascii_strtoull(value, &end, 10) : 0;
+	if (!end || *end || errno || v > AB_RAW_MAX_SECONDS) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid %s '%s': a whole number of seconds from 0 (no cap) to %d (a week)", name, value,
+			    AB_RAW_MAX_SECONDS);
 		return FALSE;
 	}
+	*out = v;
 	return TRUE;
 }
 
 static gboolean opt_yes_destroy(const char *name, const char *value, gpointer data, GError **error)
 {
-	struct raw_opts *o = data;
-	g_strfreev(o->confirmed);
-	o->confirmed = NULL;
-	if (!ab_safety_parse_confirmed(value, &o->confirmed, error)) {
-		g_prefix_error(error, "%s: ", name);
-		return FALSE;
-	}
-	return TRUE;
+	return ab_safety_replace_confirmed(name, value, &((struct raw_opts *)data)->confirmed, error);
 }
 
 static gboolean opt_json(const char *name, const char *value, gpointer data, GError **error)
@@ -159,22 +160,10 @@ static gboolean usage_error(GError **error, const char *fmt, ...)
 
 static gboolean parse(int argc, char **argv, struct raw_opts *o, GError **error)
 {
-	g_autoptr(GOptionContext) ctx = g_option_context_new("--device DEV [--device DEV...]");
-	GOptionGroup *group = g_option_group_new("raw", "raw options", "Show raw options", o, NULL);
-	g_option_group_add_entries(group, entries);
-	g_option_context_set_main_group(ctx, group);
-	g_option_context_set_summary(ctx, "Measure block devices' raw sequential throughput (the dd baseline).");
-	g_option_context_set_description(ctx, raw_description);
-	g_set_prgname("arraybench raw");
-	GError *local = NULL;
-	if (!g_option_context_parse(ctx, &argc, &argv, &local)) {
-		if (local->domain != AB_ERROR)
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%s", local->message);
-		else
-			g_propagate_error(error, g_steal_pointer(&local));
-		g_clear_error(&local);
+	if (!ab_cmd_options_parse("raw", "--device DEV [--device DEV...]",
+				  "Measure block devices' raw sequential throughput (the dd baseline).", raw_description,
+				  entries, o, argc, argv, error))
 		return FALSE;
-	}
 	if (o->extra_arg)
 		return usage_error(error, "raw: unexpected argument '%s' (devices go with --device)", o->extra);
 	if (!o->devices->len)

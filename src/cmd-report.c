@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `arraybench report`: saved results (our JSON, bonnie++'s CSV) read back
  * and written again in one format, the runs in the order of the files. */
+#include "cmd-options.h"
 #include "commands.h"
 #include "error.h"
 #include "../reports/report.h"
@@ -130,22 +131,10 @@ int ab_cmd_report(int argc, char **argv, GError **error)
 {
 	g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
 	struct report_opts o = { &ab_writer_text, files };
-	g_autoptr(GOptionContext) ctx = g_option_context_new("FILE...");
-	GOptionGroup *group = g_option_group_new("report", "report options", "Show report options", &o, NULL);
-	g_option_group_add_entries(group, entries);
-	g_option_context_set_main_group(ctx, group);
-	g_option_context_set_summary(ctx, "Write saved results (arraybench JSON, bonnie++ CSV) as a table, CSV or JSON.");
-	g_option_context_set_description(ctx, report_description);
-	g_set_prgname("arraybench report");
-	GError *local = NULL;
-	if (!g_option_context_parse(ctx, &argc, &argv, &local)) {
-		if (local->domain != AB_ERROR)
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%s", local->message);
-		else
-			g_propagate_error(error, g_steal_pointer(&local));
-		g_clear_error(&local);
+	if (!ab_cmd_options_parse("report", "FILE...",
+				  "Write saved results (arraybench JSON, bonnie++ CSV) as a table, CSV or JSON.",
+				  report_description, entries, &o, argc, argv, error))
 		return AB_ERROR_USAGE;
-	}
 	if (!files->len) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "report: no FILE given ('-' reads standard input)");
 		return AB_ERROR_USAGE;

@@ -342,14 +342,7 @@ static gboolean opt_loop(const char *name, const char *value, gpointer data, GEr
 
 static gboolean opt_yes_destroy(const char *name, const char *value, gpointer data, GError **error)
 {
-	struct ab_target_spec *t = &((struct ab_config *)data)->target;
-	g_strfreev(t->confirmed);
-	t->confirmed = NULL;
-	if (!ab_safety_parse_confirmed(value, &t->confirmed, error)) {
-		g_prefix_error(error, "%s: ", name);
-		return FALSE;
-	}
-	return TRUE;
+	return ab_safety_replace_confirmed(name, value, &((struct ab_config *)data)->target.confirmed, error);
 }
 
 static gboolean opt_no_stripe_hint(const char *name, const char *value, gpointer data, GError **error)
