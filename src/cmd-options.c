@@ -18,11 +18,16 @@ gboolean ab_cmd_options_parse(const char *name, const char *params, const char *
 	GError *local = NULL;
 	if (g_option_context_parse(ctx, &argc, &argv, &local))
 		return TRUE;
-	/* glib's own errors (an unknown option) are bad usage too. */
-	if (local->domain != AB_ERROR)
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%s", local->message);
-	else
-		g_propagate_error(error, g_steal_pointer(&local));
-	g_clear_error(&local);
+	ab_cmd_options_error(local, error);
 	return FALSE;
+}
+
+void ab_cmd_options_error(GError *local, GError **error)
+{
+	if (local->domain != AB_ERROR) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%s", local->message);
+		g_error_free(local);
+	} else {
+		g_propagate_error(error, local);
+	}
 }

@@ -11,4 +11,9 @@
 gboolean ab_cmd_options_parse(const char *name, const char *params, const char *summary, const char *description,
 			      const GOptionEntry *entries, void *data, int argc, char **argv, GError **error);
 
+/* A failed g_option_context_parse's error into *error: glib's own (an
+ * unknown option, a missing value) become AB_ERROR_USAGE; ours pass as
+ * they are.  Takes local. */
+void ab_cmd_options_error(GError *local, GError **error);
+
 #endif

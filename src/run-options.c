@@ -3,6 +3,7 @@
 #include "run-options.h"
 #include "error.h"
 #include "../fs-setup/safety.h"
+#include "cmd-options.h"
 #include "../workloads/phase.h"
 
 #include <string.h>
@@ -518,12 +519,7 @@ gboolean ab_run_options_parse(int argc, char **argv, struct ab_config *cfg, GErr
 	char **view = args;
 	GError *local = NULL;
 	if (!g_option_context_parse(ctx, &n, &view, &local)) {
-		/* GLib's own errors (unknown option, missing value) are usage errors too. */
-		if (local->domain != AB_ERROR)
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%s", local->message);
-		else
-			g_propagate_error(error, g_steal_pointer(&local));
-		g_clear_error(&local);
+		ab_cmd_options_error(local, error);
 		return FALSE;
 	}
 	if (n > 1) {

@@ -39,22 +39,35 @@ static struct ab_sample *sample_new(void)
 	return sm;
 }
 
+/* Reads up to `blocks` blocks of a file of file_blocks, with the stop
+ * flag and time cap given; the sample and the loop's return in *rc. */
+static struct ab_sample *read_file(uint64_t file_blocks, uint64_t blocks, sig_atomic_t stop, uint64_t max_ns,
+				   int *rc)
+{
+	g_autofree char *path = NULL;
+	int fd = temp_file(file_blocks, &path);
+	g_autofree unsigned char *buf = g_malloc(BLOCK);
+	volatile sig_atomic_t flag = stop;
+	struct ab_raw_io io = { .fd = fd, .name = "/dev/x", .block = BLOCK, .blocks = blocks, .buf = buf,
+				.stop = &flag, .max_ns = max_ns };
+	struct ab_sample *sm = sample_new();
+	*rc = ab_raw_transfer(&io, sm);
+	close(fd);
+	g_unlink(path);
+	return sm;
+}
+
 static void test_read_counts(void **state)
 {
 	(void)state;
-	g_autofree char *path = NULL;
-	int fd = temp_file(10, &path);
-	g_autofree unsigned char *buf = g_malloc(BLOCK);
-	struct ab_raw_io io = { .fd = fd, .name = "dev", .block = BLOCK, .blocks = 10, .buf = buf };
-	g_autofree struct ab_sample *sm = sample_new();
-	assert_int_equal(ab_raw_transfer(&io, sm), 0);
+	int rc;
+	g_autofree struct ab_sample *sm = read_file(10, 10, 0, 0, &rc);
+	assert_int_equal(rc, 0);
 	assert_int_equal(sm->ops, 10);
 	assert_int_equal(sm->bytes, 10 * BLOCK);
 	/* One latency sample per transfer, and their sum is the elapsed time. */
 	assert_int_equal(sm->latency.count, 10);
 	assert_int_equal(sm->latency.sum_ns, sm->end_ns - sm->start_ns);
-	close(fd);
-	g_unlink(path);
 }
 
 /* A device shorter than planned fails naming it and the byte, counting
@@ -62,48 +75,32 @@ static void test_read_counts(void **state)
 static void test_short_device(void **state)
 {
 	(void)state;
-	g_autofree char *path = NULL;
-	int fd = temp_file(3, &path);
-	g_autofree unsigned char *buf = g_malloc(BLOCK);
-	struct ab_raw_io io = { .fd = fd, .name = "/dev/x", .block = BLOCK, .blocks = 5, .buf = buf };
-	g_autofree struct ab_sample *sm = sample_new();
-	assert_int_equal(ab_raw_transfer(&io, sm), -1);
+	int rc;
+	g_autofree struct ab_sample *sm = read_file(3, 5, 0, 0, &rc);
+	assert_int_equal(rc, -1);
 	assert_int_equal(sm->ops, 3);
 	assert_non_null(strstr(sm->error, "cannot read '/dev/x' at byte 24576: the device ended there"));
-	close(fd);
-	g_unlink(path);
 }
 
 /* A stop request before the first block: nothing moved, no error. */
 static void test_stop(void **state)
 {
 	(void)state;
-	g_autofree char *path = NULL;
-	int fd = temp_file(4, &path);
-	g_autofree unsigned char *buf = g_malloc(BLOCK);
-	volatile sig_atomic_t stop = 1;
-	struct ab_raw_io io = { .fd = fd, .name = "dev", .block = BLOCK, .blocks = 4, .buf = buf, .stop = &stop };
-	g_autofree struct ab_sample *sm = sample_new();
-	assert_int_equal(ab_raw_transfer(&io, sm), 0);
+	int rc;
+	g_autofree struct ab_sample *sm = read_file(4, 4, 1, 0, &rc);
+	assert_int_equal(rc, 0);
 	assert_int_equal(sm->ops, 0);
 	assert_int_equal(sm->bytes, 0);
-	close(fd);
-	g_unlink(path);
 }
 
 /* A time cap of 1 ns lets exactly one transfer start. */
 static void test_time_cap(void **state)
 {
 	(void)state;
-	g_autofree char *path = NULL;
-	int fd = temp_file(4, &path);
-	g_autofree unsigned char *buf = g_malloc(BLOCK);
-	struct ab_raw_io io = { .fd = fd, .name = "dev", .block = BLOCK, .blocks = 4, .buf = buf, .max_ns = 1 };
-	g_autofree struct ab_sample *sm = sample_new();
-	assert_int_equal(ab_raw_transfer(&io, sm), 0);
+	int rc;
+	g_autofree struct ab_sample *sm = read_file(4, 4, 0, 1, &rc);
+	assert_int_equal(rc, 0);
 	assert_int_equal(sm->ops, 1);
-	close(fd);
-	g_unlink(path);
 }
 
 /* Writes put the data buffer's blocks in order, none the same. */
