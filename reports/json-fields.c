@@ -115,6 +115,7 @@ const struct ab_json_field ab_json_result_fields[] = {
 	AB_JF_I64("worker_max_rss_kib", struct ab_result, max_rss_kib, -1),
 	AB_JF("cache_mode", STR, struct ab_result, cache_mode),
 	AB_JF("cache_state", STR, struct ab_result, cache_state),
+	AB_JF("timed", STRV, struct ab_result, timed),
 	AB_JF("laid_out_untimed", FLAG, struct ab_result, laid_out_untimed),
 	AB_JF("resident_at_start", DBL, struct ab_result, resident_at_start),
 	AB_JF("sync_mode", STR, struct ab_result, sync_mode),

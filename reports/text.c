@@ -120,16 +120,21 @@ static void header(GString *s, const struct ab_run *run)
 		g_string_append_printf(s, "images  %" G_GUINT64_FORMAT " x %s in %s (%s)\n", t->image_count, isz,
 				       image_dir, t->image_dir_fs ? t->image_dir_fs : "?");
 	}
-	if (ab_known(c->file_size) && c->file_size)
+	/* bonnie++'s sizes, when its phases ran (a sweep has its own grid). */
+	gboolean none = !run->results->len;
+	if (ab_known(c->file_size) && c->file_size && (none || ab_run_ran_any(run, AB_PHASE_IO)))
 		header_io(s, run);
-	if (ab_known(c->num_files_k) && c->num_files_k)
+	if (ab_known(c->num_files_k) && c->num_files_k && (none || ab_run_ran_any(run, AB_PHASE_FILES)))
 		header_files(s, run);
 	const char *sync = c->sync_each_write == AB_FLAG_UNKNOWN ? "?"
 			   : c->sync_each_write ? "fsync each write (-b)" : "fsync at close, timed";
 	g_autofree char *cache = one_line(run->cache_desc);
-	g_string_append_printf(s, "cache   %s  direct %s  data %s  sync %s\n", cache,
+	g_autofree char *sync_text = none || ab_run_ran_any(run, AB_PHASE_IO | AB_PHASE_FILES)
+					     ? g_strdup_printf("  sync %s", sync)
+					     : g_strdup("");
+	g_string_append_printf(s, "cache   %s  direct %s  data %s%s\n", cache,
 			       flag_text(c->direct, "yes (per-char stays buffered)", "no"), c->data ? c->data : "?",
-			       sync);
+			       sync_text);
 	if (c->cache_limits)
 		g_string_append_printf(s, "        (%s: %s)\n", c->cache_mode ? c->cache_mode : "?", c->cache_limits);
 	if (run->cache_warning)
@@ -151,7 +156,7 @@ static void devices(GString *s, const struct ab_run *run)
 	gboolean header = FALSE;
 	for (guint i = 0; i < run->results->len; i++) {
 		const struct ab_result *r = g_ptr_array_index(run->results, i);
-		if (!r->devices->len)
+		if (!r->devices->len || ab_text_is_grid_result(r))
 			continue;
 		if (!header) {
 			g_string_append(s, "per device: MiB read/written, busy seconds\n");
@@ -216,13 +221,18 @@ char *ab_text_format(const struct ab_run *run)
 {
 	GString *s = g_string_new(NULL);
 	header(s, run);
-	g_string_append_printf(s, "%-15s %14s %-8s %5s %7s %-5s %9s %9s %9s %9s %9s\n", "phase", "rate", "", "%cpu",
-			       "%iowait", "cache", "p50", "p90", "p99", "p99.9", "max");
-	gboolean any_layout = FALSE;
+	gboolean any_row = FALSE, any_layout = FALSE;
 	for (guint i = 0; i < run->results->len; i++)
-		row(s, g_ptr_array_index(run->results, i), &any_layout);
+		any_row |= !ab_text_is_grid_result(g_ptr_array_index(run->results, i));
+	if (any_row || !run->results->len)
+		g_string_append_printf(s, "%-15s %14s %-8s %5s %7s %-5s %9s %9s %9s %9s %9s\n", "phase", "rate", "",
+				       "%cpu", "%iowait", "cache", "p50", "p90", "p99", "p99.9", "max");
+	for (guint i = 0; i < run->results->len; i++)
+		if (!ab_text_is_grid_result(g_ptr_array_index(run->results, i)))
+			row(s, g_ptr_array_index(run->results, i), &any_layout);
 	if (any_layout)
 		g_string_append(s, "* read a test file written untimed (no block write before it in this run)\n");
+	ab_text_sweep(s, run);
 	devices(s, run);
 	return g_string_free(s, FALSE);
 }

@@ -52,6 +52,7 @@ void ab_result_free(struct ab_result *r)
 	g_free(r->sync_mode);
 	g_free(r->cache_mode);
 	g_free(r->cache_state);
+	g_strfreev(r->timed);
 	g_array_unref(r->per_worker);
 	g_array_unref(r->devices);
 	g_free(r);

@@ -148,6 +148,9 @@ struct ab_result {
 	char *sync_mode;
 	char *cache_mode;        /* what the cache held when the phase began, and why */
 	char *cache_state;       /* "cold", "warm" */
+	/* The calls its timed region held ("write", "fsync", "close"...), for
+	 * the phases that say so per cell (the sweep); NULL when unknown. */
+	char **timed;
 	ab_flag laid_out_untimed;
 	/* Share of the test file in the page cache as the phase began (mincore),
 	 * for the phases that read it; NAN for the others. */

@@ -26,7 +26,8 @@
 
 /* Phases beyond bonnie++'s: they run only when named (--phases, or their
  * own command), never in the default list, `all` or the bonnie++ CSV line. */
-#define AB_EXTRA_PHASE_LIST(X)
+#define AB_EXTRA_PHASE_LIST(X) \
+	X(SWEEP, sweep)
 
 enum ab_phase_id {
 #define AB_X(id, stem) AB_PHASE_##id,

@@ -26,6 +26,7 @@ enum ab_data_mode {
 #define AB_FILES_SYMLINK (-2)
 
 struct ab_phase;
+struct ab_sweep_grid;
 
 struct ab_step {
 	const struct ab_phase *phase;
@@ -48,6 +49,15 @@ struct ab_step {
 	gboolean direct;           /* O_DIRECT where the phase honours it */
 	gboolean sync_each_write;  /* -b */
 	gboolean evict_after_layout; /* an untimed layout leaves no pages cached */
+	/* The record-size sweep (workloads/sweep.h).  The sweep step names
+	 * its grid and tests; the suite runs one step per cell and test, with
+	 * file_size and io_chunk set to the cell and sweep_test to the test. */
+	const struct ab_sweep_grid *sweep_grid; /* src/sweep-grid.h */
+	uint32_t sweep_tests;      /* bit per enum ab_sweep_test */
+	unsigned sweep_test;       /* enum ab_sweep_test of this cell's step */
+	unsigned sweep_timing;     /* enum ab_sweep_timing */
+	uint64_t stride;           /* records between stride-read's reads (17) */
+	uint64_t streams;          /* concurrent workers of a sweep cell */
 };
 
 #endif

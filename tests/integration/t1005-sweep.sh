@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The record-size sweep: every column of iozone's grid, what each cell timed
+# and found cached, the timing switches seen in the syscalls, its CSV and
+# JSON, and `report` drawing the same grid from the saved run.
+. "$(dirname "$0")/lib.sh"
+plan 31
+d=$T/dir; mkdir "$d"
+
+js() { # json-file python-expression over o (the last object) and cells (its sweep results)
+	python3 - "$@" <<'PY'
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+o = objs[-1]
+cells = [p for p in o["phases"] if p["name"] == "sweep"]
+r = eval(sys.argv[2])
+print(r if isinstance(r, str) else json.dumps(r))
+PY
+}
+tests="write rewrite read reread random-read random-write backward-read record-rewrite stride-read fwrite frewrite fread freread"
+
+# A small grid, every test: 2 file sizes x 2 records (records given: no crossover).
+"$AB" run -d "$d" --phases sweep --sweep-file-sizes 256k,1m --sweep-records 4k,64k \
+	--json "$T/s.json" --sweep-csv "$T/s.csv" -x 2 >"$T/s.out" 2>"$T/s.err"
+is $? 0 "a small sweep exits 0" || sed 's/^/#   /' "$T/s.err"
+grid_rows=$(grep -cE '^ +(256|1024) +(4|64)( +[0-9]+[cw ]?){13}$' "$T/s.out")
+is "$grid_rows" 8 "the grid has a row per cell and run, each with all 13 columns filled"
+for w in write rewrite random bkwd record stride fwrite frewrite fread freread; do
+	grep -qw -- "$w" "$T/s.out" || { echo "# no column $w"; false; } || break
+done
+ok $? "every iozone column heading is there"
+is "$(grep -c '^1\.98,' "$T/s.out")" 0 "a sweep alone prints no bonnie++ CSV line"
+is "$(js "$T/s.json" 'len(cells)')" 52 "the JSON holds 4 cells x 13 tests as keyed results"
+is "$(js "$T/s.json" '" ".join(sorted(set(c["key"]["test"] for c in cells), key=lambda t: [c["key"]["test"] for c in cells].index(t)))')" \
+	"$tests" "each test is a key, in iozone's order"
+is "$(js "$T/s.json" 'sorted(set((c["key"]["file_size_bytes"], c["key"]["record_size_bytes"], c["key"]["streams"]) for c in cells))')" \
+	"[[262144, 4096, 1], [262144, 65536, 1], [1048576, 4096, 1], [1048576, 65536, 1]]" "cells keyed by file size, record and streams"
+is "$(js "$T/s.json" 'sorted(set("+".join(c["timed"]) for c in cells))')" \
+	'["fread", "fwrite+fflush+fsync", "read", "write+fsync"]' "by default writes time their fsync, reads only the reads"
+is "$(js "$T/s.json" 'all(c["bytes"] == c["key"]["file_size_bytes"] and c["ops"] * c["key"]["record_size_bytes"] == c["bytes"] for c in cells)')" \
+	"true" "every cell moved its whole file, a record per operation"
+# Cache honesty: cold reads start with nothing cached, the warm ones say so.
+is "$(js "$T/s.json" 'sorted(set(c["cache_state"] for c in cells if c["key"]["test"] in ("read","random-read","backward-read","stride-read","fread")))')" \
+	'["cold"]' "read tests start cold"
+is "$(js "$T/s.json" 'max(c["resident_at_start"] for c in cells if c["cache_state"] == "cold")')" "0.0" \
+	"a cold read cell found none of its file cached (mincore)"
+is "$(js "$T/s.json" 'sorted(set(c["cache_state"] for c in cells if c["key"]["test"] in ("reread","freread")))')" \
+	'["warm"]' "reread and freread are warm by definition"
+is "$(js "$T/s.json" 'min(c["resident_at_start"] for c in cells if c["key"]["test"] in ("reread","freread"))')" "1.0" \
+	"... and found their file cached"
+grep -q '^c  read from the page cache' "$T/s.out"; ok $? "the table marks cache figures and says what the mark means"
+
+# --sweep-csv: one header, a named row per cell of both runs.
+is "$(grep -c '^run_id,' "$T/s.csv")" 1 "--sweep-csv writes its header once"
+is "$(grep -vc '^run_id,' "$T/s.csv")" 104 "--sweep-csv has a row per cell and run"
+is "$(awk -F, 'NR == 1 { n = NF } NF != n { bad++ } END { print bad + 0 }' "$T/s.csv")" 0 "every row has the header's columns"
+
+# report draws the same grid from the saved JSON.
+"$AB" report "$T/s.json" >"$T/r.out" 2>"$T/r.err"
+is $? 0 "report reads the saved sweep"
+is "$(grep -E '^ +(256|1024) +(4|64) ' "$T/r.out")" "$(grep -E '^ +(256|1024) +(4|64) ' "$T/s.out")" \
+	"report shows the grid the run printed"
+"$AB" report --format sweep-csv "$T/s.json" >"$T/r.csv" 2>>"$T/r.err"
+is "$(cat "$T/r.csv")" "$(cat "$T/s.csv")" "report --format sweep-csv gives the rows the run appended"
+"$AB" report --format json "$T/s.json" >"$T/r.json" 2>>"$T/r.err"
+cmp -s "$T/r.json" "$T/s.json"; ok $? "the sweep's JSON reads back byte for byte"
+
+# --cache none: nothing evicted, so the read cell finds its file cached.
+"$AB" run -d "$d" --phases sweep --sweep-file-sizes 1m --sweep-records 64k --sweep-tests write,read \
+	--cache none -r 16 --json "$T/n.json" -q >/dev/null 2>"$T/n.err"
+is $? 0 "--cache none sweep exits 0" || sed 's/^/#   /' "$T/n.err"
+is "$(js "$T/n.json" '[c["cache_state"] for c in cells if c["key"]["test"] == "read"][0]')" "warm" \
+	"under --cache none the read cell says warm"
+is "$(js "$T/n.json" '[c["resident_at_start"] > 0.9 for c in cells if c["key"]["test"] == "read"][0]')" "true" \
+	"... and found its file in the page cache"
+
+# --include-close without --include-fsync: close timed, no fsync issued at
+# all (iozone -c), seen by strace; --cache none so nothing is evicted.
+rm -f "$T/c.trace"
+strace -f --seccomp-bpf -e trace=fsync,fdatasync,sync_file_range,syncfs,sync -o "$T/c.trace" \
+	"$AB" run -d "$d" --phases sweep --sweep-file-sizes 1m --sweep-records 64k --sweep-tests write,rewrite,fwrite \
+	--include-close --cache none -r 16 --json "$T/c.json" -q >/dev/null 2>"$T/c.err"
+is $? 0 "--include-close sweep exits 0" || sed 's/^/#   /' "$T/c.err"
+# The workers' calls: every pid but arraybench's own (whose journal is synced).
+worker_syncs() { awk 'NR == 1 { main = $1 } $1 != main && /(fsync|fdatasync|sync_file_range|syncfs|sync)\(/ { n++ } END { print n + 0 }' "$1"; }
+n=$(worker_syncs "$T/c.trace")
+traced_whole "$T/c.trace" && [ "$n" = 0 ]; ok $? "--include-close alone: the workers issue no fsync ($n seen)"
+is "$(js "$T/c.json" 'sorted(set("+".join(c["timed"]) for c in cells))')" '["fwrite+fclose", "write+close"]' \
+	"--include-close cells say close was timed"
+rm -f "$T/e.trace"
+strace -f --seccomp-bpf -e trace=fsync,fdatasync,sync_file_range,syncfs,sync -o "$T/e.trace" \
+	"$AB" run -d "$d" --phases sweep --sweep-file-sizes 1m --sweep-records 64k --sweep-tests write \
+	--include-fsync --include-close --cache none -r 16 -q >/dev/null 2>"$T/e.err"
+n=$(worker_syncs "$T/e.trace")
+traced_whole "$T/e.trace" && [ "$n" -ge 1 ]; ok $? "the same with --include-fsync does ($n seen: the observer sees them)"
+
+# Bad input: one line naming the value, exit 1.
+"$AB" run -d "$d" --phases sweep --sweep-tests write,bogus >/dev/null 2>"$T/b.err"
+is $? 1 "an unknown sweep test exits 1"
+grep -q "'bogus'" "$T/b.err"; ok $? "... naming it"
+dir_is_empty "$d"; ok $? "the sweeps left nothing in DIR"
