@@ -9,7 +9,8 @@
 static const char header[] =
 	"run_id,machine,repeat,pass,streams,file_size_kib,record_kib,test,rate_kib_s,elapsed_s,bytes,ops,"
 	"direct,timed,cache_state,resident_at_start,laid_out_untimed,cpu_percent,"
-	"latency_p50_us,latency_p99_us,latency_max_us\n";
+	"latency_p50_us,latency_p99_us,latency_max_us,"
+	"end_to_end_kib_s,stonewall_kib_s,min_stream_kib_s,max_stream_kib_s,least_done_kib\n";
 
 const char *ab_sweep_csv_header(void)
 {
@@ -113,6 +114,16 @@ char *ab_sweep_csv_rows(const struct ab_run *run)
 		usec(s, r->latency.p99_ns);
 		g_string_append_c(s, ',');
 		usec(s, r->latency.max_ns);
+		g_string_append_c(s, ',');
+		dbl(s, r->end_to_end_rate, 1);
+		g_string_append_c(s, ',');
+		dbl(s, r->stonewall_rate, 1);
+		g_string_append_c(s, ',');
+		dbl(s, r->min_worker_rate, 1);
+		g_string_append_c(s, ',');
+		dbl(s, r->max_worker_rate, 1);
+		g_string_append_c(s, ',');
+		kib(s, r->min_bytes_at_stonewall);
 		g_string_append_c(s, '\n');
 	}
 	return g_string_free(s, FALSE);

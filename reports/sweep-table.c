@@ -119,6 +119,44 @@ static void heading(GString *s, gboolean streams)
 	g_string_free(bottom, TRUE);
 }
 
+static void rate_text(double v, char *out, size_t len)
+{
+	if (isnan(v))
+		snprintf(out, len, "-");
+	else
+		snprintf(out, len, "%.0f", v);
+}
+
+/* Cells run as concurrent streams: both aggregate figures, named so that
+ * neither passes for the other, and how even the streams were. */
+static void streams_table(GString *s, const GPtrArray *cells)
+{
+	g_string_append(s, "streams: in the grid above, each cell with more than one stream is its end-to-end figure\n"
+			   "  end-to-end  all the streams' bytes over the wall time from the first start to the last end\n"
+			   "  stonewall   the sum of each stream's own rate up to the moment the first stream ended\n"
+			   "  (iozone's \"parent sees\" and \"children see\"); min/max: the slowest and fastest stream's\n"
+			   "  rate at the stonewall; least done: the least any stream had done by then (KiB)\n");
+	g_string_append_printf(s, "%8s %10s %7s %-15s %11s %11s %11s %11s %11s\n", "streams", "kB", "reclen", "test",
+			       "end-to-end", "stonewall", "min", "max", "least done");
+	for (guint i = 0; i < cells->len; i++) {
+		const struct ab_result *r = g_ptr_array_index(cells, i);
+		if (!ab_known(r->key.streams) || r->key.streams < 2)
+			continue;
+		char fsz[32], rec[32], e2e[32], sw[32], lo[32], hi[32], least[32];
+		kib(r->key.file_size, fsz, sizeof(fsz));
+		kib(r->key.record_size, rec, sizeof(rec));
+		rate_text(r->end_to_end_rate, e2e, sizeof(e2e));
+		rate_text(r->stonewall_rate, sw, sizeof(sw));
+		rate_text(r->min_worker_rate, lo, sizeof(lo));
+		rate_text(r->max_worker_rate, hi, sizeof(hi));
+		kib(r->min_bytes_at_stonewall, least, sizeof(least));
+		g_autofree char *test = g_strdup(r->key.test ? r->key.test : "?");
+		g_strcanon(test, "abcdefghijklmnopqrstuvwxyz-", '_');
+		g_string_append_printf(s, "%8" G_GUINT64_FORMAT " %10s %7s %-15s %11s %11s %11s %11s %11s\n", r->key.streams,
+				       fsz, rec, test, e2e, sw, lo, hi, least);
+	}
+}
+
 /* The grid of one pass of the sweep. */
 static void grid(GString *s, const struct ab_run *run, GPtrArray *cells, uint64_t pass)
 {
@@ -173,6 +211,8 @@ static void grid(GString *s, const struct ab_run *run, GPtrArray *cells, uint64_
 		g_string_append(s, "   fwrite, frewrite, fread and freread stay buffered: stdio cannot use O_DIRECT\n");
 	if (laid_out)
 		g_string_append(s, "   cells without write or fwrite read a file laid out untimed\n");
+	if (streams)
+		streams_table(s, cells);
 }
 
 void ab_text_sweep(GString *s, const struct ab_run *run)

@@ -38,6 +38,8 @@ void ab_config_clear(struct ab_config *cfg)
 	g_free(cfg->files_text);
 	g_free(cfg->sweep_csv_path);
 	ab_sweep_grid_clear(&cfg->sweep_grid);
+	if (cfg->stream_counts)
+		g_array_unref(cfg->stream_counts);
 	ab_target_spec_clear(&cfg->target);
 	if (cfg->phase_ids)
 		g_array_unref(cfg->phase_ids);
@@ -187,6 +189,10 @@ static const char *sweep_option_given(const struct ab_config *cfg)
 		return "--untimed-flush";
 	if (cfg->sweep_csv_path)
 		return "--sweep-csv";
+	if (cfg->stream_counts)
+		return "--streams";
+	if (cfg->shared_file)
+		return "--shared-file";
 	return NULL;
 }
 
@@ -216,6 +222,10 @@ static gboolean finish_sweep(struct ab_config *cfg, GError **error)
 				    ab_sweep_test_info(ti->after)->name);
 			return FALSE;
 		}
+	}
+	if (cfg->shared_file && !cfg->stream_counts) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "--shared-file needs --streams: one stream has a file of its own");
+		return FALSE;
 	}
 	struct ab_sweep_grid def = { 0 };
 	ab_sweep_grid_default(&def);

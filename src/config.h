@@ -93,6 +93,8 @@ struct ab_config {
 	gboolean include_close;          /* iozone -c */
 	gboolean untimed_flush;          /* iozone's default: only the I/O calls timed */
 	char *sweep_csv_path;
+	GArray *stream_counts;           /* uint64_t, --streams; NULL: one stream */
+	gboolean shared_file;            /* --shared-file */
 	/* What to build and mount before the phases (--device, --array, --loop). */
 	struct ab_target_spec target;
 };

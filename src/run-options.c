@@ -463,6 +463,41 @@ static gboolean opt_untimed_flush(const char *name, const char *value, gpointer 
 	return TRUE;
 }
 
+/* "4" or "1,2,4,8,16": each a pass of the sweep with that many streams,
+ * in the order given (iozone's -t, and its -l/-u as a list). */
+static gboolean opt_streams(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	g_auto(GStrv) words = g_strsplit(value, ",", 0);
+	g_autoptr(GArray) counts = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	for (char **w = words; *w; w++) {
+		uint64_t n;
+		if (!**w)
+			return bad_option(error, name, value, "empty count in the list");
+		if (!ab_parse_count(*w, AB_MAX_STREAMS, &n, NULL) || n == 0) {
+			g_autofree char *why = g_strdup_printf("a stream count from 1 to %u", AB_MAX_STREAMS);
+			return bad_option(error, name, *w, why);
+		}
+		for (guint i = 0; i < counts->len; i++)
+			if (g_array_index(counts, uint64_t, i) == n)
+				return bad_option(error, name, *w, "given twice in the list");
+		g_array_append_val(counts, n);
+	}
+	if (!counts->len)
+		return bad_option(error, name, value, "no count given");
+	if (cfg->stream_counts)
+		g_array_unref(cfg->stream_counts);
+	cfg->stream_counts = g_steal_pointer(&counts);
+	return TRUE;
+}
+
+static gboolean opt_shared_file(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)value, (void)error;
+	((struct ab_config *)data)->shared_file = TRUE;
+	return TRUE;
+}
+
 static gboolean opt_sweep_csv(const char *name, const char *value, gpointer data, GError **error)
 {
 	return set_string(name, value, "file name", &((struct ab_config *)data)->sweep_csv_path, error);
@@ -546,6 +581,11 @@ static const GOptionEntry entries[] = {
 	{ "untimed-flush", 0, NOARG, CB(opt_untimed_flush),
 	  "Sweep: time only the I/O calls, fsync after the clock (iozone's default: writes then measure RAM)",
 	  NULL },
+	{ "streams", 0, 0, CB(opt_streams),
+	  "Sweep: N concurrent workers per cell, each its own file (iozone -t); a list runs the grid once per count",
+	  "N[,N...]" },
+	{ "shared-file", 0, NOARG, CB(opt_shared_file),
+	  "Sweep: the --streams share one file, each its own region of it", NULL },
 	{ "sweep-csv", 0, G_OPTION_FLAG_FILENAME, CB(opt_sweep_csv),
 	  "Append the sweep's cells to FILE, one CSV row each with named columns", "FILE" },
 	G_OPTION_ENTRY_NULL

@@ -43,6 +43,8 @@ struct ab_step ab_step_from_config(const struct ab_config *cfg, const struct ab_
 		.sweep_timing = sweep_timing(cfg),
 		.stride = cfg->stride,
 		.streams = 1,
+		.stream_counts = cfg->stream_counts,
+		.shared_file = cfg->shared_file,
 	};
 }
 

@@ -232,7 +232,7 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 	const char *io_path = s->run_dir->io_path, *files_dir = s->run_dir->files_dir;
 	struct ab_runner r = {
 		.cfg = cfg, .cache = s->cache, .dir_fd = s->run_dir->dir_fd, .io_name = s->run_dir->io_name,
-		.run_fd = s->run_dir->fd, .io_path = io_path, .files_dir = files_dir,
+		.run_fd = s->run_dir->fd, .io_path = io_path, .files_dir = files_dir, .run_path = s->run_dir->path,
 		.disk_names = s->disk_names,
 	};
 	struct ab_file_set *seq = NULL, *rnd = NULL;

@@ -57,7 +57,14 @@ struct ab_step {
 	unsigned sweep_test;       /* enum ab_sweep_test of this cell's step */
 	unsigned sweep_timing;     /* enum ab_sweep_timing */
 	uint64_t stride;           /* records between stride-read's reads (17) */
-	uint64_t streams;          /* concurrent workers of a sweep cell */
+	uint64_t streams;          /* concurrent workers of this cell's step */
+	const GArray *stream_counts; /* uint64_t: --streams, each a pass over the grid */
+	gboolean shared_file;      /* streams share one file, each its own region */
 };
+
+/* The file of stream k (0-based) of a sweep cell run by more than one
+ * worker, in the run's directory; stream 0 uses the run's test file. */
+#define AB_STREAM_FILE_FMT "stream.%u"
+#define AB_MAX_STREAMS 256u
 
 #endif

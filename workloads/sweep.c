@@ -127,6 +127,13 @@ struct test_state {
 	unsigned char *buf;
 	uint64_t *order;
 	enum ab_sweep_timing timing;
+	/* Where this worker works: its own file, or its region of a shared one. */
+	int dir_fd;
+	const char *name;
+	char *path;
+	char stream_name[32];
+	uint64_t base;       /* byte offset of its region */
+	gboolean truncate;   /* a creating test empties the file first */
 };
 
 static int prepare(struct ab_phase_ctx *ctx, struct test_state *ts)
@@ -140,11 +147,26 @@ static int prepare(struct ab_phase_ctx *ctx, struct test_state *ts)
 	ts->timing = (enum ab_sweep_timing)step->sweep_timing;
 	ts->record = step->io_chunk;
 	ts->n = ts->record ? step->file_size / ts->record : 0;
+	/* One stream: the run's test file.  More: stream k has its own file in
+	 * the run's directory, or with --shared-file the k-th region of the
+	 * test file, which the suite empties before a creating test (a worker
+	 * truncating it would cut the others' data). */
+	gboolean shared = step->shared_file && ctx->workers > 1;
+	ts->dir_fd = ctx->dir_fd;
+	ts->name = ctx->io_name;
+	if (ctx->workers > 1 && !shared && ctx->worker > 0) {
+		snprintf(ts->stream_name, sizeof(ts->stream_name), AB_STREAM_FILE_FMT, ctx->worker);
+		ts->dir_fd = ctx->run_fd;
+		ts->name = ts->stream_name;
+		ts->path = g_strdup_printf("%s/%s", ctx->run_path ? ctx->run_path : "?", ts->stream_name);
+	}
+	ts->base = shared ? (uint64_t)ctx->worker * step->file_size : 0;
+	ts->truncate = (ts->info->flags & AB_SWEEP_CREATES) && !shared;
 	if (ts->info->flags & AB_SWEEP_READS) {
 		if (!(ts->buf = ab_aligned_alloc(ts->record)))
 			return ab_worker_fail(ctx, ENOMEM, "cannot allocate the read buffer");
 	} else {
-		if (ab_databuf_init(&ts->db, step->data, ts->record, ctx->seed) != 0)
+		if (ab_databuf_init(&ts->db, step->data, ts->record, ctx->seed + ctx->worker) != 0)
 			return ab_worker_fail(ctx, ENOMEM, "cannot allocate the data buffer");
 		ts->have_db = TRUE;
 	}
@@ -154,7 +176,7 @@ static int prepare(struct ab_phase_ctx *ctx, struct test_state *ts)
 		if (!(ts->order = malloc(sizeof(uint64_t) * (ts->n ? ts->n : 1))))
 			return ab_worker_fail(ctx, ENOMEM, "cannot allocate the order of %" G_GUINT64_FORMAT " records",
 					      ts->n);
-		ab_record_shuffle(ts->order, ts->n, ctx->seed);
+		ab_record_shuffle(ts->order, ts->n, ctx->seed ^ ((uint64_t)ctx->worker << 32));
 	}
 	return 0;
 }
@@ -165,13 +187,34 @@ static void release(struct test_state *ts)
 		ab_databuf_clear(&ts->db);
 	free(ts->buf);
 	free(ts->order);
+	g_free(ts->path);
+}
+
+static const char *path_of(const struct ab_phase_ctx *ctx, const struct test_state *ts)
+{
+	return ts->path ? ts->path : ctx->io_path;
+}
+
+static int open_file(struct ab_phase_ctx *ctx, const struct test_state *ts, int flags, gboolean direct)
+{
+	return ab_open_io_at(ctx, ts->dir_fd, ts->name, path_of(ctx, ts), flags, direct);
+}
+
+/* After each operation: the bytes done when another stream's end made the
+ * stonewall fall. */
+static inline void watch_stonewall(struct ab_phase_ctx *ctx, uint64_t done)
+{
+	if (!ctx->sample->stonewalled && ab_worker_stonewall_fell(ctx)) {
+		ctx->sample->bytes_at_stonewall = done;
+		ctx->sample->stonewalled = 1;
+	}
 }
 
 static int open_flags(const struct test_state *ts)
 {
 	if (ts->info->flags & AB_SWEEP_READS)
 		return O_RDONLY;
-	return O_WRONLY | ((ts->info->flags & AB_SWEEP_CREATES) ? O_TRUNC : 0);
+	return O_WRONLY | (ts->truncate ? O_TRUNC : 0);
 }
 
 /* read/write tests: pread and pwrite of one record at a time. */
@@ -179,7 +222,8 @@ static int run_fd(struct ab_phase_ctx *ctx, struct test_state *ts)
 {
 	const struct ab_step *step = ctx->step;
 	gboolean reads = (ts->info->flags & AB_SWEEP_READS) != 0;
-	int fd = ab_open_io(ctx, open_flags(ts), step->direct);
+	const char *path = path_of(ctx, ts);
+	int fd = open_file(ctx, ts, open_flags(ts), step->direct);
 	if (fd < 0)
 		return -1;
 	/* As iozone: what an earlier test left dirty is not this one's to pay.
@@ -187,7 +231,7 @@ static int run_fd(struct ab_phase_ctx *ctx, struct test_state *ts)
 	if (!reads && ab_sweep_issues_fsync(ts->test, ts->timing) && fsync(fd) != 0) {
 		int e = errno;
 		close(fd);
-		return ab_worker_fail(ctx, e, "cannot fsync '%s'", ctx->io_path);
+		return ab_worker_fail(ctx, e, "cannot fsync '%s'", path);
 	}
 	gboolean time_fsync = ab_sweep_times_fsync(ts->test, ts->timing);
 	gboolean time_close = ab_sweep_times_close(ts->timing);
@@ -195,29 +239,36 @@ static int run_fd(struct ab_phase_ctx *ctx, struct test_state *ts)
 	int rc = 0;
 	uint64_t prev = ctx->sample->start_ns;
 	for (uint64_t i = 0; i < ts->n; i++) {
-		uint64_t off = record_of(ts->test, i, ts->n, ts->order, step->stride) * ts->record;
+		uint64_t off = ts->base + record_of(ts->test, i, ts->n, ts->order, step->stride) * ts->record;
 		if (reads) {
-			if ((rc = ab_worker_pread_chunk(ctx, fd, ts->buf, ts->record, off)) != 0)
+			ssize_t got = ab_pread_full(fd, ts->buf, ts->record, off);
+			if (got != (ssize_t)ts->record) {
+				rc = ab_worker_fail(ctx, got < 0 ? errno : 0, "cannot read '%s'%s", path,
+						    got >= 0 ? ": it is shorter than the file size" : "");
 				break;
+			}
 		} else if (ab_pwrite_all(fd, ab_databuf_block(&ts->db, i), ts->record, off) != 0) {
-			rc = ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
+			rc = ab_worker_fail(ctx, errno, "cannot write '%s'", path);
 			break;
 		}
 		ab_worker_tick(ctx, &prev);
+		watch_stonewall(ctx, (i + 1) * ts->record);
 	}
 	if (rc == 0 && time_fsync && fsync(fd) != 0)
-		rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
+		rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", path);
 	if (time_close) {
 		if (close(fd) != 0 && rc == 0)
-			rc = ab_worker_fail(ctx, errno, "cannot close '%s'", ctx->io_path);
+			rc = ab_worker_fail(ctx, errno, "cannot close '%s'", path);
 		fd = -1;
 	}
 	ab_worker_stop(ctx);
+	if (rc == 0)
+		ab_worker_stonewall_end(ctx, ts->n * ts->record);
 	if (fd >= 0) {
 		if (rc == 0 && !time_fsync && ab_sweep_issues_fsync(ts->test, ts->timing) && fsync(fd) != 0)
-			rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
+			rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", path);
 		if (close(fd) != 0 && rc == 0)
-			rc = ab_worker_fail(ctx, errno, "cannot close '%s'", ctx->io_path);
+			rc = ab_worker_fail(ctx, errno, "cannot close '%s'", path);
 	}
 	return rc;
 }
@@ -227,13 +278,14 @@ static int run_fd(struct ab_phase_ctx *ctx, struct test_state *ts)
 static int run_stdio(struct ab_phase_ctx *ctx, struct test_state *ts)
 {
 	gboolean reads = (ts->info->flags & AB_SWEEP_READS) != 0;
-	int fd = ab_open_io(ctx, open_flags(ts), FALSE);
+	const char *path = path_of(ctx, ts);
+	int fd = open_file(ctx, ts, open_flags(ts), FALSE);
 	if (fd < 0)
 		return -1;
 	if (!reads && ab_sweep_issues_fsync(ts->test, ts->timing) && fsync(fd) != 0) {
 		int e = errno;
 		close(fd);
-		return ab_worker_fail(ctx, e, "cannot fsync '%s'", ctx->io_path);
+		return ab_worker_fail(ctx, e, "cannot fsync '%s'", path);
 	}
 	FILE *f = fdopen(fd, reads ? "r" : "w");
 	char *stdio_buf = f ? malloc(ts->record) : NULL;
@@ -244,40 +296,45 @@ static int run_stdio(struct ab_phase_ctx *ctx, struct test_state *ts)
 		else
 			close(fd);
 		free(stdio_buf);
-		return ab_worker_fail(ctx, e, "cannot set up stdio on '%s'", ctx->io_path);
+		return ab_worker_fail(ctx, e, "cannot set up stdio on '%s'", path);
 	}
 	gboolean time_fsync = ab_sweep_times_fsync(ts->test, ts->timing);
 	gboolean time_close = ab_sweep_times_close(ts->timing);
-	ab_worker_start(ctx);
 	int rc = 0;
+	if (ts->base && fseeko(f, (off_t)ts->base, SEEK_SET) != 0)
+		rc = ab_worker_fail(ctx, errno, "cannot seek in '%s'", path);
+	ab_worker_start(ctx);
 	uint64_t prev = ctx->sample->start_ns;
-	for (uint64_t i = 0; i < ts->n; i++) {
+	for (uint64_t i = 0; rc == 0 && i < ts->n; i++) {
 		if (reads) {
 			if (fread(ts->buf, ts->record, 1, f) != 1) {
-				rc = ab_worker_fail(ctx, ferror(f) ? errno : 0, "cannot read '%s'%s", ctx->io_path,
+				rc = ab_worker_fail(ctx, ferror(f) ? errno : 0, "cannot read '%s'%s", path,
 						    ferror(f) ? "" : ": it is shorter than the file size");
 				break;
 			}
 		} else if (fwrite(ab_databuf_block(&ts->db, i), ts->record, 1, f) != 1) {
-			rc = ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
+			rc = ab_worker_fail(ctx, errno, "cannot write '%s'", path);
 			break;
 		}
 		ab_worker_tick(ctx, &prev);
+		watch_stonewall(ctx, (i + 1) * ts->record);
 	}
 	if (rc == 0 && time_fsync && (fflush(f) != 0 || fsync(fileno(f)) != 0))
-		rc = ab_worker_fail(ctx, errno, "cannot flush '%s'", ctx->io_path);
+		rc = ab_worker_fail(ctx, errno, "cannot flush '%s'", path);
 	if (time_close) {
 		if (fclose(f) != 0 && rc == 0)
-			rc = ab_worker_fail(ctx, errno, "cannot close '%s'", ctx->io_path);
+			rc = ab_worker_fail(ctx, errno, "cannot close '%s'", path);
 		f = NULL;
 	}
 	ab_worker_stop(ctx);
+	if (rc == 0)
+		ab_worker_stonewall_end(ctx, ts->n * ts->record);
 	if (f) {
 		if (rc == 0 && !time_fsync && ab_sweep_issues_fsync(ts->test, ts->timing) &&
 		    (fflush(f) != 0 || fsync(fileno(f)) != 0))
-			rc = ab_worker_fail(ctx, errno, "cannot flush '%s'", ctx->io_path);
+			rc = ab_worker_fail(ctx, errno, "cannot flush '%s'", path);
 		if (fclose(f) != 0 && rc == 0)
-			rc = ab_worker_fail(ctx, errno, "cannot close '%s'", ctx->io_path);
+			rc = ab_worker_fail(ctx, errno, "cannot close '%s'", path);
 	}
 	free(stdio_buf);
 	return rc;
@@ -295,6 +352,12 @@ static int run(struct ab_phase_ctx *ctx)
 	return rc;
 }
 
+/* A cell run as concurrent streams has a worker per stream. */
+static unsigned worker_count(const struct ab_step *step)
+{
+	return step->streams ? (unsigned)step->streams : 1;
+}
+
 const struct ab_phase ab_phase_sweep = {
 	.id = AB_PHASE_SWEEP,
 	.name = "sweep",
@@ -307,5 +370,6 @@ const struct ab_phase ab_phase_sweep = {
 	.summary = "iozone's grid: file sizes x record sizes x tests (write, read, random, stride, stdio...)",
 	.flags = AB_PHASE_WRITES | AB_PHASE_DIRECT_OK,
 	.unit = AB_UNIT_KIB_PER_SEC,
+	.worker_count = worker_count,
 	.run = run,
 };

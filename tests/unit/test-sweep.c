@@ -11,6 +11,7 @@
 #include "../../src/config.h"
 #include "../../src/error.h"
 #include "../../src/run-options.h"
+#include "../../src/rundir.h"
 #include "../../reports/report.h"
 #include "../../workloads/phase.h"
 #include "../../workloads/sweep.h"
@@ -272,6 +273,20 @@ static void test_grid(void **state)
 	assert_non_null(strstr(lines[3], ",cold,0.800,"));
 }
 
+/* The stream files' names, which cleanup removes from a run directory:
+ * exactly ours, nothing that merely looks alike. */
+static void test_stream_names(void **state)
+{
+	(void)state;
+	assert_true(ab_run_dir_is_stream_name("stream.1"));
+	assert_true(ab_run_dir_is_stream_name("stream.255"));
+	const char *not_ours[] = { "stream.0", "stream.256", "stream.01", "stream.+1", "stream. 1", "stream.1x",
+				   "stream.", "stream", "xstream.1", "stream.4294967297", "files" };
+	for (size_t i = 0; i < G_N_ELEMENTS(not_ours); i++)
+		if (ab_run_dir_is_stream_name(not_ours[i]))
+			fail_msg("'%s' taken for a stream file", not_ours[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +294,7 @@ int main(void)
 		cmocka_unit_test(test_test_table),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_grid),
+		cmocka_unit_test(test_stream_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
