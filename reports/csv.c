@@ -196,9 +196,23 @@ char *ab_csv_format_line(const struct ab_run *run)
 	return g_string_free(s, FALSE);
 }
 
+gboolean ab_csv_has_line(const struct ab_run *run)
+{
+	if (!run->results->len)
+		return TRUE;
+	for (guint i = 0; i < run->results->len; i++) {
+		const struct ab_phase *ph = ab_phase_by_name(((const struct ab_result *)g_ptr_array_index(run->results, i))->phase);
+		if (ph && ph->csv_rate_col >= 0)
+			return TRUE;
+	}
+	return FALSE;
+}
+
 static gboolean csv_write_run(const struct ab_run *run, GString *out, GError **error)
 {
 	(void)error;
+	if (!ab_csv_has_line(run))
+		return TRUE;
 	g_autofree char *line = ab_csv_format_line(run);
 	g_string_append(out, line);
 	return TRUE;

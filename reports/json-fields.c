@@ -100,6 +100,11 @@ const struct ab_json_field ab_json_result_fields[] = {
 	AB_JF("measurable", BOOL, struct ab_result, measurable),
 	AB_JF("min_measurable_s", DBL, struct ab_result, min_measurable_s),
 	AB_JF("rate", DBL, struct ab_result, rate),
+	AB_JF("stonewall_rate", DBL, struct ab_result, stonewall_rate),
+	AB_JF("end_to_end_rate", DBL, struct ab_result, end_to_end_rate),
+	AB_JF("min_worker_rate", DBL, struct ab_result, min_worker_rate),
+	AB_JF("max_worker_rate", DBL, struct ab_result, max_worker_rate),
+	AB_JF("min_bytes_at_stonewall", U64, struct ab_result, min_bytes_at_stonewall),
 	AB_JF("elapsed_s", DBL, struct ab_result, elapsed_s),
 	AB_JF("bytes", U64, struct ab_result, bytes),
 	AB_JF("ops", U64, struct ab_result, ops),
@@ -115,6 +120,7 @@ const struct ab_json_field ab_json_result_fields[] = {
 	AB_JF_I64("worker_max_rss_kib", struct ab_result, max_rss_kib, -1),
 	AB_JF("cache_mode", STR, struct ab_result, cache_mode),
 	AB_JF("cache_state", STR, struct ab_result, cache_state),
+	AB_JF("timed", STRV, struct ab_result, timed),
 	AB_JF("laid_out_untimed", FLAG, struct ab_result, laid_out_untimed),
 	AB_JF("resident_at_start", DBL, struct ab_result, resident_at_start),
 	AB_JF("sync_mode", STR, struct ab_result, sync_mode),
@@ -125,8 +131,11 @@ const struct ab_json_field ab_json_result_fields[] = {
 const struct ab_json_field ab_json_worker_fields[] = {
 	AB_JF_I64("pid", struct ab_worker_stat, pid, INT64_MIN),
 	AB_JF("ops", U64, struct ab_worker_stat, ops),
+	AB_JF("bytes", U64, struct ab_worker_stat, bytes),
 	AB_JF("elapsed_s", DBL, struct ab_worker_stat, elapsed_s),
 	AB_JF("cpu_s", DBL, struct ab_worker_stat, cpu_s),
+	AB_JF("bytes_at_stonewall", U64, struct ab_worker_stat, bytes_at_stonewall),
+	AB_JF("stonewall_rate", DBL, struct ab_worker_stat, stonewall_rate),
 	END,
 };
 

@@ -17,6 +17,7 @@ enum ab_json_type {
 	AB_JSON_DBL,   /* double, NAN -> null */
 	AB_JSON_FLAG,  /* ab_flag, AB_FLAG_UNKNOWN -> null */
 	AB_JSON_BOOL,  /* gboolean, never null */
+	AB_JSON_STRV,  /* char ** (NULL-terminated), NULL -> null; an array of strings */
 };
 
 struct ab_json_field {

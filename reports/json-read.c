@@ -116,7 +116,27 @@ static void set_unknown(const struct ab_json_field *f, char *p)
 	case AB_JSON_DBL: *(double *)p = NAN; break;
 	case AB_JSON_FLAG: *(ab_flag *)p = AB_FLAG_UNKNOWN; break;
 	case AB_JSON_BOOL: break; /* never unknown: stays as made */
+	case AB_JSON_STRV: g_clear_pointer((char ***)p, g_strfreev); break;
 	}
+}
+
+/* An array of strings, kept only when every element is one. */
+static gboolean get_strv(JsonNode *node, const char *prefix, const char *key, char ***out, GError **error)
+{
+	if (!JSON_NODE_HOLDS_ARRAY(node))
+		return fail(error, prefix, key, "not an array");
+	JsonArray *a = json_node_get_array(node);
+	guint n = json_array_get_length(a);
+	g_auto(GStrv) v = g_new0(char *, n + 1);
+	for (guint i = 0; i < n; i++) {
+		JsonNode *e = json_array_get_element(a, i);
+		if (value_type(e) != G_TYPE_STRING)
+			return fail(error, prefix, key, "element %u is not a string", i);
+		v[i] = g_strdup(json_node_get_string(e));
+	}
+	g_strfreev(*out);
+	*out = g_steal_pointer(&v);
+	return TRUE;
 }
 
 static gboolean read_field(const struct ab_json_field *f, JsonNode *node, char *p, const char *prefix,
@@ -137,6 +157,8 @@ static gboolean read_field(const struct ab_json_field *f, JsonNode *node, char *
 		return TRUE;
 	case AB_JSON_I64:
 		return get_int(node, prefix, f->key, (int64_t *)p, error);
+	case AB_JSON_STRV:
+		return get_strv(node, prefix, f->key, (char ***)p, error);
 	case AB_JSON_DBL:
 		return get_double(node, prefix, f->key, (double *)p, error);
 	case AB_JSON_FLAG:

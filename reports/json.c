@@ -73,6 +73,18 @@ static void add_fields(JsonBuilder *b, const struct ab_json_field *fields, const
 		case AB_JSON_BOOL:
 			json_builder_add_boolean_value(b, *(const gboolean *)p != 0);
 			break;
+		case AB_JSON_STRV: {
+			char *const *v = *(char *const *const *)p;
+			if (!v) {
+				json_builder_add_null_value(b);
+				break;
+			}
+			json_builder_begin_array(b);
+			for (; *v; v++)
+				add_string(b, *v);
+			json_builder_end_array(b);
+			break;
+		}
 		}
 	}
 }

@@ -30,7 +30,7 @@ struct ab_writer {
 	gboolean (*write_set)(const struct ab_run_set *set, GString *out, GError **error);
 };
 
-extern const struct ab_writer ab_writer_text, ab_writer_csv, ab_writer_json;
+extern const struct ab_writer ab_writer_text, ab_writer_csv, ab_writer_json, ab_writer_sweep_csv;
 /* NULL-terminated, in --format's order. */
 extern const struct ab_writer *const ab_writers[];
 const struct ab_writer *ab_writer_by_name(const char *name);
@@ -68,6 +68,9 @@ unsigned ab_report_read_text(const char *name, const char *text, size_t len, str
  * runs keep its dirs in 25), `+++++`/`+++` for phases under 0.5 s, empty
  * fields for what did not run or is not known. */
 char *ab_csv_format_line(const struct ab_run *run);
+/* Does the run have a bonnie++ line to write?  Not when all it measured is
+ * beyond bonnie++'s phases (a sweep alone): that line would be all empty. */
+gboolean ab_csv_has_line(const struct ab_run *run);
 /* Latency field: "24us", "1560ms", "120s", or "" for AB_UNSET. */
 void ab_csv_format_latency(uint64_t ns, char *out, size_t len);
 /* Sizes bonnie++-style: "512", "4k", "1m". */
@@ -83,6 +86,11 @@ gboolean ab_csv_dirs_in_25(const char *tool, const char *tool_version);
 
 /* Human table: header with the conditions, one row per result. */
 char *ab_text_format(const struct ab_run *run);
+/* The record-size sweep's iozone-style grids (reports/sweep-table.c),
+ * appended to s; nothing when the run has no sweep. */
+void ab_text_sweep(GString *s, const struct ab_run *run);
+/* Is r a cell of a grid, shown there rather than as a row of the table? */
+gboolean ab_text_is_grid_result(const struct ab_result *r);
 /* Latency for people: "87us", "1.25ms", "3.40s". */
 void ab_text_format_latency(uint64_t ns, char *out, size_t len);
 /* The table's header for a run of `arraybench raw` (target backend "raw"):
@@ -98,6 +106,11 @@ double ab_efficiency_ceiling(const char *backend, const char *level, unsigned n,
 /* The lines saying each I/O phase's share of that, when the run holds a
  * raw-read row for every member; nothing otherwise. */
 void ab_text_efficiency(GString *s, const struct ab_run *run);
+
+/* The sweep's cells as CSV rows with named columns (reports/sweep-csv.c):
+ * the header line, and the rows of one run (empty when it has no sweep). */
+const char *ab_sweep_csv_header(void);
+char *ab_sweep_csv_rows(const struct ab_run *run);
 
 /* One JSON object (one line, no newline) describing the run. */
 char *ab_json_format(const struct ab_run *run);

@@ -121,16 +121,21 @@ static void header(GString *s, const struct ab_run *run)
 		g_string_append_printf(s, "images  %" G_GUINT64_FORMAT " x %s in %s (%s)\n", t->image_count, isz,
 				       image_dir, t->image_dir_fs ? t->image_dir_fs : "?");
 	}
-	if (ab_known(c->file_size) && c->file_size)
+	/* bonnie++'s sizes, when its phases ran (a sweep has its own grid). */
+	gboolean none = !run->results->len;
+	if (ab_known(c->file_size) && c->file_size && (none || ab_run_ran_any(run, AB_PHASE_IO)))
 		header_io(s, run);
-	if (ab_known(c->num_files_k) && c->num_files_k)
+	if (ab_known(c->num_files_k) && c->num_files_k && (none || ab_run_ran_any(run, AB_PHASE_FILES)))
 		header_files(s, run);
 	const char *sync = c->sync_each_write == AB_FLAG_UNKNOWN ? "?"
 			   : c->sync_each_write ? "fsync each write (-b)" : "fsync at close, timed";
 	g_autofree char *cache = one_line(run->cache_desc);
-	g_string_append_printf(s, "cache   %s  direct %s  data %s  sync %s\n", cache,
+	g_autofree char *sync_text = none || ab_run_ran_any(run, AB_PHASE_IO | AB_PHASE_FILES)
+					     ? g_strdup_printf("  sync %s", sync)
+					     : g_strdup("");
+	g_string_append_printf(s, "cache   %s  direct %s  data %s%s\n", cache,
 			       flag_text(c->direct, "yes (per-char stays buffered)", "no"), c->data ? c->data : "?",
-			       sync);
+			       sync_text);
 	if (c->cache_limits)
 		g_string_append_printf(s, "        (%s: %s)\n", c->cache_mode ? c->cache_mode : "?", c->cache_limits);
 	if (run->cache_warning)
@@ -158,6 +163,8 @@ static struct widths widths_of(const struct ab_run *run)
 	struct widths w = { 15, 5 };
 	for (guint i = 0; i < run->results->len; i++) {
 		const struct ab_result *r = g_ptr_array_index(run->results, i);
+		if (ab_text_is_grid_result(r))
+			continue; /* in the sweep's own grid, not a row */
 		g_autofree char *name = row_name(r);
 		w.name = MAX(w.name, (int)MIN(strlen(name), 80));
 		w.cache = MAX(w.cache, r->cache_state ? (int)MIN(strlen(r->cache_state), 40) : 0);
@@ -172,7 +179,7 @@ static void devices(GString *s, const struct ab_run *run, struct widths w)
 	gboolean header = FALSE;
 	for (guint i = 0; i < run->results->len; i++) {
 		const struct ab_result *r = g_ptr_array_index(run->results, i);
-		if (!r->devices->len)
+		if (!r->devices->len || ab_text_is_grid_result(r))
 			continue;
 		if (!header) {
 			g_string_append(s, "per device: MiB read/written, busy seconds\n");
@@ -239,13 +246,18 @@ char *ab_text_format(const struct ab_run *run)
 	struct widths w = widths_of(run);
 	if (!ab_text_raw_header(s, run))
 		header(s, run);
-	g_string_append_printf(s, "%-*s %14s %-8s %5s %7s %-*s %9s %9s %9s %9s %9s\n", w.name, "phase", "rate", "",
-			       "%cpu", "%iowait", w.cache, "cache", "p50", "p90", "p99", "p99.9", "max");
-	gboolean any_layout = FALSE;
+	gboolean any_row = FALSE, any_layout = FALSE;
 	for (guint i = 0; i < run->results->len; i++)
-		row(s, g_ptr_array_index(run->results, i), w, &any_layout);
+		any_row |= !ab_text_is_grid_result(g_ptr_array_index(run->results, i));
+	if (any_row || !run->results->len)
+		g_string_append_printf(s, "%-*s %14s %-8s %5s %7s %-*s %9s %9s %9s %9s %9s\n", w.name, "phase", "rate",
+				       "", "%cpu", "%iowait", w.cache, "cache", "p50", "p90", "p99", "p99.9", "max");
+	for (guint i = 0; i < run->results->len; i++)
+		if (!ab_text_is_grid_result(g_ptr_array_index(run->results, i)))
+			row(s, g_ptr_array_index(run->results, i), w, &any_layout);
 	if (any_layout)
 		g_string_append(s, "* read a test file written untimed (no block write before it in this run)\n");
+	ab_text_sweep(s, run);
 	devices(s, run, w);
 	ab_text_efficiency(s, run);
 	return g_string_free(s, FALSE);

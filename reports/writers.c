@@ -4,7 +4,8 @@
 
 #include <string.h>
 
-const struct ab_writer *const ab_writers[] = { &ab_writer_text, &ab_writer_csv, &ab_writer_json, NULL };
+const struct ab_writer *const ab_writers[] = { &ab_writer_text, &ab_writer_csv, &ab_writer_json,
+						  &ab_writer_sweep_csv, NULL };
 
 const struct ab_writer *ab_writer_by_name(const char *name)
 {

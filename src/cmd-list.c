@@ -23,5 +23,18 @@ int ab_cmd_list(int argc, char **argv, GError **error)
 		printf("%-15s %-11s %-8s %s%s\n", ph->name, ph->csv_name, ab_rate_unit_name(ph->unit), ph->summary,
 		       (ph->flags & AB_PHASE_MULTI) ? " (--seekers processes)" : "");
 	}
+	printf("\nRun only when named in --phases (not in 'all', not in the bonnie++ CSV line):\n");
+	for (unsigned id = AB_PHASE_COUNT; id < AB_PHASE_ID_COUNT; id++) {
+		const struct ab_phase *ph = ab_phase_by_id(id);
+		if (ph && !(ph->flags & AB_PHASE_DEVICE))
+			printf("%-15s %-11s %-8s %s\n", ph->name, "-", ab_rate_unit_name(ph->unit), ph->summary);
+	}
+	/* A device's own rows: never a --phases step (AB_PHASE_DEVICE). */
+	printf("\nMeasured on block devices by 'arraybench raw' and run --raw-baseline, never in --phases:\n");
+	for (unsigned id = AB_PHASE_COUNT; id < AB_PHASE_ID_COUNT; id++) {
+		const struct ab_phase *ph = ab_phase_by_id(id);
+		if (ph && (ph->flags & AB_PHASE_DEVICE))
+			printf("%-15s %-11s %-8s %s\n", ph->name, "-", ab_rate_unit_name(ph->unit), ph->summary);
+	}
 	return 0;
 }

@@ -42,7 +42,7 @@ static gboolean opt_file(const char *name, const char *value, gpointer data, GEr
 }
 
 static const GOptionEntry entries[] = {
-	{ "format", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)opt_format, "Output format: text (default), csv or json",
+	{ "format", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)opt_format, "Output format: text (default), csv, json or sweep-csv",
 	  "FORMAT" },
 	{ G_OPTION_REMAINING, 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (gpointer)opt_file, NULL, NULL },
 	G_OPTION_ENTRY_NULL

@@ -28,6 +28,8 @@
 struct outputs {
 	FILE *csv;
 	FILE *json;
+	FILE *sweep_csv;
+	gboolean sweep_csv_header; /* the file was empty: its first rows need the header */
 };
 
 static gboolean open_outputs(const struct ab_config *cfg, struct outputs *out, GError **error)
@@ -36,6 +38,12 @@ static gboolean open_outputs(const struct ab_config *cfg, struct outputs *out, G
 		return FALSE;
 	if (cfg->json_path && !(out->json = ab_outfile_open_append("--json", cfg->json_path, cfg->user_given, error)))
 		return FALSE;
+	if (cfg->sweep_csv_path) {
+		if (!(out->sweep_csv = ab_outfile_open_append("--sweep-csv", cfg->sweep_csv_path, cfg->user_given, error)))
+			return FALSE;
+		struct stat st;
+		out->sweep_csv_header = fstat(fileno(out->sweep_csv), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
+	}
 	return TRUE;
 }
 
@@ -45,6 +53,8 @@ static void close_outputs(struct outputs *out)
 		fclose(out->csv);
 	if (out->json)
 		fclose(out->json);
+	if (out->sweep_csv)
+		fclose(out->sweep_csv);
 	memset(out, 0, sizeof(*out));
 }
 
@@ -70,18 +80,27 @@ static gboolean deliver(const struct ab_run *run, void *data, GError **error)
 	const struct ab_config *cfg = e->cfg;
 	struct outputs *out = e->out;
 	g_autofree char *table = ab_text_format(run);
-	g_autofree char *csv = ab_csv_format_line(run);
+	/* A run of nothing but a sweep has no bonnie++ line: none is written. */
+	gboolean has_csv = ab_csv_has_line(run);
+	g_autofree char *csv = has_csv ? ab_csv_format_line(run) : NULL;
 	g_autofree char *json = ab_json_format(run);
 	g_autofree char *json_line = g_strdup_printf("%s\n", json);
+	g_autofree char *sweep_rows = out->sweep_csv ? ab_sweep_csv_rows(run) : NULL;
+	g_autofree char *sweep_csv = sweep_rows && *sweep_rows && out->sweep_csv_header
+					     ? g_strconcat(ab_sweep_csv_header(), sweep_rows, NULL)
+					     : g_strdup(sweep_rows);
 	struct {
 		FILE *f;
 		const char *text;
 		const char *name;
 	} dest[] = {
-		{ cfg->quiet ? stderr : stdout, table, NULL }, /* stdout's fate shows with the CSV line */
-		{ stdout, csv, "standard output" },
-		{ out->csv, csv, cfg->csv_path },
+		/* stdout's fate shows with the CSV line, or with the table when
+		 * there is none */
+		{ cfg->quiet ? stderr : stdout, table, has_csv || cfg->quiet ? NULL : "standard output" },
+		{ has_csv ? stdout : NULL, csv, "standard output" },
+		{ has_csv ? out->csv : NULL, csv, cfg->csv_path },
 		{ out->json, json_line, cfg->json_path },
+		{ out->sweep_csv, sweep_csv, cfg->sweep_csv_path },
 	};
 	/* SIGPIPE is ignored, so a closed pipe shows up here, after cleanup is
 	 * still possible.  Every output is tried; the error names the ones
@@ -104,6 +123,8 @@ static gboolean deliver(const struct ab_run *run, void *data, GError **error)
 		if (!ok && !first_errno)
 			first_errno = errno ? errno : EIO;
 	}
+	if (sweep_rows && *sweep_rows)
+		out->sweep_csv_header = FALSE; /* the next repeat's rows follow it */
 	if (failed->len) {
 		g_set_error(error, AB_ERROR, AB_ERROR_OUTPUT, "cannot write the results to %s: %s; %s%s", failed->str,
 			    g_strerror(first_errno), written->len ? "they are whole in " : "no output holds them",

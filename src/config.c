@@ -5,6 +5,7 @@
 #include "error.h"
 #include "rng.h"
 #include "../workloads/phase.h"
+#include "../workloads/sweep.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -23,6 +24,8 @@ void ab_config_init(struct ab_config *cfg)
 	cfg->per_char = AB_PER_CHAR_SYSCALL;
 	cfg->data = AB_DATA_RANDOM;
 	cfg->cache = AB_CACHE_AUTO;
+	cfg->sweep_tests = AB_SWEEP_ALL_TESTS;
+	cfg->stride = AB_DEFAULT_STRIDE;
 }
 
 void ab_config_clear(struct ab_config *cfg)
@@ -33,6 +36,10 @@ void ab_config_clear(struct ab_config *cfg)
 	g_free(cfg->json_path);
 	g_free(cfg->size_text);
 	g_free(cfg->files_text);
+	g_free(cfg->sweep_csv_path);
+	ab_sweep_grid_clear(&cfg->sweep_grid);
+	if (cfg->stream_counts)
+		g_array_unref(cfg->stream_counts);
 	ab_target_spec_clear(&cfg->target);
 	if (cfg->phase_ids)
 		g_array_unref(cfg->phase_ids);
@@ -153,6 +160,96 @@ static gboolean check_phases(struct ab_config *cfg, GError **error)
 	return TRUE;
 }
 
+static gboolean asks_for(const struct ab_config *cfg, unsigned flags, unsigned id)
+{
+	for (guint i = 0; cfg->phase_ids && i < cfg->phase_ids->len; i++) {
+		unsigned p = g_array_index(cfg->phase_ids, unsigned, i);
+		if (p == id || (ab_phase_by_id(p)->flags & flags))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+/* The first sweep option given, for the message when no sweep runs. */
+static const char *sweep_option_given(const struct ab_config *cfg)
+{
+	if (cfg->sweep_grid.file_sizes)
+		return "--sweep-file-sizes";
+	if (cfg->sweep_grid.records)
+		return "--sweep-records";
+	if (cfg->sweep_tests_given)
+		return "--sweep-tests";
+	if (cfg->stride != AB_DEFAULT_STRIDE)
+		return "--stride";
+	if (cfg->include_fsync)
+		return "--include-fsync";
+	if (cfg->include_close)
+		return "--include-close";
+	if (cfg->untimed_flush)
+		return "--untimed-flush";
+	if (cfg->sweep_csv_path)
+		return "--sweep-csv";
+	if (cfg->stream_counts)
+		return "--streams";
+	if (cfg->shared_file)
+		return "--shared-file";
+	return NULL;
+}
+
+/* The sweep's grid (iozone -a's where no list was given), its tests and
+ * its timing rule. */
+static gboolean finish_sweep(struct ab_config *cfg, GError **error)
+{
+	if (!asks_for(cfg, 0, AB_PHASE_SWEEP)) {
+		const char *opt = sweep_option_given(cfg);
+		if (opt) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "%s applies to the record-size sweep, which is not asked for (--phases sweep)", opt);
+			return FALSE;
+		}
+		return TRUE;
+	}
+	if (cfg->untimed_flush && (cfg->include_fsync || cfg->include_close)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "--untimed-flush contradicts --include-%s",
+			    cfg->include_fsync ? "fsync" : "close");
+		return FALSE;
+	}
+	for (unsigned t = 0; t < AB_SWEEP_TEST_COUNT; t++) {
+		const struct ab_sweep_test_info *ti = ab_sweep_test_info(t);
+		if ((cfg->sweep_tests & (1u << t)) && ti->after >= 0 && !(cfg->sweep_tests & (1u << ti->after))) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "invalid --sweep-tests: '%s' re-reads what '%s' just read; ask for both", ti->name,
+				    ab_sweep_test_info(ti->after)->name);
+			return FALSE;
+		}
+	}
+	if (cfg->shared_file && !cfg->stream_counts) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "--shared-file needs --streams: one stream has a file of its own");
+		return FALSE;
+	}
+	struct ab_sweep_grid def = { 0 };
+	ab_sweep_grid_default(&def);
+	if (!cfg->sweep_grid.file_sizes)
+		cfg->sweep_grid.file_sizes = g_steal_pointer(&def.file_sizes);
+	if (!cfg->sweep_grid.records)
+		cfg->sweep_grid.records = g_steal_pointer(&def.records);
+	ab_sweep_grid_clear(&def);
+	uint64_t smallest = g_array_index(cfg->sweep_grid.records, uint64_t, 0);
+	if (cfg->direct && smallest < 4096) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --sweep-records with --direct: a %" G_GUINT64_FORMAT
+			    "-byte record is below O_DIRECT's 4k", smallest);
+		return FALSE;
+	}
+	g_autoptr(GArray) cells = ab_sweep_grid_cells(&cfg->sweep_grid);
+	if (!cells->len) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "the sweep has no cell: every record is larger than every file size");
+		return FALSE;
+	}
+	return TRUE;
+}
+
 gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GError **error)
 {
 	if (!cfg->dir && !ab_target_spec_builds(&cfg->target)) {
@@ -187,8 +284,12 @@ gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GE
 		return FALSE;
 	}
 	uint64_t ram_mib = ab_config_effective_ram_mib(cfg, physical_ram_bytes);
+	/* A sweep asked for without bonnie++'s I/O phases has its own sizes:
+	 * no default -s file (nor its twice-the-RAM rule) applies. */
+	gboolean sweep_only_io = cfg->phases_given && asks_for(cfg, 0, AB_PHASE_SWEEP) &&
+				 !asks_for(cfg, AB_PHASE_IO, AB_PHASE_ID_COUNT);
 	if (!cfg->file_size_given)
-		cfg->file_size = default_file_size_mib(ram_mib) * AB_MIB;
+		cfg->file_size = sweep_only_io ? 0 : default_file_size_mib(ram_mib) * AB_MIB;
 	if (cfg->file_size) {
 		if (cfg->file_size < cfg->io_chunk || cfg->file_size % cfg->io_chunk) {
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
@@ -226,7 +327,7 @@ gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GE
 		uint64_t st = (uint64_t)g_get_real_time() ^ ((uint64_t)getpid() << 32);
 		cfg->seed = ab_rng_splitmix(&st) >> 32; /* bonnie++-sized: fits 32 bits */
 	}
-	if (!check_phases(cfg, error))
+	if (!check_phases(cfg, error) || !finish_sweep(cfg, error))
 		return FALSE;
 	if (cfg->steps)
 		g_array_unref(cfg->steps);

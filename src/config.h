@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "parse.h"
+#include "sweep-grid.h"
 #include "../fs-setup/target.h"
 #include "../workloads/step.h"
 
@@ -21,6 +22,12 @@
 #define AB_DEFAULT_BYTE_IO (3 * AB_MIB)
 #define AB_DEFAULT_NUM_FILES 16u
 #define AB_MAX_STEPS 256 /* --phases entries */
+#define AB_DEFAULT_STRIDE 17u /* iozone's -j */
+/* Limits of the sweep's lists: iozone's 16 MiB record at most, our 1 KiB
+ * at least; files up to 16 TiB. */
+#define AB_SWEEP_RECORD_MIN (1 * AB_SWEEP_KIB)
+#define AB_SWEEP_RECORD_LIMIT (16 * AB_MIB)
+#define AB_SWEEP_FILE_LIMIT ((uint64_t)16 << 40)
 #define AB_CGROUP_MIN_RAM_MIB 16u
 /* Effective RAM used for defaults under --cache cgroup when -r is absent. */
 #define AB_CGROUP_DEFAULT_RAM_MIB 512u
@@ -77,6 +84,17 @@ struct ab_config {
 	char *size_text;
 	char *files_text;
 	gboolean machine_given;
+	/* The record-size sweep (--phases sweep). */
+	struct ab_sweep_grid sweep_grid; /* iozone -a's unless the lists are given */
+	uint32_t sweep_tests;            /* bit per enum ab_sweep_test */
+	gboolean sweep_tests_given;
+	uint64_t stride;                 /* --stride, in records */
+	gboolean include_fsync;          /* iozone -e */
+	gboolean include_close;          /* iozone -c */
+	gboolean untimed_flush;          /* iozone's default: only the I/O calls timed */
+	char *sweep_csv_path;
+	GArray *stream_counts;           /* uint64_t, --streams; NULL: one stream */
+	gboolean shared_file;            /* --shared-file */
 	/* What to build and mount before the phases (--device, --array, --loop). */
 	struct ab_target_spec target;
 };

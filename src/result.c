@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "result.h"
 
+#include "stonewall.h"
 #include "timing.h"
 
 #include <string.h>
@@ -23,6 +24,41 @@ void ab_latency_from_histogram(const struct ab_histogram *h, struct ab_latency *
 	};
 }
 
+/* Bytes/s in the phase's unit (KiB/s; the others count operations, which
+ * no phase runs as streams). */
+static double unit_rate(const struct ab_phase *phase, double bytes_per_s)
+{
+	return phase->unit == AB_UNIT_KIB_PER_SEC ? bytes_per_s / 1024.0 : NAN;
+}
+
+/* The two figures of concurrent streams, when the workers kept a stonewall. */
+static void merge_stonewall(const struct ab_phase *phase, const struct ab_sample *samples, unsigned n,
+			    struct ab_result *res)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (!samples[i].stonewalled)
+			return;
+	if (!n)
+		return;
+	g_autofree struct ab_stonewall_sample *w = g_new(struct ab_stonewall_sample, n);
+	for (unsigned i = 0; i < n; i++)
+		w[i] = (struct ab_stonewall_sample){ samples[i].start_ns, samples[i].end_ns, samples[i].bytes,
+						      samples[i].bytes_at_stonewall };
+	struct ab_stonewall sw;
+	ab_stonewall_compute(w, n, &sw);
+	res->stonewall_rate = unit_rate(phase, sw.stonewall_rate);
+	res->end_to_end_rate = unit_rate(phase, sw.end_to_end_rate);
+	res->min_worker_rate = unit_rate(phase, sw.min_rate);
+	res->max_worker_rate = unit_rate(phase, sw.max_rate);
+	res->min_bytes_at_stonewall = sw.min_bytes_at_stonewall;
+	for (unsigned i = 0; i < n && i < res->per_worker->len; i++) {
+		struct ab_worker_stat *ws = &g_array_index(res->per_worker, struct ab_worker_stat, i);
+		if (ab_known(sw.stonewall_ns) && sw.stonewall_ns > samples[i].start_ns)
+			ws->stonewall_rate = unit_rate(phase, (double)samples[i].bytes_at_stonewall * AB_NS_PER_SEC /
+							      (double)(sw.stonewall_ns - samples[i].start_ns));
+	}
+}
+
 void ab_result_merge(const struct ab_phase *phase, const struct ab_sample *samples, unsigned n,
 		     struct ab_result *res)
 {
@@ -42,8 +78,11 @@ void ab_result_merge(const struct ab_phase *phase, const struct ab_sample *sampl
 		struct ab_worker_stat w = {
 			.pid = sm->pid,
 			.ops = sm->ops,
+			.bytes = sm->bytes,
 			.elapsed_s = sm->end_ns > sm->start_ns ? (double)(sm->end_ns - sm->start_ns) / AB_NS_PER_SEC : 0,
 			.cpu_s = (double)(sm->user_ns + sm->sys_ns) / AB_NS_PER_SEC,
+			.bytes_at_stonewall = sm->stonewalled ? sm->bytes_at_stonewall : AB_UNSET,
+			.stonewall_rate = NAN,
 		};
 		g_array_append_val(res->per_worker, w);
 	}
@@ -58,6 +97,7 @@ void ab_result_merge(const struct ab_phase *phase, const struct ab_sample *sampl
 	res->sys_s = (double)sys / AB_NS_PER_SEC;
 	res->cpu_percent = res->elapsed_s > 0 ? 100.0 * (res->user_s + res->sys_s) / res->elapsed_s : 0;
 	ab_latency_from_histogram(merged, &res->latency);
+	merge_stonewall(phase, samples, n, res);
 }
 
 void ab_result_add_devices(struct ab_result *res, const struct ab_disk_set *delta)

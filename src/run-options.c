@@ -5,6 +5,7 @@
 #include "../fs-setup/safety.h"
 #include "cmd-options.h"
 #include "../workloads/phase.h"
+#include "../workloads/sweep.h"
 
 #include <string.h>
 
@@ -381,6 +382,130 @@ static gboolean opt_dry_run(const char *name, const char *value, gpointer data, 
 	return TRUE;
 }
 
+static gboolean opt_sweep_sizes(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_sweep_grid *g = &((struct ab_config *)data)->sweep_grid;
+	GArray *sizes;
+	if (!ab_sweep_parse_sizes(name, value, 4 * AB_SWEEP_KIB, AB_SWEEP_FILE_LIMIT, &sizes, error))
+		return FALSE;
+	if (g->file_sizes)
+		g_array_unref(g->file_sizes);
+	g->file_sizes = sizes;
+	return TRUE;
+}
+
+static gboolean opt_sweep_records(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_sweep_grid *g = &((struct ab_config *)data)->sweep_grid;
+	GArray *records;
+	if (!ab_sweep_parse_records(name, value, AB_SWEEP_RECORD_MIN, AB_SWEEP_RECORD_LIMIT, &records, error))
+		return FALSE;
+	if (g->records)
+		g_array_unref(g->records);
+	g->records = records;
+	g->records_given = TRUE; /* iozone's -y/-q/-r: no crossover */
+	return TRUE;
+}
+
+static gboolean opt_sweep_tests(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	g_auto(GStrv) words = g_strsplit(value, ",", 0);
+	uint32_t mask = 0;
+	for (char **w = words; *w; w++) {
+		enum ab_sweep_test t;
+		if (g_str_equal(*w, "all"))
+			mask |= AB_SWEEP_ALL_TESTS;
+		else if (ab_sweep_test_by_name(*w, &t))
+			mask |= 1u << t;
+		else
+			return bad_option(error, name, **w ? *w : value,
+					  **w ? "unknown sweep test (write, rewrite, read, reread, random-read, "
+						"random-write, backward-read, record-rewrite, stride-read, fwrite, "
+						"frewrite, fread, freread or all)"
+					      : "empty test name in the list");
+	}
+	if (!mask)
+		return bad_option(error, name, value, "no test named");
+	cfg->sweep_tests = mask;
+	cfg->sweep_tests_given = TRUE;
+	return TRUE;
+}
+
+static gboolean opt_stride(const char *name, const char *value, gpointer data, GError **error)
+{
+	uint64_t n;
+	if (!ab_parse_count(value, (uint64_t)1 << 32, &n, error)) {
+		g_prefix_error(error, "%s: ", name);
+		return FALSE;
+	}
+	if (n == 0)
+		return bad_option(error, name, value, "must be at least 1");
+	((struct ab_config *)data)->stride = n;
+	return TRUE;
+}
+
+static gboolean opt_include_fsync(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)value, (void)error;
+	((struct ab_config *)data)->include_fsync = TRUE;
+	return TRUE;
+}
+
+static gboolean opt_include_close(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)value, (void)error;
+	((struct ab_config *)data)->include_close = TRUE;
+	return TRUE;
+}
+
+static gboolean opt_untimed_flush(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)value, (void)error;
+	((struct ab_config *)data)->untimed_flush = TRUE;
+	return TRUE;
+}
+
+/* "4" or "1,2,4,8,16": each a pass of the sweep with that many streams,
+ * in the order given (iozone's -t, and its -l/-u as a list). */
+static gboolean opt_streams(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	g_auto(GStrv) words = g_strsplit(value, ",", 0);
+	g_autoptr(GArray) counts = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	for (char **w = words; *w; w++) {
+		uint64_t n;
+		if (!**w)
+			return bad_option(error, name, value, "empty count in the list");
+		if (!ab_parse_count(*w, AB_MAX_STREAMS, &n, NULL) || n == 0) {
+			g_autofree char *why = g_strdup_printf("a stream count from 1 to %u", AB_MAX_STREAMS);
+			return bad_option(error, name, *w, why);
+		}
+		for (guint i = 0; i < counts->len; i++)
+			if (g_array_index(counts, uint64_t, i) == n)
+				return bad_option(error, name, *w, "given twice in the list");
+		g_array_append_val(counts, n);
+	}
+	if (!counts->len)
+		return bad_option(error, name, value, "no count given");
+	if (cfg->stream_counts)
+		g_array_unref(cfg->stream_counts);
+	cfg->stream_counts = g_steal_pointer(&counts);
+	return TRUE;
+}
+
+static gboolean opt_shared_file(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)value, (void)error;
+	((struct ab_config *)data)->shared_file = TRUE;
+	return TRUE;
+}
+
+static gboolean opt_sweep_csv(const char *name, const char *value, gpointer data, GError **error)
+{
+	return set_string(name, value, "file name", &((struct ab_config *)data)->sweep_csv_path, error);
+}
+
 #define CB(f) G_OPTION_ARG_CALLBACK, (gpointer)(f)
 #define NOARG G_OPTION_FLAG_NO_ARG
 
@@ -445,6 +570,29 @@ static const GOptionEntry entries[] = {
 	{ "yes-destroy", 0, 0, CB(opt_yes_destroy),
 	  "Overwrite these devices even though they carry a signature", "DEV,DEV..." },
 	{ "dry-run", 0, NOARG, CB(opt_dry_run), "Print the set-up plan with each undo and touch nothing", NULL },
+	{ "sweep-file-sizes", 0, 0, CB(opt_sweep_sizes),
+	  "Sweep: file sizes, a list or MIN-MAX doubling (KiB without a suffix; 64k-512m)", "LIST|MIN-MAX" },
+	{ "sweep-records", 0, 0, CB(opt_sweep_records),
+	  "Sweep: record sizes, powers of two (4k-16m; given, small records run for big files too)",
+	  "LIST|MIN-MAX" },
+	{ "sweep-tests", 0, 0, CB(opt_sweep_tests),
+	  "Sweep: tests to run (all): write, rewrite, read, reread, random-read, random-write, backward-read, "
+	  "record-rewrite, stride-read, fwrite, frewrite, fread, freread", "LIST" },
+	{ "stride", 0, 0, CB(opt_stride), "Sweep: records between stride-read's reads (17)", "N" },
+	{ "include-fsync", 0, NOARG, CB(opt_include_fsync),
+	  "Sweep: every test times an fsync (iozone -e); by default only writes time theirs", NULL },
+	{ "include-close", 0, NOARG, CB(opt_include_close),
+	  "Sweep: time close; alone, as iozone -c, no fsync is issued at all", NULL },
+	{ "untimed-flush", 0, NOARG, CB(opt_untimed_flush),
+	  "Sweep: time only the I/O calls, fsync after the clock (iozone's default: writes then measure RAM)",
+	  NULL },
+	{ "streams", 0, 0, CB(opt_streams),
+	  "Sweep: N concurrent workers per cell, each its own file (iozone -t); a list runs the grid once per count",
+	  "N[,N...]" },
+	{ "shared-file", 0, NOARG, CB(opt_shared_file),
+	  "Sweep: the --streams share one file, each its own region of it", NULL },
+	{ "sweep-csv", 0, G_OPTION_FLAG_FILENAME, CB(opt_sweep_csv),
+	  "Append the sweep's cells to FILE, one CSV row each with named columns", "FILE" },
 	G_OPTION_ENTRY_NULL
 };
 

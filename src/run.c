@@ -36,6 +36,8 @@ struct ab_result *ab_result_new(const char *phase)
 	r->max_rss_kib = -1;
 	r->direct = r->laid_out_untimed = AB_FLAG_UNKNOWN;
 	r->resident_at_start = NAN;
+	r->stonewall_rate = r->end_to_end_rate = r->min_worker_rate = r->max_worker_rate = NAN;
+	r->min_bytes_at_stonewall = AB_UNSET;
 	latency_unknown(&r->latency);
 	r->per_worker = g_array_new(FALSE, TRUE, sizeof(struct ab_worker_stat));
 	r->devices = g_array_new(FALSE, TRUE, sizeof(struct ab_device_io));
@@ -52,6 +54,7 @@ void ab_result_free(struct ab_result *r)
 	g_free(r->sync_mode);
 	g_free(r->cache_mode);
 	g_free(r->cache_state);
+	g_strfreev(r->timed);
 	g_array_unref(r->per_worker);
 	g_array_unref(r->devices);
 	g_free(r);

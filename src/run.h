@@ -98,8 +98,13 @@ struct ab_cell_key {
 struct ab_worker_stat {
 	int64_t pid;
 	uint64_t ops;
+	uint64_t bytes;
 	double elapsed_s;        /* its own stop - start */
 	double cpu_s;            /* user+sys between its own stamps */
+	/* Concurrent streams: what it had done when the first worker ended,
+	 * and that over its own time until then (the phase's unit). */
+	uint64_t bytes_at_stonewall;
+	double stonewall_rate;
 };
 
 struct ab_device_io {
@@ -131,7 +136,20 @@ struct ab_result {
 	 * then the rate may be unknown. */
 	gboolean measurable;
 	double min_measurable_s;
-	double rate;             /* in the phase's unit */
+	double rate;             /* in the phase's unit; with several streams, end to end */
+	/* A cell run as concurrent streams (--streams): two figures that must
+	 * not be confused.  stonewall_rate: the sum of each worker's own rate
+	 * over what it had done when the first worker ended (iozone's
+	 * "children see"); end_to_end_rate: all the bytes over the wall time
+	 * from the first start to the last end (iozone's "parent sees"; the
+	 * same as rate).  The least and greatest worker rate at the stonewall,
+	 * and the least work any worker had done by then.  NAN / AB_UNSET for
+	 * phases that are not run as streams. */
+	double stonewall_rate;
+	double end_to_end_rate;
+	double min_worker_rate;
+	double max_worker_rate;
+	uint64_t min_bytes_at_stonewall;
 	double cpu_percent;      /* timed-region CPU of all workers over elapsed_s */
 	double elapsed_s;
 	uint64_t bytes;
@@ -148,6 +166,9 @@ struct ab_result {
 	char *sync_mode;
 	char *cache_mode;        /* what the cache held when the phase began, and why */
 	char *cache_state;       /* "cold", "warm" */
+	/* The calls its timed region held ("write", "fsync", "close"...), for
+	 * the phases that say so per cell (the sweep); NULL when unknown. */
+	char **timed;
 	ab_flag laid_out_untimed;
 	/* Share of the test file in the page cache as the phase began (mincore),
 	 * for the phases that read it; NAN for the others. */

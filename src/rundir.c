@@ -4,6 +4,7 @@
 #include "../workloads/fileset.h"
 
 #include <dirent.h>
+#include <stdio.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -152,12 +153,53 @@ gboolean ab_run_dir_create(struct ab_run_dir *rd, int dir_fd, struct ab_undo *un
 	rd->dir_ino = st.st_ino;
 	struct maker m = { owner_given, uid, gid };
 	rd->io_owner = maker_uid(&m);
+	rd->owner_given = owner_given;
+	rd->uid = uid;
+	rd->gid = gid;
 	/* The test file's name is claimed now, before any phase: the workers
 	 * reuse it (O_TRUNC), so it stays held until the run ends. */
 	return make_name(rd, undo, &m, AB_UNDO_RUN_DIR, rd->name, rd->path, "test directory", &rd->fd, &rd->step,
 			 error) &&
 	       make_name(rd, undo, &m, AB_UNDO_IO_FILE, rd->io_name, rd->io_path, "test file", NULL, &rd->io_step,
 			 error);
+}
+
+gboolean ab_run_dir_is_stream_name(const char *name)
+{
+	unsigned k;
+	char tail;
+	char want[32];
+	if (sscanf(name, AB_STREAM_FILE_FMT "%c", &k, &tail) != 1 || k == 0 || k >= AB_MAX_STREAMS)
+		return FALSE;
+	snprintf(want, sizeof(want), AB_STREAM_FILE_FMT, k);
+	return g_str_equal(name, want); /* "stream.01", "stream.+1" are not ours */
+}
+
+gboolean ab_run_dir_make_stream_files(struct ab_run_dir *rd, unsigned count, GError **error)
+{
+	struct maker m = { rd->owner_given, rd->uid, rd->gid };
+	for (unsigned k = 1; k < count; k++) {
+		char name[32];
+		snprintf(name, sizeof(name), AB_STREAM_FILE_FMT, k);
+		struct stat st;
+		if (fstatat(rd->fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			int e = make_entry(&m, rd->fd, name, FALSE);
+			if (e && e != EEXIST) {
+				ab_set_error_errno(error, AB_ERROR_PHASE, e, "cannot create '%s/%s'", rd->path, name);
+				return FALSE;
+			}
+			if (fstatat(rd->fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+				st.st_mode = 0;
+		}
+		/* With -u the run directory is the user's: whatever stands
+		 * there must be what we would have made. */
+		if (!S_ISREG(st.st_mode) || st.st_nlink != 1 || st.st_uid != maker_uid(&m)) {
+			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+				    "refusing '%s/%s': not a regular file of the run's own, with one link", rd->path, name);
+			return FALSE;
+		}
+	}
+	return TRUE;
 }
 
 /* Reopen `name` in `at` (or `path` when at < 0) only if it is still the
@@ -246,7 +288,7 @@ static gboolean removable(enum depth depth, const char *n, mode_t mode)
 {
 	switch (depth) {
 	case RUN_DIR:
-		return g_str_equal(n, FILES_NAME) && S_ISDIR(mode);
+		return (g_str_equal(n, FILES_NAME) && S_ISDIR(mode)) || (S_ISREG(mode) && ab_run_dir_is_stream_name(n));
 	case FILES_DIR:
 		if (S_ISDIR(mode))
 			return ab_file_set_dir_name_is_ours(n);

@@ -17,7 +17,8 @@
  *                             new top-level directories over the device)
  *   DIR/arraybench.RUNID/     a directory the run makes for the file phases,
  *                             holding files/ (with NNNNN/ subdirectories
- *                             for -n ::::DIRS)
+ *                             for -n ::::DIRS), and stream.N, the files of
+ *                             a sweep's concurrent streams
  * Both are made exclusively (mkdir, O_EXCL): an existing name is a clash,
  * never reused.  The run removes what it made by name.  After a crash,
  * `cleanup` removes the I/O file if it is a regular file of the run's user,
@@ -37,6 +38,9 @@ struct ab_run_dir {
 	ino_t dir_ino, ino;
 	struct ab_undo_step *step, *io_step; /* their journal entries */
 	uid_t io_owner;  /* who makes the test file: the run's user or -u USER */
+	gboolean owner_given; /* -u: the files are made by uid:gid below */
+	uid_t uid;
+	gid_t gid;
 };
 
 /* The paths, without making anything (also for --dry-run). */
@@ -63,6 +67,14 @@ gboolean ab_run_dir_reopen(struct ab_run_dir *rd, GError **error);
  * missing ones are fine. */
 void ab_run_dir_remove_file_set(const struct ab_run_dir *rd, const struct ab_file_set *set);
 void ab_run_dir_clear(struct ab_run_dir *rd);
+/* The files of streams 1 .. count-1 of a sweep (AB_STREAM_FILE_FMT), in the
+ * run directory, made exclusively by whoever makes the test file (so -u
+ * USER's workers can open them) if they are not there yet; each must then
+ * be a regular file of that owner with one link (else AB_ERROR_UNSAFE).
+ * They go with the run directory. */
+gboolean ab_run_dir_make_stream_files(struct ab_run_dir *rd, unsigned count, GError **error);
+/* Is `name` one of those files' names? */
+gboolean ab_run_dir_is_stream_name(const char *name);
 
 /* The undos of AB_UNDO_RUN_DIR and AB_UNDO_IO_FILE (for the real executor). */
 enum ab_undo_outcome ab_run_dir_undo(const struct ab_undo_step *step, GError **error);

@@ -238,8 +238,8 @@ gboolean ab_runner_run_step(const struct ab_runner *r, const struct ab_step *ste
 		return FALSE;
 	}
 	unsigned n = phase->worker_count ? phase->worker_count(step) : 1;
-	/* One mapping shared with the workers: the ticket counter in its first
-	 * cache line, then a sample slot per worker. */
+	/* One mapping shared with the workers: the ticket counter and the
+	 * stonewall in its first cache line, then a sample slot per worker. */
 	const size_t head = 64;
 	size_t shm_len = head + sizeof(struct ab_sample) * n;
 	void *shm = mmap(NULL, shm_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -292,9 +292,10 @@ gboolean ab_runner_run_step(const struct ab_runner *r, const struct ab_step *ste
 			struct ab_phase_ctx ctx = {
 				.phase = phase, .step = step, .dir_fd = r->dir_fd, .io_name = r->io_name,
 				.run_fd = r->run_fd, .io_path = r->io_path,
-				.files_dir = r->files_dir,
+				.files_dir = r->files_dir, .run_path = r->run_path,
 				.files = r->files, .seed = seed, .worker = i, .workers = n,
-				.sample = &samples[i], .tickets = tickets, .ready_fd = ready[1], .go_fd = go[0],
+				.sample = &samples[i], .tickets = tickets, .stonewall = tickets + 1,
+				.ready_fd = ready[1], .go_fd = go[0],
 			};
 			worker_main(r, phase, &ctx, &orig, self);
 		}

@@ -22,6 +22,7 @@ struct ab_runner {
 	int run_fd;                /* the run's directory, holding files/ */
 	const char *io_path;
 	const char *files_dir;
+	const char *run_path;      /* the run's directory, holding the stream files */
 	struct ab_file_set *files; /* the set of the current file phase */
 	GPtrArray *disk_names;     /* kernel names of the array and members, or NULL */
 };

@@ -1,6 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "steps.h"
 #include "../workloads/phase.h"
+#include "../workloads/sweep.h"
+
+/* The timing rule the three switches ask for (workloads/sweep.h). */
+static unsigned sweep_timing(const struct ab_config *cfg)
+{
+	if (cfg->untimed_flush)
+		return AB_SWEEP_TIME_NONE;
+	if (cfg->include_fsync && cfg->include_close)
+		return AB_SWEEP_TIME_FSYNC_CLOSE;
+	if (cfg->include_fsync)
+		return AB_SWEEP_TIME_FSYNC;
+	if (cfg->include_close)
+		return AB_SWEEP_TIME_CLOSE;
+	return AB_SWEEP_TIME_FLUSH;
+}
 
 struct ab_step ab_step_from_config(const struct ab_config *cfg, const struct ab_phase *phase)
 {
@@ -23,6 +38,13 @@ struct ab_step ab_step_from_config(const struct ab_config *cfg, const struct ab_
 		.sync_each_write = cfg->sync_each_write,
 			/* --cache none leaves the page cache as bonnie++ does. */
 		.evict_after_layout = cfg->cache != AB_CACHE_NONE,
+		.sweep_grid = &cfg->sweep_grid,
+		.sweep_tests = cfg->sweep_tests,
+		.sweep_timing = sweep_timing(cfg),
+		.stride = cfg->stride,
+		.streams = 1,
+		.stream_counts = cfg->stream_counts,
+		.shared_file = cfg->shared_file,
 	};
 }
 

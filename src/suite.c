@@ -4,6 +4,7 @@
 #include "residency.h"
 #include "rng.h"
 #include "runner.h"
+#include "sweep-run.h"
 #include "../workloads/fileset.h"
 
 #include <fcntl.h>
@@ -231,7 +232,7 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 	const char *io_path = s->run_dir->io_path, *files_dir = s->run_dir->files_dir;
 	struct ab_runner r = {
 		.cfg = cfg, .cache = s->cache, .dir_fd = s->run_dir->dir_fd, .io_name = s->run_dir->io_name,
-		.run_fd = s->run_dir->fd, .io_path = io_path, .files_dir = files_dir,
+		.run_fd = s->run_dir->fd, .io_path = io_path, .files_dir = files_dir, .run_path = s->run_dir->path,
 		.disk_names = s->disk_names,
 	};
 	struct ab_file_set *seq = NULL, *rnd = NULL;
@@ -241,6 +242,12 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 		const struct ab_step *step = &g_array_index(cfg->steps, struct ab_step, i);
 		const struct ab_phase *ph = step->phase;
 		uint64_t seed = phase_seed(run->seed, ph->id, seen[ph->id]++);
+		if (ph->id == AB_PHASE_SWEEP) {
+			ok = ab_sweep_run(s, &r, step, seed, run, error);
+			/* It leaves the test file empty. */
+			s->io_from_layout = FALSE;
+			continue;
+		}
 		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !io_file_ready(s, step)) {
 			if (s->progress) {
 				fprintf(s->progress, "arraybench: laying out the test file for '%s' (untimed)\n",

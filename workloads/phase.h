@@ -27,6 +27,7 @@
 /* Phases beyond bonnie++'s: they run only when named (--phases, or their
  * own command), never in the default list, `all` or the bonnie++ CSV line. */
 #define AB_EXTRA_PHASE_LIST(X) \
+	X(SWEEP, sweep)              \
 	X(RAW_READ, raw_read)        \
 	X(RAW_WRITE, raw_write)
 
@@ -83,6 +84,11 @@ struct ab_sample {
 	 * the two stamps they hold the start readings. */
 	uint64_t user_ns;
 	uint64_t sys_ns;
+	/* Phases run as concurrent streams (the sweep): the bytes this worker
+	 * had done when it saw the stonewall fall, or all of them if it ended
+	 * first; `stonewalled` says the figure is there. */
+	uint64_t bytes_at_stonewall;
+	int32_t stonewalled;
 	int32_t pid;       /* the worker's process id */
 	int error_code;    /* errno of the failure, 0 when fine */
 	char error[256];
@@ -117,6 +123,7 @@ struct ab_phase_ctx {
 	int run_fd;             /* the run's directory, holding files/ */
 	const char *io_path;    /* the one big file of the I/O phases (for messages) */
 	const char *files_dir;  /* directory of the file phases (for messages) */
+	const char *run_path;   /* the run's directory (for messages) */
 	struct ab_file_set *files;
 	uint64_t seed;
 	unsigned worker;
@@ -126,6 +133,9 @@ struct ab_phase_ctx {
 	 * mapping): a worker takes the next with ab_worker_take_ticket(), so
 	 * one that runs faster takes more, as bonnie++'s seekers do. */
 	uint64_t *tickets;
+	/* The stonewall, in the same mapping: 0 until the first worker of the
+	 * phase ends, then its end stamp (ab_worker_stonewall_*). */
+	uint64_t *stonewall;
 	int ready_fd; /* barrier: worker writes one byte when set up */
 	int go_fd;    /* barrier: EOF here means start */
 };
@@ -170,6 +180,20 @@ void ab_worker_stop(struct ab_phase_ctx *ctx);
  * FALSE once all are taken. */
 gboolean ab_worker_take_ticket(struct ab_phase_ctx *ctx, uint64_t total, uint64_t *ticket);
 int ab_worker_fail(struct ab_phase_ctx *ctx, int errnum, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+/* Has another worker ended yet?  One relaxed load: cheap enough for every
+ * operation of a timed loop. */
+static inline gboolean ab_worker_stonewall_fell(const struct ab_phase_ctx *ctx)
+{
+	return ctx->stonewall && __atomic_load_n(ctx->stonewall, __ATOMIC_RELAXED) != 0;
+}
+/* At the end of a worker's timed region (after ab_worker_stop): the first
+ * to get here makes the stonewall fall at its end stamp; a worker that
+ * never saw it fall counts all its bytes as done by then. */
+void ab_worker_stonewall_end(struct ab_phase_ctx *ctx, uint64_t bytes_done);
+/* Opens `name` in dir_fd as ab_open_io() opens the test file (a regular
+ * file of ours with one link, never created here); `path` for messages. */
+int ab_open_io_at(struct ab_phase_ctx *ctx, int dir_fd, const char *name, const char *path, int flags,
+		  gboolean direct);
 /* Latency of the operation that just ended: now - *prev, then *prev = now.
  * One clock read per operation; start *prev at ctx->sample->start_ns, the
  * stamp ab_worker_start() took, rather than reading the clock again. */

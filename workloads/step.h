@@ -26,6 +26,7 @@ enum ab_data_mode {
 #define AB_FILES_SYMLINK (-2)
 
 struct ab_phase;
+struct ab_sweep_grid;
 
 struct ab_step {
 	const struct ab_phase *phase;
@@ -48,6 +49,22 @@ struct ab_step {
 	gboolean direct;           /* O_DIRECT where the phase honours it */
 	gboolean sync_each_write;  /* -b */
 	gboolean evict_after_layout; /* an untimed layout leaves no pages cached */
+	/* The record-size sweep (workloads/sweep.h).  The sweep step names
+	 * its grid and tests; the suite runs one step per cell and test, with
+	 * file_size and io_chunk set to the cell and sweep_test to the test. */
+	const struct ab_sweep_grid *sweep_grid; /* src/sweep-grid.h */
+	uint32_t sweep_tests;      /* bit per enum ab_sweep_test */
+	unsigned sweep_test;       /* enum ab_sweep_test of this cell's step */
+	unsigned sweep_timing;     /* enum ab_sweep_timing */
+	uint64_t stride;           /* records between stride-read's reads (17) */
+	uint64_t streams;          /* concurrent workers of this cell's step */
+	const GArray *stream_counts; /* uint64_t: --streams, each a pass over the grid */
+	gboolean shared_file;      /* streams share one file, each its own region */
 };
+
+/* The file of stream k (0-based) of a sweep cell run by more than one
+ * worker, in the run's directory; stream 0 uses the run's test file. */
+#define AB_STREAM_FILE_FMT "stream.%u"
+#define AB_MAX_STREAMS 256u
 
 #endif

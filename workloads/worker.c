@@ -178,17 +178,35 @@ ssize_t ab_pread_full(int fd, void *buf, size_t len, uint64_t off)
 	return (ssize_t)got;
 }
 
+void ab_worker_stonewall_end(struct ab_phase_ctx *ctx, uint64_t bytes_done)
+{
+	struct ab_sample *sm = ctx->sample;
+	uint64_t none = 0;
+	if (ctx->stonewall)
+		__atomic_compare_exchange_n(ctx->stonewall, &none, sm->end_ns ? sm->end_ns : 1, FALSE, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED);
+	if (!sm->stonewalled) {
+		sm->bytes_at_stonewall = bytes_done;
+		sm->stonewalled = 1;
+	}
+}
+
 int ab_open_io(struct ab_phase_ctx *ctx, int flags, gboolean direct)
+{
+	return ab_open_io_at(ctx, ctx->dir_fd, ctx->io_name, ctx->io_path, flags, direct);
+}
+
+int ab_open_io_at(struct ab_phase_ctx *ctx, int dir_fd, const char *name, const char *path, int flags,
+		  gboolean direct)
 {
 	/* O_NONBLOCK until it is known to be a regular file: a FIFO that the
 	 * -u user put in its place would otherwise block the open forever. */
-	int fd = openat(ctx->dir_fd, ctx->io_name, flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | (direct ? O_DIRECT : 0),
-			0600);
+	int fd = openat(dir_fd, name, flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | (direct ? O_DIRECT : 0), 0600);
 	if (fd < 0) {
 		if (direct && errno == EINVAL)
 			return ab_worker_fail(ctx, errno, "cannot open '%s' with O_DIRECT (the file system "
-					      "may not support direct I/O)", ctx->io_path);
-		return ab_worker_fail(ctx, errno, "cannot open '%s'", ctx->io_path);
+					      "may not support direct I/O)", path);
+		return ab_worker_fail(ctx, errno, "cannot open '%s'", path);
 	}
 	/* The file the run claimed: a regular file of ours with one link (a
 	 * hard link put in its place would let a write phase overwrite another
@@ -198,7 +216,7 @@ int ab_open_io(struct ab_phase_ctx *ctx, int flags, gboolean direct)
 	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
 		close(fd);
 		return ab_worker_fail(ctx, 0, "cannot use '%s': not the regular file, with one link, the run made",
-				      ctx->io_path);
+				      path);
 	}
 	return fd;
 }

@@ -127,7 +127,7 @@ grep -q "^arraybench: warning: cannot read 'secret.csv': Permission denied" u.er
 # Usage errors.
 "$AB" report --format bogus a.csv >/dev/null 2>f.err
 is "$? $(grep -c '^arraybench: error: ' f.err)" "1 1" "--format bogus: exit 1, one error"
-grep -q "^arraybench: error: invalid --format 'bogus': expected 'text', 'csv' or 'json'" f.err; ok $? "naming 'bogus' and the formats"
+grep -q "^arraybench: error: invalid --format 'bogus': expected 'text', 'csv', 'json' or 'sweep-csv'" f.err; ok $? "naming 'bogus' and the formats"
 "$AB" report >/dev/null 2>n.err
 is "$? $(grep -c '^arraybench: error: .*no FILE' n.err)" "1 1" "no FILE: exit 1 saying so"
 

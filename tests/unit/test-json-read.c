@@ -68,9 +68,17 @@ static struct ab_result *full_result(const char *phase, unsigned n)
 	r->cache_mode = g_strdup("cgroup, cold: the test file was evicted");
 	r->cache_state = g_strdup("cold");
 	r->laid_out_untimed = FALSE;
+	r->timed = g_strsplit("write,fsync", ",", -1);
+	r->stonewall_rate = 81234.5;
+	r->end_to_end_rate = 79876.25;
+	r->min_worker_rate = 39062.5;
+	r->max_worker_rate = 42172;
+	r->min_bytes_at_stonewall = 4000u * 8192u;
 	r->latency = (struct ab_latency){ 1000, 1955, 2071320.6354166667, 2064383, 2162687, 2621439, 5122640, 99999001 };
 	for (int i = 0; i < 2; i++) {
-		struct ab_worker_stat w = { 13924 + i, 4096 + i, 0.80032386799999999, 0.786924 };
+		struct ab_worker_stat w = { .pid = 13924 + i, .ops = 4096 + i, .bytes = (4096u + i) * 8192u,
+					    .elapsed_s = 0.80032386799999999, .cpu_s = 0.786924,
+					    .bytes_at_stonewall = 4000u * 8192u, .stonewall_rate = 39062.5 };
 		g_array_append_val(r->per_worker, w);
 		struct ab_device_io d = { g_strdup(i ? "sdb" : "md0"), 1u << 20, (uint64_t)5 << 30, 17, 4242, 999 };
 		g_array_append_val(r->devices, d);
@@ -187,7 +195,8 @@ static void test_unknown_round_trip(void **state)
 	(void)state;
 	g_autoptr(ab_run) run = ab_run_new();
 	struct ab_result *r = ab_result_new("rand-delete");
-	struct ab_worker_stat w = { INT64_MIN, AB_UNSET, NAN, NAN };
+	struct ab_worker_stat w = { .pid = INT64_MIN, .ops = AB_UNSET, .bytes = AB_UNSET, .elapsed_s = NAN,
+				    .cpu_s = NAN, .bytes_at_stonewall = AB_UNSET, .stonewall_rate = NAN };
 	g_array_append_val(r->per_worker, w);
 	struct ab_device_io d = { NULL, AB_UNSET, AB_UNSET, AB_UNSET, AB_UNSET, AB_UNSET };
 	g_array_append_val(r->devices, d);
@@ -226,13 +235,26 @@ static void test_unknown_round_trip(void **state)
 	assert_false(ab_known(s->latency.samples));
 }
 
-/* What a line of the fixture (written before resident_at_start was a
- * member) writes back as: the same bytes, with the new member null (not
- * known, never 0) after laid_out_untimed in each phase. */
+/* What a line of the fixture (written before resident_at_start and timed
+ * were members) writes back as: the same bytes, with the new members null
+ * (not known, never 0 or empty) where they go in each phase. */
 static char *with_new_members(const char *line)
 {
 	g_autoptr(GRegex) re = g_regex_new("(\"laid_out_untimed\":(true|false|null),)", 0, 0, NULL);
-	return g_regex_replace(re, line, -1, 0, "\\1\"resident_at_start\":null,", 0, NULL);
+	g_autofree char *one = g_regex_replace(re, line, -1, 0, "\\1\"resident_at_start\":null,", 0, NULL);
+	g_autoptr(GRegex) re2 = g_regex_new("(\"cache_state\":(\"[a-z]*\"|null),)", 0, 0, NULL);
+	g_autofree char *two = g_regex_replace(re2, one, -1, 0, "\\1\"timed\":null,", 0, NULL);
+	/* The figures of concurrent streams, and each worker's bytes. */
+	g_autoptr(GRegex) re3 = g_regex_new("(\"rate\":[^,]*,)", 0, 0, NULL);
+	g_autofree char *three = g_regex_replace(re3, two, -1, 0,
+						 "\\1\"stonewall_rate\":null,\"end_to_end_rate\":null,"
+						 "\"min_worker_rate\":null,\"max_worker_rate\":null,"
+						 "\"min_bytes_at_stonewall\":null,", 0, NULL);
+	g_autoptr(GRegex) re4 = g_regex_new("(\"pid\":[0-9]+,\"ops\":[0-9]+,)", 0, 0, NULL);
+	g_autofree char *four = g_regex_replace(re4, three, -1, 0, "\\1\"bytes\":null,", 0, NULL);
+	g_autoptr(GRegex) re5 = g_regex_new("(\"cpu_s\":[^}]*)}", 0, 0, NULL);
+	return g_regex_replace(re5, four, -1, 0, "\\1,\"bytes_at_stonewall\":null,\"stonewall_rate\":null}", 0,
+			       NULL);
 }
 
 /* The live runs' JSON (tests/fixtures/README) writes back as it was. */

@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The record-size sweep: every column of iozone's grid, what each cell timed
+# and found cached, the timing switches seen in the syscalls, its CSV and
+# JSON, and `report` drawing the same grid from the saved run.
+. "$(dirname "$0")/lib.sh"
+plan 42
+d=$T/dir; mkdir "$d"
+
+js() { # json-file python-expression over o (the last object) and cells (its sweep results)
+	python3 - "$@" <<'PY'
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+o = objs[-1]
+cells = [p for p in o["phases"] if p["name"] == "sweep"]
+r = eval(sys.argv[2])
+print(r if isinstance(r, str) else json.dumps(r))
+PY
+}
+tests="write rewrite read reread random-read random-write backward-read record-rewrite stride-read fwrite frewrite fread freread"
+
+# A small grid, every test: 2 file sizes x 2 records (records given: no crossover).
+"$AB" run -d "$d" --phases sweep --sweep-file-sizes 256k,1m --sweep-records 4k,64k \
+	--json "$T/s.json" --sweep-csv "$T/s.csv" -x 2 >"$T/s.out" 2>"$T/s.err"
+is $? 0 "a small sweep exits 0" || sed 's/^/#   /' "$T/s.err"
+grid_rows=$(grep -cE '^ +(256|1024) +(4|64)( +[0-9]+[cw ]?){13}$' "$T/s.out")
+is "$grid_rows" 8 "the grid has a row per cell and run, each with all 13 columns filled"
+for w in write rewrite random bkwd record stride fwrite frewrite fread freread; do
+	grep -qw -- "$w" "$T/s.out" || { echo "# no column $w"; false; } || break
+done
+ok $? "every iozone column heading is there"
+is "$(grep -c '^1\.98,' "$T/s.out")" 0 "a sweep alone prints no bonnie++ CSV line"
+is "$(js "$T/s.json" 'len(cells)')" 52 "the JSON holds 4 cells x 13 tests as keyed results"
+is "$(js "$T/s.json" '" ".join(sorted(set(c["key"]["test"] for c in cells), key=lambda t: [c["key"]["test"] for c in cells].index(t)))')" \
+	"$tests" "each test is a key, in iozone's order"
+is "$(js "$T/s.json" 'sorted(set((c["key"]["file_size_bytes"], c["key"]["record_size_bytes"], c["key"]["streams"]) for c in cells))')" \
+	"[[262144, 4096, 1], [262144, 65536, 1], [1048576, 4096, 1], [1048576, 65536, 1]]" "cells keyed by file size, record and streams"
+is "$(js "$T/s.json" 'sorted(set("+".join(c["timed"]) for c in cells))')" \
+	'["fread", "fwrite+fflush+fsync", "read", "write+fsync"]' "by default writes time their fsync, reads only the reads"
+is "$(js "$T/s.json" 'all(c["bytes"] == c["key"]["file_size_bytes"] and c["ops"] * c["key"]["record_size_bytes"] == c["bytes"] for c in cells)')" \
+	"true" "every cell moved its whole file, a record per operation"
+# Cache honesty: cold reads start with nothing cached, the warm ones say so.
+is "$(js "$T/s.json" 'sorted(set(c["cache_state"] for c in cells if c["key"]["test"] in ("read","random-read","backward-read","stride-read","fread")))')" \
+	'["cold"]' "read tests start cold"
+is "$(js "$T/s.json" 'max(c["resident_at_start"] for c in cells if c["cache_state"] == "cold")')" "0.0" \
+	"a cold read cell found none of its file cached (mincore)"
+is "$(js "$T/s.json" 'sorted(set(c["cache_state"] for c in cells if c["key"]["test"] in ("reread","freread")))')" \
+	'["warm"]' "reread and freread are warm by definition"
+is "$(js "$T/s.json" 'min(c["resident_at_start"] for c in cells if c["key"]["test"] in ("reread","freread"))')" "1.0" \
+	"... and found their file cached"
+grep -q '^c  read from the page cache' "$T/s.out"; ok $? "the table marks cache figures and says what the mark means"
+
+# --sweep-csv: one header, a named row per cell of both runs.
+is "$(grep -c '^run_id,' "$T/s.csv")" 1 "--sweep-csv writes its header once"
+is "$(grep -vc '^run_id,' "$T/s.csv")" 104 "--sweep-csv has a row per cell and run"
+is "$(awk -F, 'NR == 1 { n = NF } NF != n { bad++ } END { print bad + 0 }' "$T/s.csv")" 0 "every row has the header's columns"
+
+# report draws the same grid from the saved JSON.
+"$AB" report "$T/s.json" >"$T/r.out" 2>"$T/r.err"
+is $? 0 "report reads the saved sweep"
+is "$(grep -E '^ +(256|1024) +(4|64) ' "$T/r.out")" "$(grep -E '^ +(256|1024) +(4|64) ' "$T/s.out")" \
+	"report shows the grid the run printed"
+"$AB" report --format sweep-csv "$T/s.json" >"$T/r.csv" 2>>"$T/r.err"
+is "$(cat "$T/r.csv")" "$(cat "$T/s.csv")" "report --format sweep-csv gives the rows the run appended"
+"$AB" report --format json "$T/s.json" >"$T/r.json" 2>>"$T/r.err"
+cmp -s "$T/r.json" "$T/s.json"; ok $? "the sweep's JSON reads back byte for byte"
+
+# --cache none: nothing evicted, so the read cell finds its file cached.
+"$AB" run -d "$d" --phases sweep --sweep-file-sizes 1m --sweep-records 64k --sweep-tests write,read \
+	--cache none -r 16 --json "$T/n.json" -q >/dev/null 2>"$T/n.err"
+is $? 0 "--cache none sweep exits 0" || sed 's/^/#   /' "$T/n.err"
+is "$(js "$T/n.json" '[c["cache_state"] for c in cells if c["key"]["test"] == "read"][0]')" "warm" \
+	"under --cache none the read cell says warm"
+is "$(js "$T/n.json" '[c["resident_at_start"] > 0.9 for c in cells if c["key"]["test"] == "read"][0]')" "true" \
+	"... and found its file in the page cache"
+
+# --include-close without --include-fsync: close timed, no fsync issued at
+# all (iozone -c), seen by strace; --cache none so nothing is evicted.
+rm -f "$T/c.trace"
+strace -f --seccomp-bpf -e trace=fsync,fdatasync,sync_file_range,syncfs,sync -o "$T/c.trace" \
+	"$AB" run -d "$d" --phases sweep --sweep-file-sizes 1m --sweep-records 64k --sweep-tests write,rewrite,fwrite \
+	--include-close --cache none -r 16 --json "$T/c.json" -q >/dev/null 2>"$T/c.err"
+is $? 0 "--include-close sweep exits 0" || sed 's/^/#   /' "$T/c.err"
+# The workers' calls: every pid but arraybench's own (whose journal is synced).
+worker_syncs() { awk 'NR == 1 { main = $1 } $1 != main && /(fsync|fdatasync|sync_file_range|syncfs|sync)\(/ { n++ } END { print n + 0 }' "$1"; }
+n=$(worker_syncs "$T/c.trace")
+traced_whole "$T/c.trace" && [ "$n" = 0 ]; ok $? "--include-close alone: the workers issue no fsync ($n seen)"
+is "$(js "$T/c.json" 'sorted(set("+".join(c["timed"]) for c in cells))')" '["fwrite+fclose", "write+close"]' \
+	"--include-close cells say close was timed"
+rm -f "$T/e.trace"
+strace -f --seccomp-bpf -e trace=fsync,fdatasync,sync_file_range,syncfs,sync -o "$T/e.trace" \
+	"$AB" run -d "$d" --phases sweep --sweep-file-sizes 1m --sweep-records 64k --sweep-tests write \
+	--include-fsync --include-close --cache none -r 16 -q >/dev/null 2>"$T/e.err"
+n=$(worker_syncs "$T/e.trace")
+traced_whole "$T/e.trace" && [ "$n" -ge 1 ]; ok $? "the same with --include-fsync does ($n seen: the observer sees them)"
+
+# --streams: N workers at once, each its own file, both aggregate figures.
+"$AB" run -d "$d" --phases sweep --sweep-file-sizes 4m --sweep-records 64k --sweep-tests write,read \
+	--streams 1,4 --json "$T/m.json" >"$T/m.out" 2>"$T/m.err"
+is $? 0 "--streams 1,4 exits 0" || sed 's/^/#   /' "$T/m.err"
+is "$(js "$T/m.json" 'sorted(set(c["key"]["streams"] for c in cells))')" "[1, 4]" "a pass of the grid per stream count"
+is "$(js "$T/m.json" '[len(set(w["pid"] for w in c["per_worker"])) for c in cells]')" "[1, 1, 4, 4]" \
+	"each 4-stream cell ran 4 processes"
+# At once: every worker started before any ended.
+is "$(js "$T/m.json" '[c["workers"] == 4 and c["elapsed_s"] < sum(w["elapsed_s"] for w in c["per_worker"]) for c in cells if c["key"]["streams"] == 4]')" \
+	"[true, true]" "... running at the same time (the cell took less than the workers' summed time)"
+is "$(js "$T/m.json" '[c["stonewall_rate"] is not None and c["end_to_end_rate"] == c["rate"] and c["min_worker_rate"] <= c["max_worker_rate"] and 0 < c["min_bytes_at_stonewall"] <= 4194304 for c in cells if c["key"]["streams"] == 4]')" \
+	"[true, true]" "stonewall and end-to-end figures, per-stream min/max and the least work done"
+is "$(js "$T/m.json" 'all(sum(w["bytes"] for w in c["per_worker"]) == c["bytes"] == 4194304 * c["key"]["streams"] for c in cells)')" \
+	"true" "every stream moved its whole file"
+grep -q '^  stonewall   the sum of each stream' "$T/m.out" && grep -qE '^ +4 +4096 +64 write +[0-9]+ +[0-9]+' "$T/m.out"
+ok $? "the table names both figures and lists them per cell"
+"$AB" run -d "$d" --phases sweep --sweep-file-sizes 1m --sweep-records 64k --sweep-tests write,read \
+	--streams 3 --shared-file --json "$T/h.json" -q >/dev/null 2>"$T/h.err"
+is $? 0 "--streams 3 --shared-file exits 0" || sed 's/^/#   /' "$T/h.err"
+is "$(js "$T/h.json" '[len(c["per_worker"]) for c in cells]')" "[3, 3]" "... with three workers on the one file"
+"$AB" run -d "$d" --phases sweep --streams 0 >/dev/null 2>"$T/z.err"
+is "$? $(grep -c "'0'" "$T/z.err")" "1 1" "--streams 0: exit 1 naming it"
+"$AB" run -d "$d" --phases sweep --shared-file >/dev/null 2>"$T/z.err"
+is "$? $(grep -c 'needs --streams' "$T/z.err")" "1 1" "--shared-file without --streams: exit 1 saying so"
+
+# Bad input: one line naming the value, exit 1.
+"$AB" run -d "$d" --phases sweep --sweep-tests write,bogus >/dev/null 2>"$T/b.err"
+is $? 1 "an unknown sweep test exits 1"
+grep -q "'bogus'" "$T/b.err"; ok $? "... naming it"
+dir_is_empty "$d"; ok $? "the sweeps left nothing in DIR"

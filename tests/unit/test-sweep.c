@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The sweep's tests and timing rules, its options and config checks, and
+ * its grid as the table and the CSV rows show it. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "../../src/config.h"
+#include "../../src/error.h"
+#include "../../src/run-options.h"
+#include "../../src/rundir.h"
+#include "../../reports/report.h"
+#include "../../workloads/phase.h"
+#include "../../workloads/sweep.h"
+
+static char *calls(enum ab_sweep_test t, enum ab_sweep_timing timing)
+{
+	g_auto(GStrv) v = ab_sweep_timed_calls(t, timing);
+	return g_strjoinv("+", v);
+}
+
+/* iozone's -e and -c, exactly; our default times the writes' fsync. */
+static void test_timing_rules(void **state)
+{
+	(void)state;
+	static const struct {
+		enum ab_sweep_test test;
+		enum ab_sweep_timing timing;
+		const char *timed;
+		gboolean fsync_at_all;
+	} cases[] = {
+		{ AB_SWEEP_WRITE, AB_SWEEP_TIME_FLUSH, "write+fsync", TRUE },
+		{ AB_SWEEP_READ, AB_SWEEP_TIME_FLUSH, "read", FALSE },
+		{ AB_SWEEP_RANDOM_WRITE, AB_SWEEP_TIME_FLUSH, "write+fsync", TRUE },
+		{ AB_SWEEP_FWRITE, AB_SWEEP_TIME_FLUSH, "fwrite+fflush+fsync", TRUE },
+		{ AB_SWEEP_FREAD, AB_SWEEP_TIME_FLUSH, "fread", FALSE },
+		{ AB_SWEEP_READ, AB_SWEEP_TIME_FSYNC, "read+fsync", TRUE },
+		{ AB_SWEEP_WRITE, AB_SWEEP_TIME_FSYNC, "write+fsync", TRUE },
+		/* -c alone: close timed, and no fsync anywhere. */
+		{ AB_SWEEP_WRITE, AB_SWEEP_TIME_CLOSE, "write+close", FALSE },
+		{ AB_SWEEP_FREWRITE, AB_SWEEP_TIME_CLOSE, "fwrite+fclose", FALSE },
+		{ AB_SWEEP_READ, AB_SWEEP_TIME_CLOSE, "read+close", FALSE },
+		{ AB_SWEEP_REWRITE, AB_SWEEP_TIME_FSYNC_CLOSE, "write+fsync+close", TRUE },
+		/* iozone's default: writes synced after the clock stops. */
+		{ AB_SWEEP_WRITE, AB_SWEEP_TIME_NONE, "write", TRUE },
+		{ AB_SWEEP_READ, AB_SWEEP_TIME_NONE, "read", FALSE },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *got = calls(cases[i].test, cases[i].timing);
+		if (strcmp(got, cases[i].timed) != 0)
+			fail_msg("%s under %s times %s, want %s", ab_sweep_test_info(cases[i].test)->name,
+				 ab_sweep_timing_name(cases[i].timing), got, cases[i].timed);
+		assert_int_equal(ab_sweep_issues_fsync(cases[i].test, cases[i].timing), cases[i].fsync_at_all);
+	}
+}
+
+static void test_test_table(void **state)
+{
+	(void)state;
+	static const char *const names[] = { "write", "rewrite", "read", "reread", "random-read", "random-write",
+					     "backward-read", "record-rewrite", "stride-read", "fwrite", "frewrite",
+					     "fread", "freread" };
+	assert_int_equal(G_N_ELEMENTS(names), AB_SWEEP_TEST_COUNT);
+	for (unsigned i = 0; i < AB_SWEEP_TEST_COUNT; i++) {
+		enum ab_sweep_test t;
+		assert_true(ab_sweep_test_by_name(names[i], &t));
+		assert_int_equal(t, i);
+		assert_string_equal(ab_sweep_test_info(t)->name, names[i]);
+	}
+	enum ab_sweep_test t;
+	assert_false(ab_sweep_test_by_name("Write", &t));
+	assert_null(ab_sweep_test_info(AB_SWEEP_TEST_COUNT));
+	/* Only the stdio tests are buffered whatever --direct says; only
+	 * write and fwrite make the file. */
+	for (unsigned i = 0; i < AB_SWEEP_TEST_COUNT; i++) {
+		unsigned f = ab_sweep_test_info(i)->flags;
+		assert_int_equal((f & AB_SWEEP_STDIO) != 0, i >= AB_SWEEP_FWRITE);
+		assert_int_equal((f & AB_SWEEP_CREATES) != 0, i == AB_SWEEP_WRITE || i == AB_SWEEP_FWRITE);
+		assert_int_equal((f & AB_SWEEP_WARM) != 0, i == AB_SWEEP_REREAD || i == AB_SWEEP_FREREAD);
+	}
+	/* The registry has it, out of `all` and out of the CSV line. */
+	const struct ab_phase *ph = ab_phase_by_name("sweep");
+	assert_non_null(ph);
+	assert_true(ph->id >= AB_PHASE_COUNT);
+	assert_int_equal(ph->csv_rate_col, -1);
+}
+
+static gboolean parse_args(struct ab_config *cfg, GError **error, ...)
+{
+	char *argv[40] = { "run" };
+	int argc = 1;
+	va_list ap;
+	va_start(ap, error);
+	for (char *a; (a = va_arg(ap, char *));)
+		argv[argc++] = a;
+	va_end(ap);
+	return ab_run_options_parse(argc, argv, cfg, error);
+}
+
+static void expect_error(GError *e, int status, const char *what)
+{
+	assert_non_null(e);
+	assert_int_equal(ab_error_exit_status(e), status);
+	if (!strstr(e->message, what))
+		fail_msg("error '%s' does not say '%s'", e->message, what);
+}
+
+static void test_options(void **state)
+{
+	(void)state;
+	const uint64_t ram = 24ull << 30;
+	struct ab_config cfg;
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "sweep", "--sweep-file-sizes", "64k-1m",
+			       "--sweep-records", "4k,16k", "--sweep-tests", "write,read,reread", "--stride", "5",
+			       "--include-close", NULL));
+	assert_true(ab_config_finish(&cfg, ram, NULL));
+	/* A sweep alone has no -s file, so no twice-the-RAM rule either. */
+	assert_int_equal(cfg.file_size, 0);
+	assert_int_equal(cfg.steps->len, 1);
+	const struct ab_step *st = &g_array_index(cfg.steps, struct ab_step, 0);
+	assert_string_equal(st->phase->name, "sweep");
+	assert_int_equal(st->sweep_timing, AB_SWEEP_TIME_CLOSE);
+	assert_int_equal(st->stride, 5);
+	assert_int_equal(st->sweep_tests, (1u << AB_SWEEP_WRITE) | (1u << AB_SWEEP_READ) | (1u << AB_SWEEP_REREAD));
+	assert_int_equal(st->sweep_grid->file_sizes->len, 5);
+	assert_true(st->sweep_grid->records_given);
+	ab_config_clear(&cfg);
+
+	/* Defaults: iozone -a's grid, every test, stride 17, writes' fsync timed. */
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "sweep", NULL));
+	assert_true(ab_config_finish(&cfg, ram, NULL));
+	st = &g_array_index(cfg.steps, struct ab_step, 0);
+	assert_int_equal(st->sweep_timing, AB_SWEEP_TIME_FLUSH);
+	assert_int_equal(st->stride, 17);
+	assert_int_equal(st->sweep_tests, AB_SWEEP_ALL_TESTS);
+	g_autoptr(GArray) cells = ab_sweep_grid_cells(st->sweep_grid);
+	assert_int_equal(cells->len, 126);
+	ab_config_clear(&cfg);
+
+	/* Refused while parsing: the value named. */
+	const char *bad[][3] = {
+		{ "--sweep-tests", "write,bogus", "'bogus'" },
+		{ "--sweep-tests", "write,,read", "empty test name" },
+		{ "--stride", "0", "'0'" },
+		{ "--sweep-records", "3k", "'3k'" },
+		{ "--sweep-records", "32m", "'32m'" },
+		{ "--sweep-file-sizes", "6k", "'6k'" },
+		{ "--sweep-file-sizes", "", "--sweep-file-sizes" },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+		GError *e = NULL;
+		ab_config_init(&cfg);
+		assert_false(parse_args(&cfg, &e, "-d", "/tmp", "--phases", "sweep", bad[i][0], bad[i][1], NULL));
+		expect_error(e, 1, bad[i][2]);
+		g_error_free(e);
+		ab_config_clear(&cfg);
+	}
+
+	/* Refused by the checks of the combination. */
+	const char *combos[][5] = {
+		{ "--phases", "block-write", "--stride", "3", "--stride applies to the record-size sweep" },
+		{ "--phases", "sweep", "--sweep-tests", "reread", "'reread' re-reads what 'read' just read" },
+		{ "--phases", "sweep", "--sweep-tests", "freread,read", "'freread' re-reads what 'fread'" },
+		{ "--phases", "sweep", "--sweep-records", "1k", "below O_DIRECT's 4k" },
+		{ "--phases", "sweep", "--sweep-records", "1m", "no cell" },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(combos); i++) {
+		GError *e = NULL;
+		ab_config_init(&cfg);
+		gboolean parsed = i == 3 ? parse_args(&cfg, NULL, "-d", "/tmp", "-D", combos[i][0], combos[i][1],
+						       combos[i][2], combos[i][3], NULL)
+				  : i == 4 ? parse_args(&cfg, NULL, "-d", "/tmp", "--sweep-file-sizes", "64k",
+							combos[i][0], combos[i][1], combos[i][2], combos[i][3], NULL)
+					   : parse_args(&cfg, NULL, "-d", "/tmp", "-s", "64g", combos[i][0], combos[i][1],
+							combos[i][2], combos[i][3], NULL);
+		assert_true(parsed);
+		assert_false(ab_config_finish(&cfg, ram, &e));
+		expect_error(e, 1, combos[i][4]);
+		g_error_free(e);
+		ab_config_clear(&cfg);
+	}
+	GError *e = NULL;
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "sweep", "--untimed-flush", "--include-fsync", NULL));
+	assert_false(ab_config_finish(&cfg, ram, &e));
+	expect_error(e, 1, "--untimed-flush contradicts --include-fsync");
+	g_clear_error(&e);
+	ab_config_clear(&cfg);
+	/* `all` is bonnie++'s phases: no sweep in it. */
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "-s", "64g", "--phases", "all", NULL));
+	assert_true(ab_config_finish(&cfg, ram, NULL));
+	assert_int_equal(cfg.steps->len, AB_PHASE_COUNT);
+	ab_config_clear(&cfg);
+}
+
+/* A cell as the sweep leaves it. */
+static struct ab_result *cell(uint64_t file_kib, uint64_t rec_kib, const char *test, double rate, const char *state,
+			      double resident, enum ab_sweep_timing timing)
+{
+	struct ab_result *r = ab_result_new("sweep");
+	enum ab_sweep_test t;
+	assert_true(ab_sweep_test_by_name(test, &t));
+	r->key.file_size = file_kib * 1024;
+	r->key.record_size = rec_kib * 1024;
+	r->key.streams = 1;
+	r->key.test = g_strdup(test);
+	r->rate = rate;
+	r->cache_state = g_strdup(state);
+	r->resident_at_start = resident;
+	r->timed = ab_sweep_timed_calls(t, timing);
+	r->sync_mode = g_strdup(ab_sweep_timing_name(timing));
+	r->direct = FALSE;
+	return r;
+}
+
+/* The line of the grid that starts with these two sizes. */
+static char *grid_row(const char *table, const char *sizes)
+{
+	g_auto(GStrv) lines = g_strsplit(table, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		g_autofree char *lead = g_strdup(*l);
+		g_strchug(lead);
+		if (g_str_has_prefix(lead, sizes))
+			return g_strdup(*l);
+	}
+	fail_msg("no row '%s' in:\n%s", sizes, table);
+	return NULL;
+}
+
+static void test_grid(void **state)
+{
+	(void)state;
+	g_autoptr(ab_run) run = ab_run_new();
+	run->run_id = g_strdup("r1");
+	ab_run_add_result(run, cell(64, 4, "write", 1000, "warm", NAN, AB_SWEEP_TIME_FLUSH));
+	ab_run_add_result(run, cell(64, 4, "read", 2000, "cold", 0.0, AB_SWEEP_TIME_FLUSH));
+	ab_run_add_result(run, cell(64, 4, "reread", 9000, "warm", 1.0, AB_SWEEP_TIME_FLUSH));
+	/* A cold read that found most of its file cached is marked too. */
+	ab_run_add_result(run, cell(128, 4, "read", 7000, "cold", 0.8, AB_SWEEP_TIME_FLUSH));
+	ab_run_add_result(run, cell(128, 4, "write", 3000, "warm", NAN, AB_SWEEP_TIME_NONE));
+	g_autofree char *t = ab_text_format(run);
+	assert_non_null(strstr(t, "record-size sweep, KiB/s"));
+	assert_non_null(strstr(t, "fsync-timed-on-writes"));
+	assert_non_null(strstr(t, "fsync-close-untimed"));
+	/* No bonnie++ rows: no table heading for them. */
+	assert_null(strstr(t, "%iowait"));
+	g_autofree char *r64 = grid_row(t, "64       4");
+	g_autofree char *r128 = grid_row(t, "128       4");
+	assert_non_null(strstr(r64, "     1000                2000      9000c"));
+	assert_non_null(strstr(r128, "     3000w               7000c"));
+	assert_non_null(strstr(t, "\nc  read from the page cache"));
+	assert_non_null(strstr(t, "\nw  no fsync in the timing"));
+	/* No bonnie++ line for a run of nothing but a sweep. */
+	assert_false(ab_csv_has_line(run));
+	/* The CSV rows: a header's worth of columns each, timed joined by +. */
+	g_autofree char *rows = ab_sweep_csv_rows(run);
+	g_auto(GStrv) lines = g_strsplit(rows, "\n", -1);
+	assert_int_equal(g_strv_length(lines), 6); /* 5 rows and the empty tail */
+	g_auto(GStrv) head = g_strsplit(ab_sweep_csv_header(), ",", -1);
+	for (int i = 0; i < 5; i++) {
+		g_auto(GStrv) f = g_strsplit(lines[i], ",", -1);
+		assert_int_equal(g_strv_length(f), g_strv_length(head));
+	}
+	assert_non_null(strstr(lines[0], ",64,4,write,1000.0,"));
+	assert_non_null(strstr(lines[0], ",write+fsync,warm,,"));
+	assert_non_null(strstr(lines[3], ",128,4,read,7000.0,"));
+	assert_non_null(strstr(lines[3], ",cold,0.800,"));
+}
+
+/* The stream files' names, which cleanup removes from a run directory:
+ * exactly ours, nothing that merely looks alike. */
+static void test_stream_names(void **state)
+{
+	(void)state;
+	assert_true(ab_run_dir_is_stream_name("stream.1"));
+	assert_true(ab_run_dir_is_stream_name("stream.255"));
+	const char *not_ours[] = { "stream.0", "stream.256", "stream.01", "stream.+1", "stream. 1", "stream.1x",
+				   "stream.", "stream", "xstream.1", "stream.4294967297", "files" };
+	for (size_t i = 0; i < G_N_ELEMENTS(not_ours); i++)
+		if (ab_run_dir_is_stream_name(not_ours[i]))
+			fail_msg("'%s' taken for a stream file", not_ours[i]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_timing_rules),
+		cmocka_unit_test(test_test_table),
+		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_grid),
+		cmocka_unit_test(test_stream_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
