@@ -11,6 +11,7 @@
 #include "../../src/config.h"
 #include "../../src/error.h"
 #include "../../src/run-options.h"
+#include "run-args.h"
 #include "../../src/rundir.h"
 #include "../../reports/report.h"
 #include "../../workloads/phase.h"
@@ -86,18 +87,6 @@ static void test_test_table(void **state)
 	assert_non_null(ph);
 	assert_true(ph->id >= AB_PHASE_COUNT);
 	assert_int_equal(ph->csv_rate_col, -1);
-}
-
-static gboolean parse_args(struct ab_config *cfg, GError **error, ...)
-{
-	char *argv[40] = { "run" };
-	int argc = 1;
-	va_list ap;
-	va_start(ap, error);
-	for (char *a; (a = va_arg(ap, char *));)
-		argv[argc++] = a;
-	va_end(ap);
-	return ab_run_options_parse(argc, argv, cfg, error);
 }
 
 static void expect_error(GError *e, int status, const char *what)
