@@ -38,6 +38,9 @@ const struct ab_json_field ab_json_config_fields[] = {
 	AB_JF("sync_each_write", FLAG, struct ab_conditions, sync_each_write),
 	AB_JF("cache_mode", STR, struct ab_conditions, cache_mode),
 	AB_JF("cold_metadata", FLAG, struct ab_conditions, cold_metadata),
+	AB_JF("stride", U64, struct ab_conditions, stride),
+	AB_JF("files_per_stream", U64, struct ab_conditions, files_per_stream),
+	AB_JF("shared_file", FLAG, struct ab_conditions, shared_file),
 	END,
 };
 

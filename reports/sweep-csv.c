@@ -17,52 +17,68 @@ const char *ab_sweep_csv_header(void)
 	return header;
 }
 
-/* Text as one field: quoted when it holds a comma, quote or line end. */
-static void text(GString *s, const char *v)
+/* One CSV row being written: every field but the first starts with a comma,
+ * and an unknown value is an empty field. */
+struct row {
+	GString *s;
+	gboolean started;
+};
+
+static void next(struct row *w)
 {
+	if (w->started)
+		g_string_append_c(w->s, ',');
+	w->started = TRUE;
+}
+
+/* Text as one field: quoted when it holds a comma, quote or line end. */
+static void text(struct row *w, const char *v)
+{
+	next(w);
 	if (!v)
 		return;
 	if (!strpbrk(v, ",\"\r\n")) {
-		g_string_append(s, v);
+		g_string_append(w->s, v);
 		return;
 	}
-	g_string_append_c(s, '"');
+	g_string_append_c(w->s, '"');
 	for (const char *p = v; *p; p++) {
 		if (*p == '"')
-			g_string_append_c(s, '"');
-		g_string_append_c(s, *p);
+			g_string_append_c(w->s, '"');
+		g_string_append_c(w->s, *p);
 	}
-	g_string_append_c(s, '"');
+	g_string_append_c(w->s, '"');
 }
 
-static void u64(GString *s, uint64_t v)
+static void u64(struct row *w, uint64_t v)
 {
+	next(w);
 	if (ab_known(v))
-		g_string_append_printf(s, "%" G_GUINT64_FORMAT, v);
+		g_string_append_printf(w->s, "%" G_GUINT64_FORMAT, v);
 }
 
-static void kib(GString *s, uint64_t bytes)
+static void kib(struct row *w, uint64_t bytes)
 {
-	if (ab_known(bytes))
-		g_string_append_printf(s, "%" G_GUINT64_FORMAT, bytes / 1024);
+	u64(w, ab_known(bytes) ? bytes / 1024 : AB_UNSET);
 }
 
-static void dbl(GString *s, double v, int decimals)
+static void dbl(struct row *w, double v, int decimals)
 {
+	next(w);
 	if (isfinite(v))
-		g_string_append_printf(s, "%.*f", decimals, v);
+		g_string_append_printf(w->s, "%.*f", decimals, v);
 }
 
-static void flag(GString *s, ab_flag f)
+static void flag(struct row *w, ab_flag f)
 {
+	next(w);
 	if (f != AB_FLAG_UNKNOWN)
-		g_string_append(s, f ? "1" : "0");
+		g_string_append(w->s, f ? "1" : "0");
 }
 
-static void usec(GString *s, uint64_t ns)
+static void usec(struct row *w, uint64_t ns)
 {
-	if (ab_known(ns))
-		g_string_append_printf(s, "%.1f", ns / 1e3);
+	dbl(w, ab_known(ns) ? ns / 1e3 : NAN, 1);
 }
 
 char *ab_sweep_csv_rows(const struct ab_run *run)
@@ -73,57 +89,34 @@ char *ab_sweep_csv_rows(const struct ab_run *run)
 		if (!ab_text_is_grid_result(r))
 			continue;
 		g_autofree char *timed = r->timed ? g_strjoinv("+", r->timed) : NULL;
-		text(s, run->run_id);
-		g_string_append_c(s, ',');
-		text(s, run->machine);
-		g_string_append_c(s, ',');
-		u64(s, run->repeat);
-		g_string_append_c(s, ',');
-		u64(s, r->key.pass);
-		g_string_append_c(s, ',');
-		u64(s, r->key.streams);
-		g_string_append_c(s, ',');
-		kib(s, r->key.file_size);
-		g_string_append_c(s, ',');
-		kib(s, r->key.record_size);
-		g_string_append_c(s, ',');
-		text(s, r->key.test);
-		g_string_append_c(s, ',');
-		dbl(s, r->rate, 1);
-		g_string_append_c(s, ',');
-		dbl(s, r->elapsed_s, 6);
-		g_string_append_c(s, ',');
-		u64(s, r->bytes);
-		g_string_append_c(s, ',');
-		u64(s, r->ops);
-		g_string_append_c(s, ',');
-		flag(s, r->direct);
-		g_string_append_c(s, ',');
-		text(s, timed);
-		g_string_append_c(s, ',');
-		text(s, r->cache_state);
-		g_string_append_c(s, ',');
-		dbl(s, r->resident_at_start, 3);
-		g_string_append_c(s, ',');
-		flag(s, r->laid_out_untimed);
-		g_string_append_c(s, ',');
-		dbl(s, r->cpu_percent, 1);
-		g_string_append_c(s, ',');
-		usec(s, r->latency.p50_ns);
-		g_string_append_c(s, ',');
-		usec(s, r->latency.p99_ns);
-		g_string_append_c(s, ',');
-		usec(s, r->latency.max_ns);
-		g_string_append_c(s, ',');
-		dbl(s, r->end_to_end_rate, 1);
-		g_string_append_c(s, ',');
-		dbl(s, r->stonewall_rate, 1);
-		g_string_append_c(s, ',');
-		dbl(s, r->min_worker_rate, 1);
-		g_string_append_c(s, ',');
-		dbl(s, r->max_worker_rate, 1);
-		g_string_append_c(s, ',');
-		kib(s, r->min_bytes_at_stonewall);
+		struct row w = { s, FALSE };
+		/* In the header's order. */
+		text(&w, run->run_id);
+		text(&w, run->machine);
+		u64(&w, run->repeat);
+		u64(&w, r->key.pass);
+		u64(&w, r->key.streams);
+		kib(&w, r->key.file_size);
+		kib(&w, r->key.record_size);
+		text(&w, r->key.test);
+		dbl(&w, r->rate, 1);
+		dbl(&w, r->elapsed_s, 6);
+		u64(&w, r->bytes);
+		u64(&w, r->ops);
+		flag(&w, r->direct);
+		text(&w, timed);
+		text(&w, r->cache_state);
+		dbl(&w, r->resident_at_start, 3);
+		flag(&w, r->laid_out_untimed);
+		dbl(&w, r->cpu_percent, 1);
+		usec(&w, r->latency.p50_ns);
+		usec(&w, r->latency.p99_ns);
+		usec(&w, r->latency.max_ns);
+		dbl(&w, r->end_to_end_rate, 1);
+		dbl(&w, r->stonewall_rate, 1);
+		dbl(&w, r->min_worker_rate, 1);
+		dbl(&w, r->max_worker_rate, 1);
+		kib(&w, r->min_bytes_at_stonewall);
 		g_string_append_c(s, '\n');
 	}
 	return g_string_free(s, FALSE);

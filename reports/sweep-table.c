@@ -177,6 +177,12 @@ static void grid(GString *s, const struct ab_run *run, GPtrArray *cells, uint64_
 	else
 		g_string_append(s, "record-size sweep, KiB/s\n");
 	timing_line(s, cells);
+	const struct ab_conditions *c = &run->cond;
+	if (ab_known(c->files_per_stream) && c->files_per_stream > 1)
+		g_string_append_printf(s, "files   each stream goes through %" G_GUINT64_FORMAT
+				       " files of the row's size in turn, in one timed region\n", c->files_per_stream);
+	if (c->shared_file == TRUE && streams)
+		g_string_append(s, "files   the streams share one file, each its own region of the row's size\n");
 	heading(s, streams);
 	for (guint i = 0; i < rows->len; i++) {
 		const struct row *w = &g_array_index(rows, struct row, i);

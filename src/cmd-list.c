@@ -2,6 +2,7 @@
 /* `arraybench list`: the phases, in run order, and what each does. */
 #include "commands.h"
 #include "error.h"
+#include "presets.h"
 #include "result.h"
 
 #include <stdio.h>
@@ -10,7 +11,7 @@ int ab_cmd_list(int argc, char **argv, GError **error)
 {
 	if (argc > 1 && (g_str_equal(argv[1], "--help") || g_str_equal(argv[1], "-h"))) {
 		printf("Usage: arraybench list\n\nList the phases in the order they run, with the bonnie++ "
-		       "CSV column, the unit, and what each does.\n");
+		       "CSV column, the unit, and what each does, and the built-in workloads with their options.\n");
 		return 0;
 	}
 	if (argc > 1) {
@@ -35,6 +36,11 @@ int ab_cmd_list(int argc, char **argv, GError **error)
 		const struct ab_phase *ph = ab_phase_by_id(id);
 		if (ph && (ph->flags & AB_PHASE_DEVICE))
 			printf("%-15s %-11s %-8s %s\n", ph->name, "-", ab_rate_unit_name(ph->unit), ph->summary);
+	}
+	printf("\nBuilt-in workloads (run --workload NAME; options given with it change it):\n");
+	for (const struct ab_preset *const *p = ab_presets; *p; p++) {
+		g_autofree char *args = g_strjoinv(" ", (char **)(*p)->args);
+		printf("%-15s %s\n%-15s   = %s\n", (*p)->name, (*p)->summary, "", args);
 	}
 	return 0;
 }

@@ -193,6 +193,8 @@ static const char *sweep_option_given(const struct ab_config *cfg)
 		return "--streams";
 	if (cfg->shared_file)
 		return "--shared-file";
+	if (cfg->files_per_stream)
+		return "--sweep-files";
 	return NULL;
 }
 
@@ -225,6 +227,17 @@ static gboolean finish_sweep(struct ab_config *cfg, GError **error)
 	}
 	if (cfg->shared_file && !cfg->stream_counts) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "--shared-file needs --streams: one stream has a file of its own");
+		return FALSE;
+	}
+	uint64_t most = 1;
+	for (guint i = 0; cfg->stream_counts && i < cfg->stream_counts->len; i++)
+		most = MAX(most, g_array_index(cfg->stream_counts, uint64_t, i));
+	uint64_t files = cfg->files_per_stream ? cfg->files_per_stream : 1;
+	if (most * files > AB_MAX_SWEEP_FILES) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "--streams %" G_GUINT64_FORMAT " with --sweep-files %" G_GUINT64_FORMAT
+			    " makes %" G_GUINT64_FORMAT " files a cell, more than %u",
+			    most, files, most * files, AB_MAX_SWEEP_FILES);
 		return FALSE;
 	}
 	struct ab_sweep_grid def = { 0 };

@@ -23,10 +23,11 @@
 #define AB_DEFAULT_NUM_FILES 16u
 #define AB_MAX_STEPS 256 /* --phases entries */
 #define AB_DEFAULT_STRIDE 17u /* iozone's -j */
-/* Limits of the sweep's lists: iozone's 16 MiB record at most, our 1 KiB
- * at least; files up to 16 TiB. */
+/* Limits of the sweep's lists: records of 1 KiB to 1 GiB (iozone stops at
+ * 16 MiB, its default grid's last; seed 001 wrote 1 GiB blocks); files up
+ * to 16 TiB. */
 #define AB_SWEEP_RECORD_MIN (1 * AB_SWEEP_KIB)
-#define AB_SWEEP_RECORD_LIMIT (16 * AB_MIB)
+#define AB_SWEEP_RECORD_LIMIT ((uint64_t)1 << 30) /* given: up to dd's bs=1G */
 #define AB_SWEEP_FILE_LIMIT ((uint64_t)16 << 40)
 #define AB_CGROUP_MIN_RAM_MIB 16u
 /* Effective RAM used for defaults under --cache cgroup when -r is absent. */
@@ -95,6 +96,7 @@ struct ab_config {
 	char *sweep_csv_path;
 	GArray *stream_counts;           /* uint64_t, --streams; NULL: one stream */
 	gboolean shared_file;            /* --shared-file */
+	uint64_t files_per_stream;       /* --sweep-files; 0: not given (1) */
 	/* What to build and mount before the phases (--device, --array, --loop). */
 	struct ab_target_spec target;
 };

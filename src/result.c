@@ -4,6 +4,7 @@
 #include "stonewall.h"
 #include "timing.h"
 
+#include <math.h>
 #include <string.h>
 
 void ab_latency_from_histogram(const struct ab_histogram *h, struct ab_latency *out)
@@ -47,7 +48,9 @@ static void merge_stonewall(const struct ab_phase *phase, const struct ab_sample
 	struct ab_stonewall sw;
 	ab_stonewall_compute(w, n, &sw);
 	res->stonewall_rate = unit_rate(phase, sw.stonewall_rate);
-	res->end_to_end_rate = unit_rate(phase, sw.end_to_end_rate);
+	/* The same span and bytes as rate, which ab_result_merge set: the same
+	 * figure to the last bit, whichever way it is rounded. */
+	res->end_to_end_rate = isnan(sw.end_to_end_rate) ? NAN : res->rate;
 	res->min_worker_rate = unit_rate(phase, sw.min_rate);
 	res->max_worker_rate = unit_rate(phase, sw.max_rate);
 	res->min_bytes_at_stonewall = sw.min_bytes_at_stonewall;

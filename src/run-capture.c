@@ -33,6 +33,9 @@ static void capture_conditions(struct ab_conditions *c, const struct ab_config *
 	c->cache_mode = g_strdup(ab_cache_mode_name(cfg->cache));
 	c->cache_limits = g_strdup(ab_cache_limits(cfg->cache));
 	c->cold_metadata = cfg->cold_metadata;
+	c->stride = cfg->stride;
+	c->files_per_stream = cfg->files_per_stream ? cfg->files_per_stream : 1;
+	c->shared_file = cfg->shared_file;
 }
 
 static void capture_target(struct ab_target_desc *d, const struct ab_target *t, const struct ab_config *cfg)

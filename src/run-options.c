@@ -2,6 +2,7 @@
 /* `arraybench run` options: bonnie++'s letters and meanings, plus long ones. */
 #include "run-options.h"
 #include "error.h"
+#include "presets.h"
 #include "../fs-setup/safety.h"
 #include "cmd-options.h"
 #include "../workloads/phase.h"
@@ -494,11 +495,34 @@ static gboolean opt_streams(const char *name, const char *value, gpointer data, 
 	return TRUE;
 }
 
+static gboolean opt_sweep_files(const char *name, const char *value, gpointer data, GError **error)
+{
+	uint64_t n;
+	if (!ab_parse_count(value, AB_MAX_SWEEP_FILES, &n, NULL) || n == 0) {
+		g_autofree char *why = g_strdup_printf("a file count from 1 to %u", AB_MAX_SWEEP_FILES);
+		return bad_option(error, name, value, why);
+	}
+	((struct ab_config *)data)->files_per_stream = n;
+	return TRUE;
+}
+
 static gboolean opt_shared_file(const char *name, const char *value, gpointer data, GError **error)
 {
 	(void)name, (void)value, (void)error;
 	((struct ab_config *)data)->shared_file = TRUE;
 	return TRUE;
+}
+
+/* The preset's options were parsed before the user's (see
+ * ab_run_options_parse); here the name is only checked. */
+static gboolean opt_workload(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)data;
+	if (ab_preset_by_name(value))
+		return TRUE;
+	g_autofree char *names = ab_preset_names();
+	g_autofree char *why = g_strdup_printf("no such workload (built in: %s)", names);
+	return bad_option(error, name, value, why);
 }
 
 static gboolean opt_sweep_csv(const char *name, const char *value, gpointer data, GError **error)
@@ -570,10 +594,12 @@ static const GOptionEntry entries[] = {
 	{ "yes-destroy", 0, 0, CB(opt_yes_destroy),
 	  "Overwrite these devices even though they carry a signature", "DEV,DEV..." },
 	{ "dry-run", 0, NOARG, CB(opt_dry_run), "Print the set-up plan with each undo and touch nothing", NULL },
+	{ "workload", 0, 0, CB(opt_workload),
+	  "Start from a built-in workload's options (see 'arraybench list'); the others given change them", "NAME" },
 	{ "sweep-file-sizes", 0, 0, CB(opt_sweep_sizes),
 	  "Sweep: file sizes, a list or MIN-MAX doubling (KiB without a suffix; 64k-512m)", "LIST|MIN-MAX" },
 	{ "sweep-records", 0, 0, CB(opt_sweep_records),
-	  "Sweep: record sizes, powers of two (4k-16m; given, small records run for big files too)",
+	  "Sweep: record sizes, powers of two (4k-16m; given: 1k-1g, and small records run for big files too)",
 	  "LIST|MIN-MAX" },
 	{ "sweep-tests", 0, 0, CB(opt_sweep_tests),
 	  "Sweep: tests to run (all): write, rewrite, read, reread, random-read, random-write, backward-read, "
@@ -589,6 +615,8 @@ static const GOptionEntry entries[] = {
 	{ "streams", 0, 0, CB(opt_streams),
 	  "Sweep: N concurrent workers per cell, each its own file (iozone -t); a list runs the grid once per count",
 	  "N[,N...]" },
+	{ "sweep-files", 0, 0, CB(opt_sweep_files),
+	  "Sweep: files each stream writes or reads in turn, all in one timed region (1)", "N" },
 	{ "shared-file", 0, NOARG, CB(opt_shared_file),
 	  "Sweep: the --streams share one file, each its own region of it", NULL },
 	{ "sweep-csv", 0, G_OPTION_FLAG_FILENAME, CB(opt_sweep_csv),
@@ -633,7 +661,45 @@ static gboolean takes_next_word(const char *arg)
 	return FALSE;
 }
 
+/* The value of the last --workload in argv (before any "--"), or NULL. */
+static const char *workload_asked(int argc, char **argv)
+{
+	const char *name = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (g_str_equal(argv[i], "--"))
+			break;
+		if (g_str_has_prefix(argv[i], "--workload="))
+			name = argv[i] + strlen("--workload=");
+		else if (g_str_equal(argv[i], "--workload") && i + 1 < argc)
+			name = argv[++i];
+		else if (takes_next_word(argv[i]))
+			i++;
+	}
+	return name;
+}
+
+static gboolean parse_words(int argc, char **argv, struct ab_config *cfg, GError **error);
+
 gboolean ab_run_options_parse(int argc, char **argv, struct ab_config *cfg, GError **error)
+{
+	/* A workload's options first, so that the user's change them. */
+	const char *workload = workload_asked(argc, argv);
+	const struct ab_preset *preset = workload ? ab_preset_by_name(workload) : NULL;
+	if (preset) {
+		g_autoptr(GPtrArray) words = g_ptr_array_new();
+		g_ptr_array_add(words, argv[0]);
+		for (const char *const *a = preset->args; *a; a++)
+			g_ptr_array_add(words, (gpointer)*a);
+		g_ptr_array_add(words, NULL);
+		if (!parse_words((int)words->len - 1, (char **)words->pdata, cfg, error)) {
+			g_prefix_error(error, "workload '%s': ", preset->name);
+			return FALSE;
+		}
+	}
+	return parse_words(argc, argv, cfg, error);
+}
+
+static gboolean parse_words(int argc, char **argv, struct ab_config *cfg, GError **error)
 {
 	g_autoptr(GOptionContext) ctx = g_option_context_new("-d DIR");
 	GOptionGroup *group = g_option_group_new("run", "run options", "Show run options", cfg, NULL);

@@ -69,7 +69,8 @@ struct ab_run *ab_run_new(void)
 	struct ab_conditions *c = &run->cond;
 	c->file_size = c->io_chunk = c->seeks = c->seekers = c->per_char_bytes = AB_UNSET;
 	c->num_files_k = c->file_max = c->file_min = c->num_dirs = c->file_chunk = AB_UNSET;
-	c->ram_mib = c->repeats = AB_UNSET;
+	c->ram_mib = c->repeats = c->stride = c->files_per_stream = AB_UNSET;
+	c->shared_file = AB_FLAG_UNKNOWN;
 	c->seeks_given = c->ram_given = c->direct = c->sync_each_write = c->cold_metadata = AB_FLAG_UNKNOWN;
 	struct ab_target_desc *t = &run->target;
 	t->chunk_bytes = t->image_count = t->image_size = AB_UNSET;

@@ -51,6 +51,10 @@ struct ab_conditions {
 	char *cache_mode;        /* "cgroup", "drop", "none", ... */
 	char *cache_limits;      /* what that mode cannot promise, or NULL */
 	ab_flag cold_metadata;
+	/* The record-size sweep's (its grid and timing are in each cell). */
+	uint64_t stride;         /* records between stride-read's reads */
+	uint64_t files_per_stream; /* files each stream goes through in a cell */
+	ab_flag shared_file;     /* the streams shared one file */
 };
 
 /* A block device's queue settings. */

@@ -169,7 +169,7 @@ gboolean ab_run_dir_is_stream_name(const char *name)
 	unsigned k;
 	char tail;
 	char want[32];
-	if (sscanf(name, AB_STREAM_FILE_FMT "%c", &k, &tail) != 1 || k == 0 || k >= AB_MAX_STREAMS)
+	if (sscanf(name, AB_STREAM_FILE_FMT "%c", &k, &tail) != 1 || k == 0 || k >= AB_MAX_SWEEP_FILES)
 		return FALSE;
 	snprintf(want, sizeof(want), AB_STREAM_FILE_FMT, k);
 	return g_str_equal(name, want); /* "stream.01", "stream.+1" are not ours */

@@ -67,7 +67,7 @@ gboolean ab_run_dir_reopen(struct ab_run_dir *rd, GError **error);
  * missing ones are fine. */
 void ab_run_dir_remove_file_set(const struct ab_run_dir *rd, const struct ab_file_set *set);
 void ab_run_dir_clear(struct ab_run_dir *rd);
-/* The files of streams 1 .. count-1 of a sweep (AB_STREAM_FILE_FMT), in the
+/* The files 1 .. count-1 of a sweep cell (AB_STREAM_FILE_FMT), in the
  * run directory, made exclusively by whoever makes the test file (so -u
  * USER's workers can open them) if they are not there yet; each must then
  * be a regular file of that owner with one link (else AB_ERROR_UNSAFE).

@@ -45,6 +45,7 @@ struct ab_step ab_step_from_config(const struct ab_config *cfg, const struct ab_
 		.streams = 1,
 		.stream_counts = cfg->stream_counts,
 		.shared_file = cfg->shared_file,
+		.files_per_stream = cfg->files_per_stream ? cfg->files_per_stream : 1,
 	};
 }
 

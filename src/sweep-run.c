@@ -12,32 +12,42 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-/* The files of a cell run by `streams` workers: the run's test file, and
- * for more than one stream without --shared-file, stream.1... in the run
- * directory. */
+/* The files of a cell: the run's test file, and for more than one file
+ * (streams x files per stream, without --shared-file) stream.1... in the
+ * run directory, numbered as the workers number them (workloads/sweep.c). */
 struct cell_files {
 	unsigned count;
-	int dir_fd[AB_MAX_STREAMS];
-	char name[AB_MAX_STREAMS][40];
-	char *path[AB_MAX_STREAMS];
+	int *dir_fd;
+	char **name;
+	char **path;
 };
 
-static void cell_files_init(struct cell_files *cf, const struct ab_suite *s, uint64_t streams, gboolean shared)
+static unsigned cell_file_count(const struct ab_step *cs)
 {
-	cf->count = streams > 1 && !shared ? (unsigned)streams : 1;
-	for (unsigned k = 0; k < cf->count; k++) {
+	uint64_t files = cs->files_per_stream ? cs->files_per_stream : 1;
+	return cs->shared_file && cs->streams > 1 ? 1 : (unsigned)(cs->streams * files);
+}
+
+static void cell_files_init(struct cell_files *cf, const struct ab_suite *s, unsigned count)
+{
+	cf->count = count;
+	cf->dir_fd = g_new(int, count);
+	cf->name = g_new0(char *, count + 1);
+	cf->path = g_new0(char *, count + 1);
+	for (unsigned k = 0; k < count; k++) {
 		if (k == 0) {
 			cf->dir_fd[k] = s->run_dir->dir_fd;
-			g_strlcpy(cf->name[k], s->run_dir->io_name, sizeof(cf->name[k]));
+			cf->name[k] = g_strdup(s->run_dir->io_name);
 			cf->path[k] = g_strdup(s->run_dir->io_path);
 		} else {
 			cf->dir_fd[k] = s->run_dir->fd;
-			snprintf(cf->name[k], sizeof(cf->name[k]), AB_STREAM_FILE_FMT, k);
+			cf->name[k] = g_strdup_printf(AB_STREAM_FILE_FMT, k);
 			cf->path[k] = g_strdup_printf("%s/%s", s->run_dir->path, cf->name[k]);
 		}
 	}
@@ -45,9 +55,10 @@ static void cell_files_init(struct cell_files *cf, const struct ab_suite *s, uin
 
 static void cell_files_clear(struct cell_files *cf)
 {
-	for (unsigned k = 0; k < cf->count; k++)
-		g_free(cf->path[k]);
-	cf->count = 0;
+	g_free(cf->dir_fd);
+	g_strfreev(cf->name);
+	g_strfreev(cf->path);
+	memset(cf, 0, sizeof(*cf));
 }
 
 /* A file of the cell, opened by the parent: a regular file only (with -u its
@@ -132,9 +143,9 @@ static gboolean empty_files(const struct cell_files *cf, GError **error)
 }
 
 /* The largest cell must fit: a sweep that fails with ENOSPC after an hour
- * of cells helps no one.  Each stream has a file (or region) of the cell's
- * size. */
-static gboolean check_space(const struct ab_suite *s, const GArray *cells, uint64_t streams, GError **error)
+ * of cells helps no one.  Each stream has `files` files (or regions) of the
+ * cell's size. */
+static gboolean check_space(const struct ab_suite *s, const GArray *cells, uint64_t files, GError **error)
 {
 	uint64_t largest = 0;
 	for (guint i = 0; i < cells->len; i++)
@@ -143,13 +154,13 @@ static gboolean check_space(const struct ab_suite *s, const GArray *cells, uint6
 	if (fstatvfs(s->run_dir->dir_fd, &vfs) != 0)
 		return TRUE; /* cannot tell: the write will say */
 	uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	uint64_t need = largest * streams;
-	if (need / streams != largest || need > free_bytes) {
+	uint64_t need = largest * files, streams = files;
+	if (need / files != largest || need > free_bytes) {
 		g_autofree char *dir = ab_one_line(s->run_dir->dir);
 		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
 			    "the sweep's largest cell needs %" G_GUINT64_FORMAT " MiB in '%s' (%" G_GUINT64_FORMAT
-			    " stream%s of %" G_GUINT64_FORMAT " MiB), which has %" G_GUINT64_FORMAT
-			    " MiB free: give smaller --sweep-file-sizes or fewer --streams",
+			    " file%s of %" G_GUINT64_FORMAT " MiB), which has %" G_GUINT64_FORMAT
+			    " MiB free: give smaller --sweep-file-sizes, fewer --streams or --sweep-files",
 			    need / AB_MIB, dir, streams, streams == 1 ? "" : "s", largest / AB_MIB, free_bytes / AB_MIB);
 		return FALSE;
 	}
@@ -267,7 +278,7 @@ gboolean ab_sweep_run(struct ab_suite *s, struct ab_runner *r, const struct ab_s
 	uint64_t most = 0;
 	for (guint i = 0; i < ncounts; i++)
 		most = MAX(most, counts[i]);
-	if (!check_space(s, cells, most, error))
+	if (!check_space(s, cells, most * (step->files_per_stream ? step->files_per_stream : 1), error))
 		return FALSE;
 	gboolean ok = TRUE;
 	struct cell_files cf = { 0 };
@@ -275,7 +286,7 @@ gboolean ab_sweep_run(struct ab_suite *s, struct ab_runner *r, const struct ab_s
 		struct ab_step cs = *step;
 		cs.streams = counts[i];
 		cell_files_clear(&cf);
-		cell_files_init(&cf, s, cs.streams, cs.shared_file);
+		cell_files_init(&cf, s, cell_file_count(&cs));
 		if (cf.count > 1 && !ab_run_dir_make_stream_files(s->run_dir, cf.count, error)) {
 			ok = FALSE;
 			break;

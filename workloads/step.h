@@ -60,11 +60,14 @@ struct ab_step {
 	uint64_t streams;          /* concurrent workers of this cell's step */
 	const GArray *stream_counts; /* uint64_t: --streams, each a pass over the grid */
 	gboolean shared_file;      /* streams share one file, each its own region */
+	uint64_t files_per_stream; /* files each stream goes through in turn (1) */
 };
 
 /* The file of stream k (0-based) of a sweep cell run by more than one
  * worker, in the run's directory; stream 0 uses the run's test file. */
 #define AB_STREAM_FILE_FMT "stream.%u"
 #define AB_MAX_STREAMS 256u
+/* Files of one cell (streams x files per stream): stream.1 .. stream.4095. */
+#define AB_MAX_SWEEP_FILES 4096u
 
 #endif

@@ -120,20 +120,26 @@ static uint64_t record_of(enum ab_sweep_test t, uint64_t i, uint64_t n, const ui
 struct test_state {
 	enum ab_sweep_test test;
 	const struct ab_sweep_test_info *info;
+	enum ab_sweep_timing timing;
 	uint64_t record;
-	uint64_t n;
+	uint64_t n;          /* records per file */
+	uint64_t files;      /* files this worker goes through, one after another */
 	struct ab_databuf db;
 	gboolean have_db;
 	unsigned char *buf;
 	uint64_t *order;
-	enum ab_sweep_timing timing;
-	/* Where this worker works: its own file, or its region of a shared one. */
-	int dir_fd;
-	const char *name;
+	gboolean shared;     /* streams share the test file, a region each */
+	gboolean truncate;   /* a creating test empties its file first */
+	gboolean reads, stdio, time_fsync, time_close;
+};
+
+/* One open file of the worker's. */
+struct io_file {
+	int fd;
+	FILE *f;
+	char *stdio_buf;
 	char *path;
-	char stream_name[32];
-	uint64_t base;       /* byte offset of its region */
-	gboolean truncate;   /* a creating test empties the file first */
+	uint64_t base;       /* byte offset of the worker's region in it */
 };
 
 static int prepare(struct ab_phase_ctx *ctx, struct test_state *ts)
@@ -147,22 +153,16 @@ static int prepare(struct ab_phase_ctx *ctx, struct test_state *ts)
 	ts->timing = (enum ab_sweep_timing)step->sweep_timing;
 	ts->record = step->io_chunk;
 	ts->n = ts->record ? step->file_size / ts->record : 0;
-	/* One stream: the run's test file.  More: stream k has its own file in
-	 * the run's directory, or with --shared-file the k-th region of the
-	 * test file, which the suite empties before a creating test (a worker
-	 * truncating it would cut the others' data). */
-	gboolean shared = step->shared_file && ctx->workers > 1;
-	ts->dir_fd = ctx->dir_fd;
-	ts->name = ctx->io_name;
-	if (ctx->workers > 1 && !shared && ctx->worker > 0) {
-		snprintf(ts->stream_name, sizeof(ts->stream_name), AB_STREAM_FILE_FMT, ctx->worker);
-		ts->dir_fd = ctx->run_fd;
-		ts->name = ts->stream_name;
-		ts->path = g_strdup_printf("%s/%s", ctx->run_path ? ctx->run_path : "?", ts->stream_name);
-	}
-	ts->base = shared ? (uint64_t)ctx->worker * step->file_size : 0;
-	ts->truncate = (ts->info->flags & AB_SWEEP_CREATES) && !shared;
-	if (ts->info->flags & AB_SWEEP_READS) {
+	ts->files = step->files_per_stream ? step->files_per_stream : 1;
+	/* With --shared-file the suite empties the file before a creating
+	 * test: a worker truncating it would cut the others' data. */
+	ts->shared = step->shared_file && ctx->workers > 1;
+	ts->truncate = (ts->info->flags & AB_SWEEP_CREATES) && !ts->shared;
+	ts->reads = (ts->info->flags & AB_SWEEP_READS) != 0;
+	ts->stdio = (ts->info->flags & AB_SWEEP_STDIO) != 0;
+	ts->time_fsync = ab_sweep_times_fsync(ts->test, ts->timing);
+	ts->time_close = ab_sweep_times_close(ts->timing);
+	if (ts->reads) {
 		if (!(ts->buf = ab_aligned_alloc(ts->record)))
 			return ab_worker_fail(ctx, ENOMEM, "cannot allocate the read buffer");
 	} else {
@@ -187,17 +187,6 @@ static void release(struct test_state *ts)
 		ab_databuf_clear(&ts->db);
 	free(ts->buf);
 	free(ts->order);
-	g_free(ts->path);
-}
-
-static const char *path_of(const struct ab_phase_ctx *ctx, const struct test_state *ts)
-{
-	return ts->path ? ts->path : ctx->io_path;
-}
-
-static int open_file(struct ab_phase_ctx *ctx, const struct test_state *ts, int flags, gboolean direct)
-{
-	return ab_open_io_at(ctx, ts->dir_fd, ts->name, path_of(ctx, ts), flags, direct);
 }
 
 /* After each operation: the bytes done when another stream's end made the
@@ -210,133 +199,159 @@ static inline void watch_stonewall(struct ab_phase_ctx *ctx, uint64_t done)
 	}
 }
 
-static int open_flags(const struct test_state *ts)
-{
-	if (ts->info->flags & AB_SWEEP_READS)
-		return O_RDONLY;
-	return O_WRONLY | (ts->truncate ? O_TRUNC : 0);
-}
-
-/* read/write tests: pread and pwrite of one record at a time. */
-static int run_fd(struct ab_phase_ctx *ctx, struct test_state *ts)
+/* The worker's j-th file is the cell's file number g = worker + j x workers:
+ * number 0 is the run's test file, the others stream.G in the run's
+ * directory (AB_STREAM_FILE_FMT), as the suite made them.  With a shared
+ * file, g numbers the region of the test file instead. */
+static int open_file(struct ab_phase_ctx *ctx, const struct test_state *ts, uint64_t j, gboolean before_clock,
+		     struct io_file *io)
 {
 	const struct ab_step *step = ctx->step;
-	gboolean reads = (ts->info->flags & AB_SWEEP_READS) != 0;
-	const char *path = path_of(ctx, ts);
-	int fd = open_file(ctx, ts, open_flags(ts), step->direct);
-	if (fd < 0)
+	uint64_t g = ctx->worker + j * ctx->workers;
+	memset(io, 0, sizeof(*io));
+	io->fd = -1;
+	int dir_fd = ctx->dir_fd;
+	char name[32];
+	const char *at = ctx->io_name;
+	if (ts->shared || g == 0) {
+		io->path = g_strdup(ctx->io_path);
+		io->base = ts->shared ? g * step->file_size : 0;
+	} else {
+		snprintf(name, sizeof(name), AB_STREAM_FILE_FMT, (unsigned)g);
+		dir_fd = ctx->run_fd;
+		at = name;
+		io->path = g_strdup_printf("%s/%s", ctx->run_path ? ctx->run_path : "?", name);
+	}
+	int flags = ts->reads ? O_RDONLY : O_WRONLY | (ts->truncate ? O_TRUNC : 0);
+	io->fd = ab_open_io_at(ctx, dir_fd, at, io->path, flags, step->direct && !ts->stdio);
+	if (io->fd < 0)
 		return -1;
-	/* As iozone: what an earlier test left dirty is not this one's to pay.
-	 * Not under iozone -c, which never syncs the file at all. */
-	if (!reads && ab_sweep_issues_fsync(ts->test, ts->timing) && fsync(fd) != 0) {
-		int e = errno;
-		close(fd);
-		return ab_worker_fail(ctx, e, "cannot fsync '%s'", path);
+	/* As iozone: what an earlier test left dirty is not this one's to pay
+	 * (not under iozone -c, which never syncs the file at all).  Only
+	 * before the clock: inside it, it would be. */
+	if (before_clock && !ts->reads && ab_sweep_issues_fsync(ts->test, ts->timing) && fsync(io->fd) != 0)
+		return ab_worker_fail(ctx, errno, "cannot fsync '%s'", io->path);
+	if (!ts->stdio) {
+		if (io->base && lseek(io->fd, (off_t)io->base, SEEK_SET) < 0)
+			return ab_worker_fail(ctx, errno, "cannot seek in '%s'", io->path);
+		return 0;
 	}
-	gboolean time_fsync = ab_sweep_times_fsync(ts->test, ts->timing);
-	gboolean time_close = ab_sweep_times_close(ts->timing);
-	ab_worker_start(ctx);
-	int rc = 0;
-	uint64_t prev = ctx->sample->start_ns;
-	for (uint64_t i = 0; i < ts->n; i++) {
-		uint64_t off = ts->base + record_of(ts->test, i, ts->n, ts->order, step->stride) * ts->record;
-		if (reads) {
-			ssize_t got = ab_pread_full(fd, ts->buf, ts->record, off);
-			if (got != (ssize_t)ts->record) {
-				rc = ab_worker_fail(ctx, got < 0 ? errno : 0, "cannot read '%s'%s", path,
-						    got >= 0 ? ": it is shorter than the file size" : "");
-				break;
-			}
-		} else if (ab_pwrite_all(fd, ab_databuf_block(&ts->db, i), ts->record, off) != 0) {
-			rc = ab_worker_fail(ctx, errno, "cannot write '%s'", path);
-			break;
-		}
-		ab_worker_tick(ctx, &prev);
-		watch_stonewall(ctx, (i + 1) * ts->record);
-	}
-	if (rc == 0 && time_fsync && fsync(fd) != 0)
-		rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", path);
-	if (time_close) {
-		if (close(fd) != 0 && rc == 0)
-			rc = ab_worker_fail(ctx, errno, "cannot close '%s'", path);
-		fd = -1;
-	}
-	ab_worker_stop(ctx);
-	if (rc == 0)
-		ab_worker_stonewall_end(ctx, ts->n * ts->record);
-	if (fd >= 0) {
-		if (rc == 0 && !time_fsync && ab_sweep_issues_fsync(ts->test, ts->timing) && fsync(fd) != 0)
-			rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", path);
-		if (close(fd) != 0 && rc == 0)
-			rc = ab_worker_fail(ctx, errno, "cannot close '%s'", path);
-	}
+	/* stdio with a buffer of one record, as iozone sets it. */
+	io->f = fdopen(io->fd, ts->reads ? "r" : "w");
+	if (io->f)
+		io->fd = -1; /* the FILE owns it now */
+	io->stdio_buf = io->f ? malloc(ts->record) : NULL;
+	if (!io->f || !io->stdio_buf || setvbuf(io->f, io->stdio_buf, _IOFBF, ts->record) != 0)
+		return ab_worker_fail(ctx, errno ? errno : ENOMEM, "cannot set up stdio on '%s'", io->path);
+	if (io->base && fseeko(io->f, (off_t)io->base, SEEK_SET) != 0)
+		return ab_worker_fail(ctx, errno, "cannot seek in '%s'", io->path);
+	return 0;
+}
+
+/* Closes what is open, failing on a close error only when asked. */
+static int close_file(struct ab_phase_ctx *ctx, struct io_file *io, int rc)
+{
+	int bad = 0;
+	if (io->f)
+		bad = fclose(io->f) != 0;
+	else if (io->fd >= 0)
+		bad = close(io->fd) != 0;
+	if (bad && rc == 0)
+		rc = ab_worker_fail(ctx, errno, "cannot close '%s'", io->path);
+	free(io->stdio_buf);
+	g_free(io->path);
+	memset(io, 0, sizeof(*io));
+	io->fd = -1;
 	return rc;
 }
 
-/* fwrite/fread tests: stdio with a buffer of one record, as iozone sets it;
- * never O_DIRECT (the suite records them as buffered). */
-static int run_stdio(struct ab_phase_ctx *ctx, struct test_state *ts)
+static int sync_file(struct ab_phase_ctx *ctx, struct io_file *io)
 {
-	gboolean reads = (ts->info->flags & AB_SWEEP_READS) != 0;
-	const char *path = path_of(ctx, ts);
-	int fd = open_file(ctx, ts, open_flags(ts), FALSE);
-	if (fd < 0)
-		return -1;
-	if (!reads && ab_sweep_issues_fsync(ts->test, ts->timing) && fsync(fd) != 0) {
-		int e = errno;
-		close(fd);
-		return ab_worker_fail(ctx, e, "cannot fsync '%s'", path);
-	}
-	FILE *f = fdopen(fd, reads ? "r" : "w");
-	char *stdio_buf = f ? malloc(ts->record) : NULL;
-	if (!f || !stdio_buf || setvbuf(f, stdio_buf, _IOFBF, ts->record) != 0) {
-		int e = errno ? errno : ENOMEM;
-		if (f)
-			fclose(f);
-		else
-			close(fd);
-		free(stdio_buf);
-		return ab_worker_fail(ctx, e, "cannot set up stdio on '%s'", path);
-	}
-	gboolean time_fsync = ab_sweep_times_fsync(ts->test, ts->timing);
-	gboolean time_close = ab_sweep_times_close(ts->timing);
-	int rc = 0;
-	if (ts->base && fseeko(f, (off_t)ts->base, SEEK_SET) != 0)
-		rc = ab_worker_fail(ctx, errno, "cannot seek in '%s'", path);
-	ab_worker_start(ctx);
-	uint64_t prev = ctx->sample->start_ns;
-	for (uint64_t i = 0; rc == 0 && i < ts->n; i++) {
-		if (reads) {
-			if (fread(ts->buf, ts->record, 1, f) != 1) {
-				rc = ab_worker_fail(ctx, ferror(f) ? errno : 0, "cannot read '%s'%s", path,
-						    ferror(f) ? "" : ": it is shorter than the file size");
-				break;
+	if (io->f && fflush(io->f) != 0)
+		return ab_worker_fail(ctx, errno, "cannot flush '%s'", io->path);
+	if (fsync(io->f ? fileno(io->f) : io->fd) != 0)
+		return ab_worker_fail(ctx, errno, "cannot fsync '%s'", io->path);
+	return 0;
+}
+
+/* The records of one file: pread/pwrite at the record's offset, or stdio's
+ * fread/fwrite in order.  `done` counts the worker's bytes so far. */
+static int do_records(struct ab_phase_ctx *ctx, struct test_state *ts, struct io_file *io, uint64_t *prev,
+		      uint64_t *done)
+{
+	const struct ab_step *step = ctx->step;
+	for (uint64_t i = 0; i < ts->n; i++) {
+		if (io->f) {
+			if (ts->reads ? fread(ts->buf, ts->record, 1, io->f) != 1
+				      : fwrite(ab_databuf_block(&ts->db, *done / ts->record), ts->record,
+					       1, io->f) != 1) {
+				gboolean short_read = ts->reads && !ferror(io->f);
+				return ab_worker_fail(ctx, short_read ? 0 : errno, "cannot %s '%s'%s",
+						      ts->reads ? "read" : "write", io->path,
+						      short_read ? ": it is shorter than the file size" : "");
 			}
-		} else if (fwrite(ab_databuf_block(&ts->db, i), ts->record, 1, f) != 1) {
-			rc = ab_worker_fail(ctx, errno, "cannot write '%s'", path);
-			break;
+		} else {
+			uint64_t off = io->base + record_of(ts->test, i, ts->n, ts->order, step->stride) * ts->record;
+			if (ts->reads) {
+				ssize_t got = ab_pread_full(io->fd, ts->buf, ts->record, off);
+				if (got != (ssize_t)ts->record)
+					return ab_worker_fail(ctx, got < 0 ? errno : 0, "cannot read '%s'%s", io->path,
+							      got >= 0 ? ": it is shorter than the file size" : "");
+			} else if (ab_pwrite_all(io->fd, ab_databuf_block(&ts->db, *done / ts->record),
+						 ts->record, off) != 0) {
+				return ab_worker_fail(ctx, errno, "cannot write '%s'", io->path);
+			}
 		}
-		ab_worker_tick(ctx, &prev);
-		watch_stonewall(ctx, (i + 1) * ts->record);
+		*done += ts->record;
+		ab_worker_tick(ctx, prev);
+		watch_stonewall(ctx, *done);
 	}
-	if (rc == 0 && time_fsync && (fflush(f) != 0 || fsync(fileno(f)) != 0))
-		rc = ab_worker_fail(ctx, errno, "cannot flush '%s'", path);
-	if (time_close) {
-		if (fclose(f) != 0 && rc == 0)
-			rc = ab_worker_fail(ctx, errno, "cannot close '%s'", path);
-		f = NULL;
+	return 0;
+}
+
+/*
+ * The timed region: every file of the worker in turn, each ended as the
+ * timing rule says (fsync, close).  The first file is opened before the
+ * clock starts, as iozone opens its one file; the later ones inside it, as
+ * dd's opens are (seed 001's ten files).  What the rule leaves untimed (the
+ * close, iozone's default fsync) happens after the clock stops, for every
+ * file: those not closed in the region stay open until then.
+ */
+static int run_files(struct ab_phase_ctx *ctx, struct test_state *ts)
+{
+	struct io_file *io = g_new0(struct io_file, ts->files);
+	for (uint64_t j = 0; j < ts->files; j++)
+		io[j].fd = -1;
+	int rc = open_file(ctx, ts, 0, TRUE, &io[0]);
+	if (rc != 0) {
+		close_file(ctx, &io[0], rc);
+		g_free(io);
+		return rc;
+	}
+	ab_worker_start(ctx);
+	uint64_t prev = ctx->sample->start_ns, done = 0;
+	for (uint64_t j = 0; rc == 0 && j < ts->files; j++) {
+		if (j > 0 && (rc = open_file(ctx, ts, j, FALSE, &io[j])) != 0)
+			break;
+		if ((rc = do_records(ctx, ts, &io[j], &prev, &done)) != 0)
+			break;
+		if (ts->time_fsync && (rc = sync_file(ctx, &io[j])) != 0)
+			break;
+		if (ts->time_close)
+			rc = close_file(ctx, &io[j], rc);
 	}
 	ab_worker_stop(ctx);
 	if (rc == 0)
-		ab_worker_stonewall_end(ctx, ts->n * ts->record);
-	if (f) {
-		if (rc == 0 && !time_fsync && ab_sweep_issues_fsync(ts->test, ts->timing) &&
-		    (fflush(f) != 0 || fsync(fileno(f)) != 0))
-			rc = ab_worker_fail(ctx, errno, "cannot flush '%s'", path);
-		if (fclose(f) != 0 && rc == 0)
-			rc = ab_worker_fail(ctx, errno, "cannot close '%s'", path);
+		ab_worker_stonewall_end(ctx, done);
+	for (uint64_t j = 0; j < ts->files; j++) {
+		gboolean open = io[j].f || io[j].fd >= 0;
+		if (open && rc == 0 && !ts->time_fsync && ab_sweep_issues_fsync(ts->test, ts->timing))
+			rc = sync_file(ctx, &io[j]);
+		rc = close_file(ctx, &io[j], rc);
 	}
-	free(stdio_buf);
+	g_free(io);
+	ctx->sample->bytes = done;
+	ctx->sample->ops = ts->record ? done / ts->record : 0;
 	return rc;
 }
 
@@ -345,9 +360,7 @@ static int run(struct ab_phase_ctx *ctx)
 	struct test_state ts;
 	int rc = prepare(ctx, &ts);
 	if (rc == 0)
-		rc = (ts.info->flags & AB_SWEEP_STDIO) ? run_stdio(ctx, &ts) : run_fd(ctx, &ts);
-	ctx->sample->bytes = ts.n * ts.record;
-	ctx->sample->ops = ts.n;
+		rc = run_files(ctx, &ts);
 	release(&ts);
 	return rc;
 }

@@ -4,7 +4,7 @@
 # and found cached, the timing switches seen in the syscalls, its CSV and
 # JSON, and `report` drawing the same grid from the saved run.
 . "$(dirname "$0")/lib.sh"
-plan 42
+plan 47
 d=$T/dir; mkdir "$d"
 
 js() { # json-file python-expression over o (the last object) and cells (its sweep results)
@@ -118,6 +118,18 @@ is "$(js "$T/h.json" '[len(c["per_worker"]) for c in cells]')" "[3, 3]" "... wit
 is "$? $(grep -c "'0'" "$T/z.err")" "1 1" "--streams 0: exit 1 naming it"
 "$AB" run -d "$d" --phases sweep --shared-file >/dev/null 2>"$T/z.err"
 is "$? $(grep -c 'needs --streams' "$T/z.err")" "1 1" "--shared-file without --streams: exit 1 saying so"
+
+# The built-in workload of seed 002, at a tiny size: 4 streams, each going
+# through its files (here 2 of 1 MiB) in one timed region.
+"$AB" run -d "$d" --workload mirror --sweep-file-sizes 1m --sweep-files 2 --json "$T/w.json" >"$T/w.out" 2>"$T/w.err"
+is $? 0 "--workload mirror (1 MiB files, 2 a stream) exits 0" || sed 's/^/#   /' "$T/w.err"
+is "$(js "$T/w.json" '[c["key"]["test"] for c in cells]')" '["write", "read", "random-read", "random-write"]' \
+	"... runs the seed's sequential and random reads and writes"
+is "$(js "$T/w.json" 'sorted(set((c["key"]["streams"], c["bytes"], len(c["per_worker"])) for c in cells))')" \
+	"[[4, 8388608, 4]]" "... with 4 streams, each through 2 files"
+is "$(js "$T/w.json" '[o["config"]["files_per_stream"], o["config"]["stride"], o["config"]["shared_file"]]')" \
+	"[2, 17, false]" "the JSON states files per stream, stride and sharing"
+grep -q 'each stream goes through 2 files' "$T/w.out"; ok $? "the table says each stream went through 2 files"
 
 # Bad input: one line naming the value, exit 1.
 "$AB" run -d "$d" --phases sweep --sweep-tests write,bogus >/dev/null 2>"$T/b.err"

@@ -130,6 +130,9 @@ static struct ab_run *full_run(void)
 	c->cache_mode = g_strdup("cgroup");
 	c->cache_limits = g_strdup("nothing is evicted");
 	c->cold_metadata = TRUE;
+	c->stride = 17;
+	c->files_per_stream = 50;
+	c->shared_file = FALSE;
 	struct ab_target_desc *t = &run->target;
 	t->backend = g_strdup("mdadm");
 	t->mount_dir = g_strdup("/run/arraybench/mnt");
@@ -253,8 +256,12 @@ static char *with_new_members(const char *line)
 	g_autoptr(GRegex) re4 = g_regex_new("(\"pid\":[0-9]+,\"ops\":[0-9]+,)", 0, 0, NULL);
 	g_autofree char *four = g_regex_replace(re4, three, -1, 0, "\\1\"bytes\":null,", 0, NULL);
 	g_autoptr(GRegex) re5 = g_regex_new("(\"cpu_s\":[^}]*)}", 0, 0, NULL);
-	return g_regex_replace(re5, four, -1, 0, "\\1,\"bytes_at_stonewall\":null,\"stonewall_rate\":null}", 0,
-			       NULL);
+	g_autofree char *five = g_regex_replace(re5, four, -1, 0,
+						"\\1,\"bytes_at_stonewall\":null,\"stonewall_rate\":null}", 0, NULL);
+	/* The sweep's conditions. */
+	g_autoptr(GRegex) re6 = g_regex_new("(\"cold_metadata\":(true|false|null))", 0, 0, NULL);
+	return g_regex_replace(re6, five, -1, 0, "\\1,\"stride\":null,\"files_per_stream\":null,\"shared_file\":null",
+			       0, NULL);
 }
 
 /* The live runs' JSON (tests/fixtures/README) writes back as it was. */

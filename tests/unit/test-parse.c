@@ -9,6 +9,7 @@
 #include "../../src/config.h"
 #include "../../src/error.h"
 #include "../../src/run-options.h"
+#include "run-args.h"
 #include "../../workloads/phase.h"
 
 /* "a,b,c": the phases of a list of ids or of steps. */
@@ -141,18 +142,6 @@ static void test_machine_and_user(void **state)
 	assert_false(ab_parse_user_spec("no-such-user-here", &cfg, NULL));
 	assert_false(ab_parse_user_spec("root:no-such-group-here", &cfg, NULL));
 	ab_config_clear(&cfg);
-}
-
-static gboolean parse_args(struct ab_config *cfg, GError **error, ...)
-{
-	char *argv[32] = { "run" };
-	int argc = 1;
-	va_list ap;
-	va_start(ap, error);
-	for (char *a; (a = va_arg(ap, char *));)
-		argv[argc++] = a;
-	va_end(ap);
-	return ab_run_options_parse(argc, argv, cfg, error);
 }
 
 static void test_run_options(void **state)

@@ -11,6 +11,7 @@
 #include "../../src/config.h"
 #include "../../src/error.h"
 #include "../../src/run-options.h"
+#include "run-args.h"
 #include "../../src/rundir.h"
 #include "../../reports/report.h"
 #include "../../workloads/phase.h"
@@ -88,18 +89,6 @@ static void test_test_table(void **state)
 	assert_int_equal(ph->csv_rate_col, -1);
 }
 
-static gboolean parse_args(struct ab_config *cfg, GError **error, ...)
-{
-	char *argv[40] = { "run" };
-	int argc = 1;
-	va_list ap;
-	va_start(ap, error);
-	for (char *a; (a = va_arg(ap, char *));)
-		argv[argc++] = a;
-	va_end(ap);
-	return ab_run_options_parse(argc, argv, cfg, error);
-}
-
 static void expect_error(GError *e, int status, const char *what)
 {
 	assert_non_null(e);
@@ -148,7 +137,7 @@ static void test_options(void **state)
 		{ "--sweep-tests", "write,,read", "empty test name" },
 		{ "--stride", "0", "'0'" },
 		{ "--sweep-records", "3k", "'3k'" },
-		{ "--sweep-records", "32m", "'32m'" },
+		{ "--sweep-records", "2g", "'2g'" },
 		{ "--sweep-file-sizes", "6k", "'6k'" },
 		{ "--sweep-file-sizes", "", "--sweep-file-sizes" },
 	};
@@ -196,6 +185,52 @@ static void test_options(void **state)
 	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "-s", "64g", "--phases", "all", NULL));
 	assert_true(ab_config_finish(&cfg, ram, NULL));
 	assert_int_equal(cfg.steps->len, AB_PHASE_COUNT);
+	ab_config_clear(&cfg);
+}
+
+/* Built-in workloads: their options first, the user's change them. */
+static void test_workloads(void **state)
+{
+	(void)state;
+	const uint64_t ram = 24ull << 30;
+	struct ab_config cfg;
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--workload", "mirror", NULL));
+	assert_true(ab_config_finish(&cfg, ram, NULL));
+	const struct ab_step *st = &g_array_index(cfg.steps, struct ab_step, 0);
+	assert_int_equal(cfg.steps->len, 1);
+	assert_string_equal(st->phase->name, "sweep");
+	assert_int_equal(st->files_per_stream, 50);
+	assert_int_equal(st->stream_counts->len, 1);
+	assert_int_equal(g_array_index(st->stream_counts, uint64_t, 0), 4);
+	assert_int_equal(g_array_index(st->sweep_grid->file_sizes, uint64_t, 0), 40 * AB_MIB);
+	assert_int_equal(st->sweep_tests, (1u << AB_SWEEP_WRITE) | (1u << AB_SWEEP_READ) |
+						  (1u << AB_SWEEP_RANDOM_READ) | (1u << AB_SWEEP_RANDOM_WRITE));
+	ab_config_clear(&cfg);
+	/* Given before or after --workload, the user's options win. */
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "--streams", "2", "-d", "/tmp", "--workload=lab", "--sweep-file-sizes", "1g",
+			       NULL));
+	assert_true(ab_config_finish(&cfg, ram, NULL));
+	st = &g_array_index(cfg.steps, struct ab_step, 0);
+	assert_int_equal(g_array_index(st->stream_counts, uint64_t, 0), 2);
+	assert_int_equal(g_array_index(st->sweep_grid->file_sizes, uint64_t, 0), 1ull << 30);
+	assert_int_equal(g_array_index(st->sweep_grid->records, uint64_t, 0), 1ull << 30);
+	assert_int_equal(st->files_per_stream, 10);
+	assert_int_equal(st->sweep_tests, 1u << AB_SWEEP_WRITE);
+	ab_config_clear(&cfg);
+	GError *e = NULL;
+	ab_config_init(&cfg);
+	assert_false(parse_args(&cfg, &e, "-d", "/tmp", "--workload", "database", NULL));
+	expect_error(e, 1, "invalid --workload 'database': no such workload (built in: mirror, lab)");
+	g_clear_error(&e);
+	ab_config_clear(&cfg);
+	/* Too many files a cell. */
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--workload", "mirror", "--streams", "100", NULL));
+	assert_false(ab_config_finish(&cfg, ram, &e));
+	expect_error(e, 1, "makes 5000 files a cell, more than 4096");
+	g_clear_error(&e);
 	ab_config_clear(&cfg);
 }
 
@@ -279,8 +314,8 @@ static void test_stream_names(void **state)
 {
 	(void)state;
 	assert_true(ab_run_dir_is_stream_name("stream.1"));
-	assert_true(ab_run_dir_is_stream_name("stream.255"));
-	const char *not_ours[] = { "stream.0", "stream.256", "stream.01", "stream.+1", "stream. 1", "stream.1x",
+	assert_true(ab_run_dir_is_stream_name("stream.4095"));
+	const char *not_ours[] = { "stream.0", "stream.4096", "stream.01", "stream.+1", "stream. 1", "stream.1x",
 				   "stream.", "stream", "xstream.1", "stream.4294967297", "files" };
 	for (size_t i = 0; i < G_N_ELEMENTS(not_ours); i++)
 		if (ab_run_dir_is_stream_name(not_ours[i]))
@@ -295,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_grid),
 		cmocka_unit_test(test_stream_names),
+		cmocka_unit_test(test_workloads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
