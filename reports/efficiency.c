@@ -81,6 +81,12 @@ void ab_text_efficiency(GString *s, const struct ab_run *run)
 			       t->backend ? t->backend : "?", t->level ? t->level : "?", n, sum,
 			       write_rule(t->backend, t->level), "; rewrite vs both in turn (each byte read, then written)");
 	g_string_append(s, "            writes are set against raw reads (a raw write would destroy the members)\n");
+	/* --loop images are sparse until written: a raw read of them is
+	 * mostly holes, which the host file system answers with zeros and no
+	 * disk I/O, so the baseline says nothing about the disk under them. */
+	if (ab_known(run->target.image_count) && run->target.image_count)
+		g_string_append(s, "WARNING     the members are sparse --loop images: their raw reads were mostly holes, "
+				   "answered without disk I/O, so these shares compare with memory, not the disk\n");
 	for (guint i = 0; i < run->results->len; i++) {
 		const struct ab_result *r = g_ptr_array_index(run->results, i);
 		const struct ab_phase *ph = ab_phase_by_name(r->phase);

@@ -5,7 +5,7 @@
 # checked untouched, hostile values, outputs that fail, SIGINT, no root.
 # Root only.
 . "$(dirname "$0")/lib.sh"
-plan 50
+plan 51
 if ! is_root || [ ! -e /dev/loop-control ]; then
 	for i in $(seq 50); do skip "raw devices need root and loop devices"; done
 	exit 0
@@ -134,6 +134,8 @@ for l in open('$T/rb.json'):
 	"raw-read raw-read block-write True True 314572800
 raw-read raw-read block-write True True 314572800" "each repeat's JSON starts with a raw-read of each member, the whole 300m"
 is "$(grep -c '^efficiency: btrfs raid1 of 2' "$T/rb.out")" 2 "each repeat's table states the efficiency"
+is "$(grep -c '^WARNING     the members are sparse --loop images' "$T/rb.out")" 2 \
+	"... and warns that sparse images' raw reads say nothing of the disk"
 grep -Eq '^  block-read +[0-9]+ of +[0-9]+ KiB/s +[0-9.]+%' "$T/rb.out"; ok $? "with block-read's share of the members' raw reads"
 unset ARRAYBENCH_STATE_DIR TMPDIR
 
