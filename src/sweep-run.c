@@ -15,13 +15,17 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-/* The test file, opened by the parent: a regular file only (with -u its
- * directory is the user's), never following a link, never blocking. */
+/* The test file, opened by the parent: never following a link, never
+ * blocking, and only the regular file with one link of the user who makes
+ * it, as the workers check (with -u its directory is the user's, who could
+ * put a hard link to another file by that name between two cells: root
+ * would then truncate that file at the end). */
 static int open_io(const struct ab_suite *s, int flags, GError **error)
 {
 	int fd = openat(s->run_dir->dir_fd, s->run_dir->io_name, flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1 &&
+	    st.st_uid == s->run_dir->io_owner)
 		return fd;
 	int e = fd < 0 ? errno : 0;
 	if (fd >= 0)
@@ -29,7 +33,7 @@ static int open_io(const struct ab_suite *s, int flags, GError **error)
 	if (e)
 		ab_set_error_errno(error, AB_ERROR_PHASE, e, "cannot open '%s'", s->run_dir->io_path);
 	else
-		g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "cannot use '%s': not a regular file",
+		g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "cannot use '%s': not the regular file, with one link, the run made",
 			    s->run_dir->io_path);
 	return -1;
 }

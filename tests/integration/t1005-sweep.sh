@@ -4,7 +4,7 @@
 # and found cached, the timing switches seen in the syscalls, its CSV and
 # JSON, and `report` drawing the same grid from the saved run.
 . "$(dirname "$0")/lib.sh"
-plan 31
+plan 33
 d=$T/dir; mkdir "$d"
 
 js() { # json-file python-expression over o (the last object) and cells (its sweep results)
@@ -99,3 +99,27 @@ traced_whole "$T/e.trace" && [ "$n" -ge 1 ]; ok $? "the same with --include-fsyn
 is $? 1 "an unknown sweep test exits 1"
 grep -q "'bogus'" "$T/b.err"; ok $? "... naming it"
 dir_is_empty "$d"; ok $? "the sweeps left nothing in DIR"
+
+# -u: the test file's directory is the user's, who may put a hard link to
+# another file by its name between two cells.  The parent (root) evicts,
+# measures and at the end empties the file: it must refuse what is not the
+# run's file.  The victim is the user's own but read-only to them (mode
+# 400), so only root could empty it.
+if is_root && id nobody >/dev/null 2>&1; then
+	chmod 711 "$T"
+	hab=$(ab_for_others nobody)
+	mkdir "$T/h"; chown nobody "$T/h"; chmod 700 "$T/h"
+	printf 'precious\n' >"$T/victim"; chown nobody "$T/victim"; chmod 400 "$T/victim"
+	setsid su nobody -s /bin/sh -c "touch '$T/h/ready'; while :; do for f in '$T/h'/arraybench.*.io; do
+		[ -e \"\$f\" ] && ln -f '$T/victim' \"\$f\" 2>/dev/null; done; done" 2>/dev/null &
+	swapper=$!
+	for i in $(seq 50); do [ -e "$T/h/ready" ] && break; sleep 0.1; done
+	"$hab" run -d "$T/h" --phases sweep --sweep-file-sizes 64k --sweep-records 4k-64k --sweep-tests write,read \
+		-u nobody --cache none -r 16 -q >/dev/null 2>"$T/h.err"
+	st=$?
+	kill -- -"$swapper" 2>/dev/null; wait "$swapper" 2>/dev/null
+	is "$st" 2 "-u: a hard link swapped in for the test file fails the sweep: exit 2"
+	is "$(cat "$T/victim")" precious "... and root never empties the file it points to"
+else
+	skip "-u needs root"; skip "-u needs root"
+fi
