@@ -84,6 +84,14 @@ static FILE *open_append(const char *option, const char *path, gboolean under_u,
 	return f;
 }
 
+/* Are both open on one regular file (a name, a link or a symlink to it)? */
+static gboolean same_file(FILE *a, FILE *b)
+{
+	struct stat sa, sb;
+	return a && b && fstat(fileno(a), &sa) == 0 && fstat(fileno(b), &sb) == 0 && S_ISREG(sa.st_mode) &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 static gboolean open_outputs(const struct ab_config *cfg, struct outputs *out, GError **error)
 {
 	if (cfg->csv_path && !(out->csv = open_append("--csv", cfg->csv_path, cfg->user_given, error)))
@@ -95,6 +103,15 @@ static gboolean open_outputs(const struct ab_config *cfg, struct outputs *out, G
 			return FALSE;
 		struct stat st;
 		out->sweep_csv_header = fstat(fileno(out->sweep_csv), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
+		/* Its rows in a file of bonnie++ lines or JSON lines would make
+		 * that file one report can no longer read whole. */
+		const char *other = same_file(out->sweep_csv, out->csv) ? "--csv"
+				  : same_file(out->sweep_csv, out->json) ? "--json" : NULL;
+		if (other) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "refusing --sweep-csv '%s': it is the file of %s",
+				    cfg->sweep_csv_path, other);
+			return FALSE;
+		}
 	}
 	return TRUE;
 }

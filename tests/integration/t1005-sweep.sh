@@ -4,7 +4,7 @@
 # and found cached, the timing switches seen in the syscalls, its CSV and
 # JSON, and `report` drawing the same grid from the saved run.
 . "$(dirname "$0")/lib.sh"
-plan 33
+plan 36
 d=$T/dir; mkdir "$d"
 
 js() { # json-file python-expression over o (the last object) and cells (its sweep results)
@@ -98,6 +98,14 @@ traced_whole "$T/e.trace" && [ "$n" -ge 1 ]; ok $? "the same with --include-fsyn
 "$AB" run -d "$d" --phases sweep --sweep-tests write,bogus >/dev/null 2>"$T/b.err"
 is $? 1 "an unknown sweep test exits 1"
 grep -q "'bogus'" "$T/b.err"; ok $? "... naming it"
+# --sweep-csv on the file of --json or --csv (by another name too): refused
+# before anything runs, or its rows would spoil a file report reads.
+ln -s "$T/same.json" "$T/same-link"
+"$AB" run -d "$d" --phases sweep --sweep-file-sizes 64k --sweep-records 64k --sweep-tests write \
+	--json "$T/same.json" --sweep-csv "$T/same-link" -q >/dev/null 2>"$T/same.err"
+is $? 1 "--sweep-csv naming the --json file exits 1"
+grep -q "refusing --sweep-csv '$T/same-link': it is the file of --json" "$T/same.err"; ok $? "... saying so"
+[ ! -s "$T/same.json" ]; ok $? "... before anything is written"
 dir_is_empty "$d"; ok $? "the sweeps left nothing in DIR"
 
 # -u: the test file's directory is the user's, who may put a hard link to
