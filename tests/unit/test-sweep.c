@@ -272,6 +272,43 @@ static void test_grid(void **state)
 	assert_non_null(strstr(lines[3], ",cold,0.800,"));
 }
 
+/* A sweep cell read back from JSON: hand edits the sweep could not have
+ * made (dropped from the grid, kept in sweep-csv) are refused, naming the
+ * member. */
+static void test_read_back(void **state)
+{
+	(void)state;
+	g_autoptr(ab_run) run = ab_run_new();
+	run->run_id = g_strdup("r1");
+	ab_run_add_result(run, cell(64, 4, "write", 1000, "warm", NAN, AB_SWEEP_TIME_FLUSH));
+	g_autofree char *line = ab_json_format(run);
+	GError *e = NULL;
+	g_autoptr(ab_run) back = ab_reader_json.read_line(line, &e);
+	assert_null(e);
+	assert_non_null(back);
+	const char *bad[][3] = {
+		{ "\"test\":\"write\"", "\"test\":\"bogus\"", "member 'phases[0].key.test': unknown sweep test 'bogus'" },
+		{ "\"test\":\"write\"", "\"test\":\"wr,ite\"", "unknown sweep test" },
+		{ "\"test\":\"write\"", "\"test\":null", "member 'phases[0].key.test': missing" },
+		{ "\"record_size_bytes\":4096", "\"record_size_bytes\":0", "member 'phases[0].key.record_size_bytes'" },
+		{ "\"record_size_bytes\":4096", "\"record_size_bytes\":1048576", "larger than the file" },
+		{ "\"file_size_bytes\":65536", "\"file_size_bytes\":null", "member 'phases[0].key.file_size_bytes'" },
+		{ "\"timed\":[\"write\",\"fsync\"]", "\"timed\":5", "member 'phases[0].timed': not an array" },
+		{ "\"timed\":[\"write\",\"fsync\"]", "\"timed\":[\"write\",1]", "element 1 is not a string" },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+		const char *at = strstr(line, bad[i][0]);
+		if (!at)
+			fail_msg("no '%s' in %s", bad[i][0], line);
+		g_autofree char *head = g_strndup(line, (gsize)(at - line));
+		g_autofree char *edited = g_strconcat(head, bad[i][1], at + strlen(bad[i][0]), NULL);
+		struct ab_run *r = ab_reader_json.read_line(edited, &e);
+		assert_null(r);
+		expect_error(e, 1, bad[i][2]);
+		g_clear_error(&e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_test_table),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_grid),
+		cmocka_unit_test(test_read_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
