@@ -4,7 +4,7 @@
 # and found cached, the timing switches seen in the syscalls, its CSV and
 # JSON, and `report` drawing the same grid from the saved run.
 . "$(dirname "$0")/lib.sh"
-plan 36
+plan 40
 d=$T/dir; mkdir "$d"
 
 js() { # json-file python-expression over o (the last object) and cells (its sweep results)
@@ -107,6 +107,30 @@ is $? 1 "--sweep-csv naming the --json file exits 1"
 grep -q "refusing --sweep-csv '$T/same-link': it is the file of --json" "$T/same.err"; ok $? "... saying so"
 [ ! -s "$T/same.json" ]; ok $? "... before anything is written"
 dir_is_empty "$d"; ok $? "the sweeps left nothing in DIR"
+
+# Free space, on a 16 MiB tmpfs: a sweep file that cannot fit is refused
+# before any phase runs, and the space an earlier phase's file holds counts
+# as free (the sweep truncates that file first).
+if is_root; then
+	mkdir "$T/small"
+	if mount -t tmpfs -o size=16m tmpfs "$T/small"; then
+		cleanup_add "umount '$T/small'"
+		"$AB" run -d "$T/small" --phases block-write,sweep -s 8m -n 0 --cache none -r 0 --sweep-file-sizes 32m \
+			--sweep-records 1m --sweep-tests write >/dev/null 2>"$T/small.err"
+		is $? 3 "a sweep file larger than the free space exits 3"
+		! grep -q "phase 'block-write'" "$T/small.err" && grep -q "the phases need 32M" "$T/small.err"
+		ok $? "... before the phases before it run" || sed 's/^/#   /' "$T/small.err"
+		"$AB" run -d "$T/small" --phases block-write,sweep -s 8m -n 0 --cache none -r 0 --sweep-file-sizes 12m \
+			--sweep-records 1m --sweep-tests write -q >/dev/null 2>"$T/small.err"
+		is $? 0 "an 8m block-write then a 12m sweep fit in 16m: exit 0" || sed 's/^/#   /' "$T/small.err"
+		dir_is_empty "$T/small"; ok $? "... leaving nothing"
+		umount "$T/small"
+	else
+		for i in 1 2 3 4; do skip "cannot mount a tmpfs"; done
+	fi
+else
+	for i in 1 2 3 4; do skip "mounting a tmpfs needs root"; done
+fi
 
 # -u: the test file's directory is the user's, who may put a hard link to
 # another file by its name between two cells.  The parent (root) evicts,
