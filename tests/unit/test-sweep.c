@@ -190,6 +190,21 @@ static void test_options(void **state)
 	expect_error(e, 1, "--untimed-flush contradicts --include-fsync");
 	g_clear_error(&e);
 	ab_config_clear(&cfg);
+	/* The random tests' order, 8 bytes a record, must fit in half the RAM:
+	 * 1 TiB in 4 KiB records is 2 GiB, refused on a 1 GiB machine, run
+	 * without the random tests. */
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "sweep", "--sweep-file-sizes", "1t",
+			       "--sweep-records", "4k", NULL));
+	assert_false(ab_config_finish(&cfg, 1ull << 30, &e));
+	expect_error(e, 3, "sweep cell 1073741824k/4k: its random tests need 2048 MiB");
+	g_clear_error(&e);
+	ab_config_clear(&cfg);
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "sweep", "--sweep-file-sizes", "1t",
+			       "--sweep-records", "4k", "--sweep-tests", "write,read", NULL));
+	assert_true(ab_config_finish(&cfg, 1ull << 30, NULL));
+	ab_config_clear(&cfg);
 	/* `all` is bonnie++'s phases: no sweep in it. */
 	ab_config_init(&cfg);
 	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "-s", "64g", "--phases", "all", NULL));
