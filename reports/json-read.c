@@ -16,9 +16,7 @@
 /* Our objects nest 5 deep; json-glib 1.6 recurses once per level and a
  * line of a few million brackets overflows its stack. */
 #define MAX_DEPTH 32
-/* ab_run_add_result numbers passes by a scan of the results before it: a
- * line of a million tiny phases would take an hour. */
-#define MAX_RESULTS 10000
+#define MAX_RESULTS AB_RUN_MAX_RESULTS /* src/run.h */
 
 static gboolean fail(GError **error, const char *prefix, const char *key, const char *fmt, ...)
 	G_GNUC_PRINTF(4, 5);

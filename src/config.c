@@ -4,6 +4,7 @@
 #include "steps.h"
 #include "error.h"
 #include "rng.h"
+#include "run.h"
 #include "../workloads/phase.h"
 #include "../workloads/sweep.h"
 
@@ -260,6 +261,21 @@ static gboolean finish_sweep(struct ab_config *cfg, uint64_t physical_ram_bytes,
 	if (!cells->len) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 			    "the sweep has no cell: every record is larger than every file size");
+		return FALSE;
+	}
+	/* One result per test of each cell, in one JSON line: more than the
+	 * reader takes would be a run that report refuses. */
+	guint sweeps = 0;
+	int tests = __builtin_popcount(cfg->sweep_tests);
+	for (guint i = 0; i < cfg->phase_ids->len; i++)
+		sweeps += g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_SWEEP;
+	uint64_t results = (uint64_t)sweeps * cells->len * (uint64_t)tests +
+			   (cfg->phase_ids->len - sweeps);
+	if (results > AB_RUN_MAX_RESULTS) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "the sweep makes %" G_GUINT64_FORMAT " results (%u cells x %d tests), more than the %d one run "
+			    "holds: give fewer --sweep-file-sizes, --sweep-records or --sweep-tests",
+			    results, cells->len, tests, AB_RUN_MAX_RESULTS);
 		return FALSE;
 	}
 	return check_sweep_order(cfg, cells, physical_ram_bytes, error);

@@ -205,6 +205,23 @@ static void test_options(void **state)
 			       "--sweep-records", "4k", "--sweep-tests", "write,read", NULL));
 	assert_true(ab_config_finish(&cfg, 1ull << 30, NULL));
 	ab_config_clear(&cfg);
+	/* 64 file sizes x 15 records x 13 tests is 12480 results: more than a
+	 * run's JSON may hold for report to read it back. */
+	ab_config_init(&cfg);
+	g_autoptr(GString) sizes = g_string_new(NULL);
+	for (int i = 0; i < 64; i++)
+		g_string_append_printf(sizes, "%s%dm", i ? "," : "", 16 + i);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "sweep", "--sweep-file-sizes", sizes->str,
+			       "--sweep-records", "1k-16m", NULL));
+	assert_false(ab_config_finish(&cfg, ram, &e));
+	expect_error(e, 1, "the sweep makes 12480 results (960 cells x 13 tests), more than the 10000");
+	g_clear_error(&e);
+	ab_config_clear(&cfg);
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "sweep", "--sweep-file-sizes", sizes->str,
+			       "--sweep-records", "1k-16m", "--sweep-tests", "write,read,reread", NULL));
+	assert_true(ab_config_finish(&cfg, ram, NULL));
+	ab_config_clear(&cfg);
 	/* `all` is bonnie++'s phases: no sweep in it. */
 	ab_config_init(&cfg);
 	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "-s", "64g", "--phases", "all", NULL));
