@@ -164,8 +164,10 @@ static gboolean deliver(const struct ab_run *run, void *data, GError **error)
 		const char *name;
 	} dest[] = {
 		/* stdout's fate shows with the CSV line, or with the table when
-		 * there is none */
-		{ cfg->quiet ? stderr : stdout, table, has_csv || cfg->quiet ? NULL : "standard output" },
+		 * there is none; then, under -q, the table on stderr is the
+		 * results' one copy on screen, and its loss counts too */
+		{ cfg->quiet ? stderr : stdout, table,
+		  has_csv ? NULL : cfg->quiet ? "standard error" : "standard output" },
 		{ has_csv ? stdout : NULL, csv, "standard output" },
 		{ has_csv ? out->csv : NULL, csv, cfg->csv_path },
 		{ out->json, json_line, cfg->json_path },

@@ -4,7 +4,7 @@
 # and found cached, the timing switches seen in the syscalls, its CSV and
 # JSON, and `report` drawing the same grid from the saved run.
 . "$(dirname "$0")/lib.sh"
-plan 40
+plan 43
 d=$T/dir; mkdir "$d"
 
 js() { # json-file python-expression over o (the last object) and cells (its sweep results)
@@ -98,6 +98,15 @@ traced_whole "$T/e.trace" && [ "$n" -ge 1 ]; ok $? "the same with --include-fsyn
 "$AB" run -d "$d" --phases sweep --sweep-tests write,bogus >/dev/null 2>"$T/b.err"
 is $? 1 "an unknown sweep test exits 1"
 grep -q "'bogus'" "$T/b.err"; ok $? "... naming it"
+# A sweep alone has no CSV line: the table is its results on screen, on
+# stdout or, with -q, on stderr; one that cannot be written is exit 5.
+"$AB" run -d "$d" --phases sweep --sweep-file-sizes 64k --sweep-records 64k --sweep-tests write >&- 2>/dev/null
+is $? 5 "a sweep alone with stdout closed exits 5"
+"$AB" run -d "$d" --phases sweep --sweep-file-sizes 64k --sweep-records 64k --sweep-tests write \
+	--json "$T/q.json" -q >/dev/null 2>/dev/full
+is $? 5 "... and with -q, stderr full, exits 5"
+is "$(js "$T/q.json" 'len(cells)')" 1 "... the results whole in --json"
+
 # --sweep-csv on the file of --json or --csv (by another name too): refused
 # before anything runs, or its rows would spoil a file report reads.
 ln -s "$T/same.json" "$T/same-link"
