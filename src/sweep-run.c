@@ -88,8 +88,10 @@ static gboolean check_space(const struct ab_suite *s, const GArray *cells, uint6
 	for (guint i = 0; i < cells->len; i++)
 		largest = MAX(largest, g_array_index(cells, struct ab_sweep_cell, i).file_size);
 	struct statvfs vfs;
-	if (fstatvfs(s->run_dir->dir_fd, &vfs) != 0)
-		return TRUE; /* cannot tell: the write will say */
+	/* Cannot tell (ramfs counts no blocks at all, so none free): the
+	 * write will say. */
+	if (fstatvfs(s->run_dir->dir_fd, &vfs) != 0 || vfs.f_blocks == 0)
+		return TRUE;
 	uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 	/* What an earlier phase left in the test file is freed by the
 	 * sweep's first write, which truncates it. */
@@ -102,7 +104,7 @@ static gboolean check_space(const struct ab_suite *s, const GArray *cells, uint6
 		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
 			    "the sweep's largest file needs %" G_GUINT64_FORMAT " MiB in '%s', which has %" G_GUINT64_FORMAT
 			    " MiB free: give smaller --sweep-file-sizes",
-			    need / AB_MIB, dir, free_bytes / AB_MIB);
+			    (need + AB_MIB - 1) / AB_MIB, dir, free_bytes / AB_MIB); /* never "needs 0 MiB" */
 		return FALSE;
 	}
 	return TRUE;

@@ -4,7 +4,7 @@
 # and found cached, the timing switches seen in the syscalls, its CSV and
 # JSON, and `report` drawing the same grid from the saved run.
 . "$(dirname "$0")/lib.sh"
-plan 43
+plan 47
 d=$T/dir; mkdir "$d"
 
 js() { # json-file python-expression over o (the last object) and cells (its sweep results)
@@ -139,6 +139,26 @@ if is_root; then
 	fi
 else
 	for i in 1 2 3 4; do skip "mounting a tmpfs needs root"; done
+fi
+
+# ramfs counts no blocks (statvfs: none free): the sweep cannot tell its
+# space, so it runs; it has no O_DIRECT, which -D reports in one line.
+if is_root; then
+	mkdir "$T/ram"
+	if mount -t ramfs ramfs "$T/ram"; then
+		cleanup_add "umount '$T/ram'"
+		"$AB" run -d "$T/ram" --phases sweep --sweep-file-sizes 64k --sweep-records 64k -q >/dev/null 2>"$T/ram.err"
+		is $? 0 "a sweep on ramfs (no block counts) runs: exit 0" || sed 's/^/#   /' "$T/ram.err"
+		"$AB" run -d "$T/ram" --phases sweep --sweep-file-sizes 64k --sweep-records 64k -D -q >/dev/null 2>"$T/ram.err"
+		is $? 2 "-D on ramfs (no O_DIRECT) exits 2"
+		grep -q "cannot open '$T/ram/arraybench\..*\.io' with O_DIRECT" "$T/ram.err"; ok $? "... saying O_DIRECT failed"
+		dir_is_empty "$T/ram"; ok $? "... leaving nothing"
+		umount "$T/ram"
+	else
+		for i in 1 2 3 4; do skip "cannot mount a ramfs"; done
+	fi
+else
+	for i in 1 2 3 4; do skip "mounting a ramfs needs root"; done
 fi
 
 # -u: the test file's directory is the user's, who may put a hard link to
