@@ -260,7 +260,7 @@ static gboolean finish_sweep(struct ab_config *cfg, uint64_t physical_ram_bytes,
 	g_autoptr(GArray) cells = ab_sweep_grid_cells(&cfg->sweep_grid);
 	if (!cells->len) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "the sweep has no cell: every record is larger than every file size");
+			    "the sweep has no cell: no record fits a whole number of times in a file size");
 		return FALSE;
 	}
 	/* One result per test of each cell, in one JSON line: more than the

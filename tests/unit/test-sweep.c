@@ -210,7 +210,7 @@ static void test_options(void **state)
 	ab_config_init(&cfg);
 	g_autoptr(GString) sizes = g_string_new(NULL);
 	for (int i = 0; i < 64; i++)
-		g_string_append_printf(sizes, "%s%dm", i ? "," : "", 16 + i);
+		g_string_append_printf(sizes, "%s%dm", i ? "," : "", 16 * (i + 1));
 	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "sweep", "--sweep-file-sizes", sizes->str,
 			       "--sweep-records", "1k-16m", NULL));
 	assert_false(ab_config_finish(&cfg, ram, &e));
@@ -221,6 +221,18 @@ static void test_options(void **state)
 	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "sweep", "--sweep-file-sizes", sizes->str,
 			       "--sweep-records", "1k-16m", "--sweep-tests", "write,read,reread", NULL));
 	assert_true(ab_config_finish(&cfg, ram, NULL));
+	ab_config_clear(&cfg);
+	/* A cell is whole records: 12k in 8k records is left out (it moved 8k
+	 * and keyed it as 12k), 16k in 8k records stays. */
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "sweep", "--sweep-file-sizes", "12k,16k",
+			       "--sweep-records", "8k", NULL));
+	assert_true(ab_config_finish(&cfg, ram, NULL));
+	{
+		g_autoptr(GArray) whole = ab_sweep_grid_cells(&cfg.sweep_grid);
+		assert_int_equal(whole->len, 1);
+		assert_int_equal(g_array_index(whole, struct ab_sweep_cell, 0).file_size, 16 * 1024);
+	}
 	ab_config_clear(&cfg);
 	/* `all` is bonnie++'s phases: no sweep in it. */
 	ab_config_init(&cfg);
