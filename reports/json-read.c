@@ -311,8 +311,9 @@ static gboolean check_sweep_key(const struct ab_cell_key *k, const char *prefix,
 	}
 	if (!ab_known(k->file_size) || k->file_size == 0)
 		return fail(error, prefix, "key.file_size_bytes", "missing or zero in a sweep result");
-	if (!ab_known(k->record_size) || k->record_size == 0 || k->record_size > k->file_size)
-		return fail(error, prefix, "key.record_size_bytes", "missing, zero or larger than the file in a sweep result");
+	if (!ab_known(k->record_size) || k->record_size == 0 || k->file_size % k->record_size)
+		return fail(error, prefix, "key.record_size_bytes",
+			    "missing, zero or not dividing the file size in a sweep result");
 	return TRUE;
 }
 
