@@ -58,10 +58,10 @@ static gboolean evict(const struct ab_suite *s, GError **error)
 	return ok;
 }
 
-static double resident_share(const struct ab_suite *s)
+static double resident_share(const struct ab_suite *s, uint64_t file_size)
 {
 	int fd = open_io(s, O_RDONLY, NULL);
-	double share = ab_file_resident_share(fd);
+	double share = ab_file_resident_share(fd, file_size);
 	if (fd >= 0)
 		close(fd);
 	return share;
@@ -154,7 +154,7 @@ static gboolean run_test(struct ab_suite *s, struct ab_runner *r, const struct a
 	/* A test that makes the file anew truncates it first: what was cached
 	 * before says nothing about it. */
 	if (!(ti->flags & AB_SWEEP_CREATES))
-		res->resident_at_start = resident_share(s);
+		res->resident_at_start = resident_share(s, st.file_size);
 	if (!ab_runner_run_step(r, &st, seed, res, error)) {
 		g_prefix_error(error, "sweep cell %" G_GUINT64_FORMAT "k/%" G_GUINT64_FORMAT "k, test '%s': ",
 			       st.file_size / 1024, (uint64_t)st.io_chunk / 1024, ti->name);
