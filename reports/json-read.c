@@ -8,6 +8,7 @@
 #include "json-fields.h"
 #include "read.h"
 #include "../src/error.h"
+#include "../workloads/sweep.h"
 
 #include <json-glib/json-glib.h>
 #include <string.h>
@@ -15,9 +16,7 @@
 /* Our objects nest 5 deep; json-glib 1.6 recurses once per level and a
  * line of a few million brackets overflows its stack. */
 #define MAX_DEPTH 32
-/* ab_run_add_result numbers passes by a scan of the results before it: a
- * line of a million tiny phases would take an hour. */
-#define MAX_RESULTS 10000
+#define MAX_RESULTS AB_RUN_MAX_RESULTS /* src/run.h */
 
 static gboolean fail(GError **error, const char *prefix, const char *key, const char *fmt, ...)
 	G_GNUC_PRINTF(4, 5);
@@ -298,6 +297,26 @@ static gboolean read_latency_v1(JsonObject *o, const char *prefix, struct ab_lat
 	return TRUE;
 }
 
+/* A sweep cell is a test of a file size and a record, as the sweep makes
+ * them: one that is not would vanish from the grid while its sweep-csv
+ * row stood for a test no sweep runs. */
+static gboolean check_sweep_key(const struct ab_cell_key *k, const char *prefix, GError **error)
+{
+	enum ab_sweep_test t;
+	if (!k->test)
+		return fail(error, prefix, "key.test", "missing: a sweep result names its test");
+	if (!ab_sweep_test_by_name(k->test, &t)) {
+		g_autofree char *q = ab_read_quote(k->test);
+		return fail(error, prefix, "key.test", "unknown sweep test %s", q);
+	}
+	if (!ab_known(k->file_size) || k->file_size == 0)
+		return fail(error, prefix, "key.file_size_bytes", "missing or zero in a sweep result");
+	if (!ab_known(k->record_size) || k->record_size == 0 || k->file_size % k->record_size)
+		return fail(error, prefix, "key.record_size_bytes",
+			    "missing, zero or not dividing the file size in a sweep result");
+	return TRUE;
+}
+
 static gboolean read_result(struct ab_run *run, JsonNode *node, guint index, int64_t version, GError **error)
 {
 	g_autofree char *at = g_strdup_printf("phases[%u]", index);
@@ -323,6 +342,8 @@ static gboolean read_result(struct ab_run *run, JsonNode *node, guint index, int
 		return FALSE;
 	if (version == 1 ? !read_latency_v1(o, prefix, &r->latency, error)
 			 : !read_object(o, prefix, "latency_ns", ab_json_latency_fields, &r->latency, error))
+		return FALSE;
+	if (g_str_equal(r->phase, "sweep") && !check_sweep_key(&r->key, prefix, error))
 		return FALSE;
 	uint64_t pass = r->key.pass;
 	struct ab_result *added = g_steal_pointer(&r);

@@ -166,7 +166,7 @@ static void grid(GString *s, const struct ab_run *run, GPtrArray *cells, uint64_
 		const struct ab_result *r = g_ptr_array_index(cells, i);
 		int t = test_index(r);
 		if (t < 0)
-			continue; /* a test of a later version: shown in JSON only */
+			continue; /* never read back (the reader refuses it): a live run makes none */
 		find_row(rows, r)->cell[t] = r;
 		streams |= ab_known(r->key.streams) && r->key.streams != 1;
 		stdio_direct |= (ab_sweep_test_info(t)->flags & AB_SWEEP_STDIO) && run->cond.direct == TRUE;

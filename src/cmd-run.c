@@ -32,6 +32,14 @@ struct outputs {
 	gboolean sweep_csv_header; /* the file was empty: its first rows need the header */
 };
 
+/* Are both open on one regular file (a name, a link or a symlink to it)? */
+static gboolean same_file(FILE *a, FILE *b)
+{
+	struct stat sa, sb;
+	return a && b && fstat(fileno(a), &sa) == 0 && fstat(fileno(b), &sb) == 0 && S_ISREG(sa.st_mode) &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 static gboolean open_outputs(const struct ab_config *cfg, struct outputs *out, GError **error)
 {
 	if (cfg->csv_path && !(out->csv = ab_outfile_open_append("--csv", cfg->csv_path, cfg->user_given, error)))
@@ -43,6 +51,15 @@ static gboolean open_outputs(const struct ab_config *cfg, struct outputs *out, G
 			return FALSE;
 		struct stat st;
 		out->sweep_csv_header = fstat(fileno(out->sweep_csv), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
+		/* Its rows in a file of bonnie++ lines or JSON lines would make
+		 * that file one report can no longer read whole. */
+		const char *other = same_file(out->sweep_csv, out->csv) ? "--csv"
+				  : same_file(out->sweep_csv, out->json) ? "--json" : NULL;
+		if (other) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "refusing --sweep-csv '%s': it is the file of %s",
+				    cfg->sweep_csv_path, other);
+			return FALSE;
+		}
 	}
 	return TRUE;
 }
@@ -95,8 +112,10 @@ static gboolean deliver(const struct ab_run *run, void *data, GError **error)
 		const char *name;
 	} dest[] = {
 		/* stdout's fate shows with the CSV line, or with the table when
-		 * there is none */
-		{ cfg->quiet ? stderr : stdout, table, has_csv || cfg->quiet ? NULL : "standard output" },
+		 * there is none; then, under -q, the table on stderr is the
+		 * results' one copy on screen, and its loss counts too */
+		{ cfg->quiet ? stderr : stdout, table,
+		  has_csv ? NULL : cfg->quiet ? "standard error" : "standard output" },
 		{ has_csv ? stdout : NULL, csv, "standard output" },
 		{ has_csv ? out->csv : NULL, csv, cfg->csv_path },
 		{ out->json, json_line, cfg->json_path },

@@ -4,6 +4,7 @@
 #include "steps.h"
 #include "error.h"
 #include "rng.h"
+#include "run.h"
 #include "../workloads/phase.h"
 #include "../workloads/sweep.h"
 
@@ -198,9 +199,35 @@ static const char *sweep_option_given(const struct ab_config *cfg)
 	return NULL;
 }
 
+/* random-read and random-write hold their order, 8 bytes per record of
+ * the file, in each worker (1 TiB in 4 KiB records: 2 GiB), untimed: over
+ * half the RAM it would swap or be killed rather than measure the disk. */
+static gboolean check_sweep_order(const struct ab_config *cfg, const GArray *cells, uint64_t streams,
+				  uint64_t physical_ram_bytes, GError **error)
+{
+	const uint32_t random = (1u << AB_SWEEP_RANDOM_READ) | (1u << AB_SWEEP_RANDOM_WRITE);
+	if (!(cfg->sweep_tests & random) || !physical_ram_bytes)
+		return TRUE;
+	for (guint i = 0; i < cells->len; i++) {
+		const struct ab_sweep_cell *c = &g_array_index(cells, struct ab_sweep_cell, i);
+		/* Each stream holds its own. */
+		uint64_t order = c->file_size / c->record * sizeof(uint64_t) * streams;
+		if (order > physical_ram_bytes / 2) {
+			g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
+				    "sweep cell %" G_GUINT64_FORMAT "k/%" G_GUINT64_FORMAT "k: its random tests need %"
+				    G_GUINT64_FORMAT " MiB for their order of records, over half the RAM (%"
+				    G_GUINT64_FORMAT " MiB): give larger --sweep-records, or --sweep-tests without "
+				    "random-read and random-write",
+				    c->file_size / 1024, c->record / 1024, order / AB_MIB, physical_ram_bytes / AB_MIB);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
 /* The sweep's grid (iozone -a's where no list was given), its tests and
  * its timing rule. */
-static gboolean finish_sweep(struct ab_config *cfg, GError **error)
+static gboolean finish_sweep(struct ab_config *cfg, uint64_t physical_ram_bytes, GError **error)
 {
 	if (!asks_for(cfg, 0, AB_PHASE_SWEEP)) {
 		const char *opt = sweep_option_given(cfg);
@@ -257,10 +284,28 @@ static gboolean finish_sweep(struct ab_config *cfg, GError **error)
 	g_autoptr(GArray) cells = ab_sweep_grid_cells(&cfg->sweep_grid);
 	if (!cells->len) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "the sweep has no cell: every record is larger than every file size");
+			    "the sweep has no cell: no record fits a whole number of times in a file size");
 		return FALSE;
 	}
-	return TRUE;
+	/* One result per test of each cell, in one JSON line: more than the
+	 * reader takes would be a run that report refuses. */
+	guint sweeps = 0;
+	int tests = __builtin_popcount(cfg->sweep_tests);
+	for (guint i = 0; i < cfg->phase_ids->len; i++)
+		sweeps += g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_SWEEP;
+	/* A pass of the grid per --streams count. */
+	uint64_t passes = cfg->stream_counts ? cfg->stream_counts->len : 1;
+	uint64_t results = (uint64_t)sweeps * passes * cells->len * (uint64_t)tests +
+			   (cfg->phase_ids->len - sweeps);
+	if (results > AB_RUN_MAX_RESULTS) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "the sweep makes %" G_GUINT64_FORMAT " results (%u cells x %d tests x %" G_GUINT64_FORMAT
+			    " stream counts), more than the %d one run holds: give fewer --sweep-file-sizes, "
+			    "--sweep-records, --sweep-tests or --streams",
+			    results, cells->len, tests, passes, AB_RUN_MAX_RESULTS);
+		return FALSE;
+	}
+	return check_sweep_order(cfg, cells, most, physical_ram_bytes, error);
 }
 
 gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GError **error)
@@ -340,7 +385,7 @@ gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GE
 		uint64_t st = (uint64_t)g_get_real_time() ^ ((uint64_t)getpid() << 32);
 		cfg->seed = ab_rng_splitmix(&st) >> 32; /* bonnie++-sized: fits 32 bits */
 	}
-	if (!check_phases(cfg, error) || !finish_sweep(cfg, error))
+	if (!check_phases(cfg, error) || !finish_sweep(cfg, physical_ram_bytes, error))
 		return FALSE;
 	if (cfg->steps)
 		g_array_unref(cfg->steps);

@@ -11,6 +11,7 @@
 #include "rundir.h"
 #include "runner.h"
 #include "suite.h"
+#include "sweep-grid.h"
 #include "../fs-setup/diskstats.h"
 
 #include <errno.h>
@@ -23,6 +24,23 @@ static gboolean check_space(const struct ab_config *cfg, GError **error)
 	uint64_t need = cfg->file_size;
 	if (cfg->num_files && cfg->file_max > 0)
 		need = MAX(need, (uint64_t)cfg->num_files * 1024u * (uint64_t)cfg->file_max);
+	/* The sweep checks its largest file itself, but only when its turn
+	 * comes: after the phases before it, however long they took. */
+	for (guint i = 0; cfg->steps && i < cfg->steps->len; i++) {
+		const struct ab_step *st = &g_array_index(cfg->steps, struct ab_step, i);
+		if (!st->sweep_grid)
+			continue;
+		/* Every stream's files at once, for the most streams asked for. */
+		uint64_t streams = st->streams ? st->streams : 1;
+		for (guint k = 0; st->stream_counts && k < st->stream_counts->len; k++)
+			streams = MAX(streams, g_array_index(st->stream_counts, uint64_t, k));
+		streams *= st->files_per_stream ? st->files_per_stream : 1;
+		g_autoptr(GArray) cells = ab_sweep_grid_cells(st->sweep_grid);
+		for (guint c = 0; c < cells->len; c++) {
+			uint64_t file = g_array_index(cells, struct ab_sweep_cell, c).file_size;
+			need = MAX(need, file > UINT64_MAX / streams ? UINT64_MAX : file * streams);
+		}
+	}
 	uint64_t free_bytes = ab_dir_free_bytes(cfg->dir);
 	if (free_bytes && need > free_bytes) {
 		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,

@@ -14,6 +14,11 @@
 #include <math.h>
 #include <stdint.h>
 
+/* Most results one run holds: what the JSON reader takes (ab_run_add_result
+ * numbers passes by a scan of the results before it, so a line of a
+ * million tiny phases would take an hour), and so what a run may make. */
+#define AB_RUN_MAX_RESULTS 10000
+
 /* An unsigned figure the source did not hold. */
 #define AB_UNSET UINT64_MAX
 /* A yes/no the source did not hold (ab_flag is -1, 0 or 1). */

@@ -55,10 +55,11 @@ static gboolean io_file_ready(const struct ab_suite *s, const struct ab_step *st
 /* How much of the test file the page cache held just before the phase
  * started: what "cold" or "warm" really meant for it.  With -u the file's
  * directory is the user's: only a regular file is looked at. */
-static double io_file_resident(const struct ab_suite *s)
+static double io_file_resident(const struct ab_suite *s, const struct ab_step *step)
 {
 	int fd = openat(s->run_dir->dir_fd, s->run_dir->io_name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-	double share = ab_file_resident_share(fd);
+	uint64_t reads = (step->phase->flags & AB_PHASE_PER_CHAR) ? step->per_char_bytes : step->file_size;
+	double share = ab_file_resident_share(fd, reads);
 	if (fd >= 0)
 		close(fd);
 	return share;
@@ -196,7 +197,7 @@ static gboolean run_measured(struct ab_suite *s, struct ab_runner *r, const stru
 			fflush(s->progress);
 		}
 		if (ph->flags & AB_PHASE_NEEDS_FILE)
-			res->resident_at_start = io_file_resident(s);
+			res->resident_at_start = io_file_resident(s, step);
 		ok = ab_runner_run_step(r, &pass, seed, res, error);
 		if (s->progress) {
 			fprintf(s->progress, ok ? " done\n" : " failed\n");

@@ -185,8 +185,10 @@ GArray *ab_sweep_grid_cells(const struct ab_sweep_grid *g)
 		for (guint r = 0; r < g->records->len; r++) {
 			uint64_t record = g_array_index(g->records, uint64_t, r);
 			/* A record larger than the file cannot be written once,
-			 * even when the user asked for it. */
-			if (record > file)
+			 * even when the user asked for it; nor can a file that
+			 * is not whole records (12k in 8k records would move 8k
+			 * and leave an 8k file keyed as 12k). */
+			if (record > file || file % record)
 				continue;
 			/* iozone saves time on big files; explicit records are
 			 * what the user wants measured, so they are kept. */

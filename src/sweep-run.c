@@ -23,6 +23,9 @@
  * run directory, numbered as the workers number them (workloads/sweep.c). */
 struct cell_files {
 	unsigned count;
+	uid_t owner;         /* who makes the files: the run's user or -u USER */
+	uint64_t read_bytes; /* what a test reads of each: the cell's size, or all
+			      * the streams' regions of a shared file */
 	int *dir_fd;
 	char **name;
 	char **path;
@@ -37,6 +40,7 @@ static unsigned cell_file_count(const struct ab_step *cs)
 static void cell_files_init(struct cell_files *cf, const struct ab_suite *s, unsigned count)
 {
 	cf->count = count;
+	cf->owner = s->run_dir->io_owner;
 	cf->dir_fd = g_new(int, count);
 	cf->name = g_new0(char *, count + 1);
 	cf->path = g_new0(char *, count + 1);
@@ -61,13 +65,16 @@ static void cell_files_clear(struct cell_files *cf)
 	memset(cf, 0, sizeof(*cf));
 }
 
-/* A file of the cell, opened by the parent: a regular file only (with -u its
- * directory is the user's), never following a link, never blocking. */
+/* A file of the cell, opened by the parent: never following a link, never
+ * blocking, and only the regular file with one link of the user who makes
+ * it, as the workers check (with -u its directory is the user's, who could
+ * put a hard link to another file by that name between two cells: root
+ * would then truncate that file at the end). */
 static int open_file(const struct cell_files *cf, unsigned k, int flags, GError **error)
 {
 	int fd = openat(cf->dir_fd[k], cf->name[k], flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1 && st.st_uid == cf->owner)
 		return fd;
 	int e = fd < 0 ? errno : 0;
 	if (fd >= 0)
@@ -75,7 +82,8 @@ static int open_file(const struct cell_files *cf, unsigned k, int flags, GError 
 	if (e)
 		ab_set_error_errno(error, AB_ERROR_PHASE, e, "cannot open '%s'", cf->path[k]);
 	else
-		g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "cannot use '%s': not a regular file", cf->path[k]);
+		g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "cannot use '%s': not the regular file, with one link, the run made",
+			    cf->path[k]);
 	return -1;
 }
 
@@ -112,12 +120,15 @@ static double resident_share(const struct cell_files *cf)
 		struct stat st;
 		if (fd < 0)
 			return NAN;
-		double share = fstat(fd, &st) == 0 ? ab_file_resident_share(fd) : NAN;
+		/* Only what the test reads: the user of -u could have made the
+		 * file a sparse exabyte, whose every window root would map. */
+		double share = fstat(fd, &st) == 0 ? ab_file_resident_share(fd, cf->read_bytes) : NAN;
 		close(fd);
 		if (isnan(share))
 			return NAN;
-		cached += share * (double)st.st_size;
-		total += (double)st.st_size;
+		double weight = (double)MIN((uint64_t)st.st_size, cf->read_bytes);
+		cached += share * weight;
+		total += weight;
 	}
 	return total > 0 ? cached / total : NAN;
 }
@@ -151,9 +162,16 @@ static gboolean check_space(const struct ab_suite *s, const GArray *cells, uint6
 	for (guint i = 0; i < cells->len; i++)
 		largest = MAX(largest, g_array_index(cells, struct ab_sweep_cell, i).file_size);
 	struct statvfs vfs;
-	if (fstatvfs(s->run_dir->dir_fd, &vfs) != 0)
-		return TRUE; /* cannot tell: the write will say */
+	/* Cannot tell (ramfs counts no blocks at all, so none free): the
+	 * write will say. */
+	if (fstatvfs(s->run_dir->dir_fd, &vfs) != 0 || vfs.f_blocks == 0)
+		return TRUE;
 	uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	/* What an earlier phase left in the test file is freed by the
+	 * sweep's first write, which truncates it. */
+	struct stat st;
+	if (fstatat(s->run_dir->dir_fd, s->run_dir->io_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+		free_bytes += (uint64_t)st.st_blocks * 512;
 	uint64_t need = largest * files, streams = files;
 	if (need / files != largest || need > free_bytes) {
 		g_autofree char *dir = ab_one_line(s->run_dir->dir);
@@ -161,7 +179,8 @@ static gboolean check_space(const struct ab_suite *s, const GArray *cells, uint6
 			    "the sweep's largest cell needs %" G_GUINT64_FORMAT " MiB in '%s' (%" G_GUINT64_FORMAT
 			    " file%s of %" G_GUINT64_FORMAT " MiB), which has %" G_GUINT64_FORMAT
 			    " MiB free: give smaller --sweep-file-sizes, fewer --streams or --sweep-files",
-			    need / AB_MIB, dir, streams, streams == 1 ? "" : "s", largest / AB_MIB, free_bytes / AB_MIB);
+			    (need + AB_MIB - 1) / AB_MIB, dir, streams, streams == 1 ? "" : "s", (largest + AB_MIB - 1) / AB_MIB,
+			    free_bytes / AB_MIB); /* never "needs 0 MiB" */
 		return FALSE;
 	}
 	return TRUE;
@@ -295,6 +314,8 @@ gboolean ab_sweep_run(struct ab_suite *s, struct ab_runner *r, const struct ab_s
 			const struct ab_sweep_cell *cell = &g_array_index(cells, struct ab_sweep_cell, c);
 			cs.file_size = cell->file_size;
 			cs.io_chunk = (uint32_t)cell->record;
+			cf.read_bytes = cf.count == 1 && cs.shared_file && cs.streams > 1 ? cs.streams * cs.file_size
+											     : cs.file_size;
 			if (s->progress) {
 				g_autofree char *streams = ncounts > 1 || cs.streams > 1
 					? g_strdup_printf(", %" G_GUINT64_FORMAT " stream%s", cs.streams, cs.streams == 1 ? "" : "s")

@@ -4,7 +4,7 @@
 # and found cached, the timing switches seen in the syscalls, its CSV and
 # JSON, and `report` drawing the same grid from the saved run.
 . "$(dirname "$0")/lib.sh"
-plan 47
+plan 64
 d=$T/dir; mkdir "$d"
 
 js() { # json-file python-expression over o (the last object) and cells (its sweep results)
@@ -135,4 +135,125 @@ grep -q 'each stream goes through 2 files' "$T/w.out"; ok $? "the table says eac
 "$AB" run -d "$d" --phases sweep --sweep-tests write,bogus >/dev/null 2>"$T/b.err"
 is $? 1 "an unknown sweep test exits 1"
 grep -q "'bogus'" "$T/b.err"; ok $? "... naming it"
+# A sweep alone has no CSV line: the table is its results on screen, on
+# stdout or, with -q, on stderr; one that cannot be written is exit 5.
+"$AB" run -d "$d" --phases sweep --sweep-file-sizes 64k --sweep-records 64k --sweep-tests write >&- 2>/dev/null
+is $? 5 "a sweep alone with stdout closed exits 5"
+"$AB" run -d "$d" --phases sweep --sweep-file-sizes 64k --sweep-records 64k --sweep-tests write \
+	--json "$T/q.json" -q >/dev/null 2>/dev/full
+is $? 5 "... and with -q, stderr full, exits 5"
+is "$(js "$T/q.json" 'len(cells)')" 1 "... the results whole in --json"
+
+# --sweep-csv on the file of --json or --csv (by another name too): refused
+# before anything runs, or its rows would spoil a file report reads.
+ln -s "$T/same.json" "$T/same-link"
+"$AB" run -d "$d" --phases sweep --sweep-file-sizes 64k --sweep-records 64k --sweep-tests write \
+	--json "$T/same.json" --sweep-csv "$T/same-link" -q >/dev/null 2>"$T/same.err"
+is $? 1 "--sweep-csv naming the --json file exits 1"
+grep -q "refusing --sweep-csv '$T/same-link': it is the file of --json" "$T/same.err"; ok $? "... saying so"
+[ ! -s "$T/same.json" ]; ok $? "... before anything is written"
 dir_is_empty "$d"; ok $? "the sweeps left nothing in DIR"
+
+# Free space, on a 16 MiB tmpfs: a sweep file that cannot fit is refused
+# before any phase runs, and the space an earlier phase's file holds counts
+# as free (the sweep truncates that file first).
+if is_root; then
+	mkdir "$T/small"
+	if mount -t tmpfs -o size=16m tmpfs "$T/small"; then
+		cleanup_add "umount '$T/small'"
+		"$AB" run -d "$T/small" --phases block-write,sweep -s 8m -n 0 --cache none -r 0 --sweep-file-sizes 32m \
+			--sweep-records 1m --sweep-tests write >/dev/null 2>"$T/small.err"
+		is $? 3 "a sweep file larger than the free space exits 3"
+		! grep -q "phase 'block-write'" "$T/small.err" && grep -q "the phases need 32M" "$T/small.err"
+		ok $? "... before the phases before it run" || sed 's/^/#   /' "$T/small.err"
+		"$AB" run -d "$T/small" --phases block-write,sweep -s 8m -n 0 --cache none -r 0 --sweep-file-sizes 12m \
+			--sweep-records 1m --sweep-tests write -q >/dev/null 2>"$T/small.err"
+		is $? 0 "an 8m block-write then a 12m sweep fit in 16m: exit 0" || sed 's/^/#   /' "$T/small.err"
+		dir_is_empty "$T/small"; ok $? "... leaving nothing"
+		umount "$T/small"
+	else
+		for i in 1 2 3 4; do skip "cannot mount a tmpfs"; done
+	fi
+else
+	for i in 1 2 3 4; do skip "mounting a tmpfs needs root"; done
+fi
+
+# ramfs counts no blocks (statvfs: none free): the sweep cannot tell its
+# space, so it runs; it has no O_DIRECT, which -D reports in one line.
+if is_root; then
+	mkdir "$T/ram"
+	if mount -t ramfs ramfs "$T/ram"; then
+		cleanup_add "umount '$T/ram'"
+		"$AB" run -d "$T/ram" --phases sweep --sweep-file-sizes 64k --sweep-records 64k -q >/dev/null 2>"$T/ram.err"
+		is $? 0 "a sweep on ramfs (no block counts) runs: exit 0" || sed 's/^/#   /' "$T/ram.err"
+		"$AB" run -d "$T/ram" --phases sweep --sweep-file-sizes 64k --sweep-records 64k -D -q >/dev/null 2>"$T/ram.err"
+		is $? 2 "-D on ramfs (no O_DIRECT) exits 2"
+		grep -q "cannot open '$T/ram/arraybench\..*\.io' with O_DIRECT" "$T/ram.err"; ok $? "... saying O_DIRECT failed"
+		dir_is_empty "$T/ram"; ok $? "... leaving nothing"
+		umount "$T/ram"
+	else
+		for i in 1 2 3 4; do skip "cannot mount a ramfs"; done
+	fi
+else
+	for i in 1 2 3 4; do skip "mounting a ramfs needs root"; done
+fi
+
+# -u: the test file's directory is the user's, who may put a hard link to
+# another file by its name between two cells.  The parent (root) evicts,
+# measures and at the end empties the file: it must refuse what is not the
+# run's file.  The victim is the user's own but read-only to them (mode
+# 400), so only root could empty it.
+stop_swapper() { # stop-file pid: tell it, give it 10 s, then wait
+	touch "$1"
+	for i in $(seq 100); do kill -0 "$2" 2>/dev/null || break; sleep 0.1; done
+	wait "$2"
+}
+if is_root && id nobody >/dev/null 2>&1; then
+	chmod 711 "$T"
+	hab=$(ab_for_others nobody)
+	mkdir "$T/h"; chown nobody "$T/h"; chmod 700 "$T/h"
+	printf 'precious\n' >"$T/victim"; chown nobody "$T/victim"; chmod 400 "$T/victim"
+	# The swappers stop when told (a stop file), and hold no pipe of ours.
+	setsid su nobody -s /bin/sh -c "touch '$T/h/ready'; while [ ! -e '$T/stop-h' ]; do
+		for f in '$T/h'/arraybench.*.io; do [ -e \"\$f\" ] && ln -f '$T/victim' \"\$f\" 2>/dev/null; done
+	done" >/dev/null 2>&1 &
+	swapper=$!
+	for i in $(seq 50); do [ -e "$T/h/ready" ] && break; sleep 0.1; done
+	"$hab" run -d "$T/h" --phases sweep --sweep-file-sizes 64k --sweep-records 4k-64k --sweep-tests write,read \
+		-u nobody --cache none -r 16 -q >/dev/null 2>"$T/h.err"
+	st=$?
+	stop_swapper "$T/stop-h" "$swapper"
+	is "$st" 2 "-u: a hard link swapped in for the test file fails the sweep: exit 2"
+	is "$(cat "$T/victim")" precious "... and root never empties the file it points to"
+	# ... or a sparse file of an exabyte, its own (on a tmpfs, which takes
+	# one): root's mincore of it, a window at a time, took hours and did
+	# not heed Ctrl-C.  Only the cell's size is looked at.
+	mkdir "$T/sparse"
+	if mount -t tmpfs -o size=64m tmpfs "$T/sparse"; then
+		cleanup_add "umount '$T/sparse'"
+		chown nobody "$T/sparse"; chmod 700 "$T/sparse"
+		cat >"$T/swap-sparse" <<-'EOF'
+		#!/bin/sh
+		touch "$1/ready"
+		while [ ! -e "$2" ]; do for f in "$1"/arraybench.*.io; do
+			[ -f "$f" ] && [ "$(stat -c %s "$f")" -lt 1000000000 ] &&
+				truncate -s 1E "$1/big" && mv -f "$1/big" "$f"
+		done; done
+		EOF
+		chmod 755 "$T/swap-sparse"
+		setsid su nobody -s /bin/sh -c "'$T/swap-sparse' '$T/sparse' '$T/stop-sparse'" >/dev/null 2>&1 &
+		swapper=$!
+		for i in $(seq 50); do [ -e "$T/sparse/ready" ] && break; sleep 0.1; done
+		ARRAYBENCH_STATE_DIR=$T/state timeout -s KILL 60 "$hab" run -d "$T/sparse" --phases sweep \
+			--sweep-file-sizes 16m --sweep-records 4k --sweep-tests read,random-read,backward-read,stride-read,fread \
+			-u nobody --cache none -r 16 -q >/dev/null 2>"$T/sparse.err"
+		st=$?
+		stop_swapper "$T/stop-sparse" "$swapper"
+		[ "$st" != 137 ]; ok $? "-u: a sparse exabyte in the test file's place does not hang the sweep (exit $st)"
+		umount "$T/sparse"
+	else
+		skip "cannot mount a tmpfs"
+	fi
+else
+	for i in 1 2 3; do skip "-u needs root"; done
+fi

@@ -29,17 +29,17 @@ static void test_evicted_then_read(void **state)
 	assert_int_equal(write(fd, buf, SIZE), SIZE);
 	assert_int_equal(fsync(fd), 0);
 	assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
-	double cold = ab_file_resident_share(fd);
+	double cold = ab_file_resident_share(fd, UINT64_MAX);
 	if (!(cold < 0.1))
 		fail_msg("after fsync and DONTNEED %.2f of the file is resident, want near 0", cold);
 	assert_int_equal(pread(fd, buf, SIZE, 0), SIZE);
-	double warm = ab_file_resident_share(fd);
+	double warm = ab_file_resident_share(fd, UINT64_MAX);
 	if (!(warm > 0.9))
 		fail_msg("after reading it all %.2f of the file is resident, want near 1", warm);
 	/* Half read back: about half. */
 	assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
 	assert_int_equal(pread(fd, buf, SIZE / 2, 0), SIZE / 2);
-	double half = ab_file_resident_share(fd);
+	double half = ab_file_resident_share(fd, UINT64_MAX);
 	if (!(half > 0.4 && half < 0.75)) /* readahead may bring a little more */
 		fail_msg("after reading half %.2f of the file is resident", half);
 	close(fd);
@@ -50,15 +50,15 @@ static void test_unknown(void **state)
 	(void)state;
 	int p[2];
 	assert_int_equal(pipe(p), 0);
-	assert_true(isnan(ab_file_resident_share(p[0]))); /* not a regular file */
+	assert_true(isnan(ab_file_resident_share(p[0], UINT64_MAX))); /* not a regular file */
 	close(p[0]);
 	close(p[1]);
-	assert_true(isnan(ab_file_resident_share(-1)));
+	assert_true(isnan(ab_file_resident_share(-1, UINT64_MAX)));
 	char path[] = "/var/tmp/ab-residency.XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
 	unlink(path);
-	assert_true(isnan(ab_file_resident_share(fd))); /* empty: no share to tell */
+	assert_true(isnan(ab_file_resident_share(fd, UINT64_MAX))); /* empty: no share to tell */
 	close(fd);
 }
 

@@ -7,9 +7,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../src/config.h"
 #include "../../src/error.h"
+#include "../../src/residency.h"
 #include "../../src/run-options.h"
 #include "run-args.h"
 #include "../../src/rundir.h"
@@ -180,6 +182,72 @@ static void test_options(void **state)
 	expect_error(e, 1, "--untimed-flush contradicts --include-fsync");
 	g_clear_error(&e);
 	ab_config_clear(&cfg);
+	/* The random tests' order, 8 bytes a record, must fit in half the RAM:
+	 * 1 TiB in 4 KiB records is 2 GiB, refused on a 1 GiB machine, run
+	 * without the random tests. */
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "sweep", "--sweep-file-sizes", "1t",
+			       "--sweep-records", "4k", NULL));
+	assert_false(ab_config_finish(&cfg, 1ull << 30, &e));
+	expect_error(e, 3, "sweep cell 1073741824k/4k: its random tests need 2048 MiB");
+	g_clear_error(&e);
+	ab_config_clear(&cfg);
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "sweep", "--sweep-file-sizes", "1t",
+			       "--sweep-records", "4k", "--sweep-tests", "write,read", NULL));
+	assert_true(ab_config_finish(&cfg, 1ull << 30, NULL));
+	ab_config_clear(&cfg);
+	/* 64 file sizes x 15 records x 13 tests is 12480 results: more than a
+	 * run's JSON may hold for report to read it back. */
+	ab_config_init(&cfg);
+	g_autoptr(GString) sizes = g_string_new(NULL);
+	for (int i = 0; i < 64; i++)
+		g_string_append_printf(sizes, "%s%dm", i ? "," : "", 16 * (i + 1));
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "sweep", "--sweep-file-sizes", sizes->str,
+			       "--sweep-records", "1k-16m", NULL));
+	assert_false(ab_config_finish(&cfg, ram, &e));
+	expect_error(e, 1, "the sweep makes 12480 results (960 cells x 13 tests x 1 stream counts), more than the 10000");
+	g_clear_error(&e);
+	ab_config_clear(&cfg);
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "sweep", "--sweep-file-sizes", sizes->str,
+			       "--sweep-records", "1k-16m", "--sweep-tests", "write,read,reread", NULL));
+	assert_true(ab_config_finish(&cfg, ram, NULL));
+	ab_config_clear(&cfg);
+	/* ... but each stream count is a pass of the grid; and each stream
+	 * holds its own order of records. */
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "sweep", "--sweep-file-sizes", sizes->str,
+			       "--sweep-records", "1k-16m", "--sweep-tests", "write,read,reread", "--streams", "1,2,4,8",
+			       NULL));
+	assert_false(ab_config_finish(&cfg, ram, &e));
+	expect_error(e, 1, "the sweep makes 11520 results (960 cells x 3 tests x 4 stream counts)");
+	g_clear_error(&e);
+	ab_config_clear(&cfg);
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "sweep", "--sweep-file-sizes", "1t",
+			       "--sweep-records", "4k", NULL));
+	assert_true(ab_config_finish(&cfg, 8ull << 30, NULL)); /* 2 GiB of 8 */
+	ab_config_clear(&cfg);
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "sweep", "--sweep-file-sizes", "1t",
+			       "--sweep-records", "4k", "--streams", "4", NULL));
+	assert_false(ab_config_finish(&cfg, 8ull << 30, &e)); /* 4 x 2 GiB of 8 */
+	expect_error(e, 3, "its random tests need 8192 MiB");
+	g_clear_error(&e);
+	ab_config_clear(&cfg);
+	/* A cell is whole records: 12k in 8k records is left out (it moved 8k
+	 * and keyed it as 12k), 16k in 8k records stays. */
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "sweep", "--sweep-file-sizes", "12k,16k",
+			       "--sweep-records", "8k", NULL));
+	assert_true(ab_config_finish(&cfg, ram, NULL));
+	{
+		g_autoptr(GArray) whole = ab_sweep_grid_cells(&cfg.sweep_grid);
+		assert_int_equal(whole->len, 1);
+		assert_int_equal(g_array_index(whole, struct ab_sweep_cell, 0).file_size, 16 * 1024);
+	}
+	ab_config_clear(&cfg);
 	/* `all` is bonnie++'s phases: no sweep in it. */
 	ab_config_init(&cfg);
 	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "-s", "64g", "--phases", "all", NULL));
@@ -322,6 +390,72 @@ static void test_stream_names(void **state)
 			fail_msg("'%s' taken for a stream file", not_ours[i]);
 }
 
+/* A sweep cell read back from JSON: hand edits the sweep could not have
+ * made (dropped from the grid, kept in sweep-csv) are refused, naming the
+ * member. */
+static void test_read_back(void **state)
+{
+	(void)state;
+	g_autoptr(ab_run) run = ab_run_new();
+	run->run_id = g_strdup("r1");
+	ab_run_add_result(run, cell(64, 4, "write", 1000, "warm", NAN, AB_SWEEP_TIME_FLUSH));
+	g_autofree char *line = ab_json_format(run);
+	GError *e = NULL;
+	g_autoptr(ab_run) back = ab_reader_json.read_line(line, &e);
+	assert_null(e);
+	assert_non_null(back);
+	const char *bad[][3] = {
+		{ "\"test\":\"write\"", "\"test\":\"bogus\"", "member 'phases[0].key.test': unknown sweep test 'bogus'" },
+		{ "\"test\":\"write\"", "\"test\":\"wr,ite\"", "unknown sweep test" },
+		{ "\"test\":\"write\"", "\"test\":null", "member 'phases[0].key.test': missing" },
+		{ "\"record_size_bytes\":4096", "\"record_size_bytes\":0", "member 'phases[0].key.record_size_bytes'" },
+		{ "\"record_size_bytes\":4096", "\"record_size_bytes\":1048576", "not dividing the file size" },
+		{ "\"record_size_bytes\":4096", "\"record_size_bytes\":12288", "not dividing the file size" },
+		{ "\"file_size_bytes\":65536", "\"file_size_bytes\":null", "member 'phases[0].key.file_size_bytes'" },
+		{ "\"timed\":[\"write\",\"fsync\"]", "\"timed\":5", "member 'phases[0].timed': not an array" },
+		{ "\"timed\":[\"write\",\"fsync\"]", "\"timed\":[\"write\",1]", "element 1 is not a string" },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+		const char *at = strstr(line, bad[i][0]);
+		if (!at)
+			fail_msg("no '%s' in %s", bad[i][0], line);
+		g_autofree char *head = g_strndup(line, (gsize)(at - line));
+		g_autofree char *edited = g_strconcat(head, bad[i][1], at + strlen(bad[i][0]), NULL);
+		struct ab_run *r = ab_reader_json.read_line(edited, &e);
+		assert_null(r);
+		expect_error(e, 1, bad[i][2]);
+		g_clear_error(&e);
+	}
+}
+
+/* The parent's mincore covers only the cell's file: with -u the user may
+ * put a sparse file of terabytes (or an exabyte) in the test file's place,
+ * whose windows it would otherwise map one by one for hours. */
+static void test_residency_cap(void **state)
+{
+	(void)state;
+	char path[] = "/var/tmp/ab-sweep-residency.XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	enum { CELL = 64 * 1024 };
+	g_autofree char *buf = g_malloc0(CELL);
+	assert_int_equal(pwrite(fd, buf, CELL, 0), CELL);
+	if (ftruncate(fd, (off_t)4 << 40) != 0) { /* 4 TiB, sparse */
+		close(fd);
+		skip();
+	}
+	assert_int_equal(pread(fd, buf, CELL, 0), CELL);
+	gint64 t0 = g_get_monotonic_time();
+	double share = ab_file_resident_share(fd, CELL);
+	gint64 took = g_get_monotonic_time() - t0;
+	close(fd);
+	if (!(share > 0.9))
+		fail_msg("the cell's 64k, just read, show %.3f resident: the share is of more than the cell", share);
+	if (took > G_USEC_PER_SEC)
+		fail_msg("the cell's residency took %" G_GINT64_FORMAT " us", took);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -331,6 +465,8 @@ int main(void)
 		cmocka_unit_test(test_grid),
 		cmocka_unit_test(test_stream_names),
 		cmocka_unit_test(test_workloads),
+		cmocka_unit_test(test_read_back),
+		cmocka_unit_test(test_residency_cap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
