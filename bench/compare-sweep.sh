@@ -80,6 +80,11 @@
 #   -i SIZE    sparse image size                              [8g]
 #   -w DIR     directory for the image and mount point        [/var/tmp]
 #   -D 0|1     loop device direct I/O (losetup --direct-io)   [1]
+#   -W MIB     right before each tool's run of a cell, touch MIB of
+#              memory and free it (0: not), so that the page cache the tool
+#              fills comes from pages the guest used a moment ago rather
+#              than pages this VM handed back to its host (a host fault
+#              each; see settle() and bench/RESULTS.md)          [0]
 #              -w /dev/shm -D 0 puts the image in RAM (tmpfs): the host's
 #              disk and cache drop out, and what is left is the tools' code
 #              paths, the page cache and this VM's memory
@@ -97,18 +102,18 @@
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-cells_arg=2g:64k,2g:1m,2g:16m,256m:4k rounds=5 fio_inval=1 image_size=8g workdir=/var/tmp keep="" loop_dio=1
+cells_arg=2g:64k,2g:1m,2g:16m,256m:4k rounds=5 fio_inval=1 image_size=8g workdir=/var/tmp keep="" loop_dio=1 warm_mib=0
 ab="$here/../arraybench"
 
 usage() { sed -n '/^# Options/,/^#   -h/p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "compare-sweep.sh: $*" >&2; exit 3; }
 bad() { echo "compare-sweep.sh: $*" >&2; exit 2; }
 
-while getopts ":c:x:I:i:w:D:o:b:h" opt; do
+while getopts ":c:x:I:i:w:D:o:b:W:h" opt; do
 	case $opt in
 	c) cells_arg=$OPTARG ;; x) rounds=$OPTARG ;; I) fio_inval=$OPTARG ;;
 	i) image_size=$OPTARG ;; w) workdir=$OPTARG ;; o) keep=$OPTARG ;; b) ab=$OPTARG ;;
-	D) loop_dio=$OPTARG ;;
+	D) loop_dio=$OPTARG ;; W) warm_mib=$OPTARG ;;
 	h) usage; exit 0 ;;
 	:) bad "option -$OPTARG needs a value (-h for help)" ;;
 	*) bad "unknown option -$OPTARG (-h for help)" ;;
@@ -260,6 +265,15 @@ run_waited() {
 # freed 3 s before).  Waiting past the 2 s makes every write start from
 # the same (handed back) memory for both tools, whichever ran before.
 settle() { sync; sleep 3; }
+# -W: touch every page of MIB and let them go, untimed, just before a run.
+# The host faults of handed-back memory are paid here, by neither tool.
+warm() {
+	[ "$warm_mib" -gt 0 ] 2>/dev/null || return 0
+	python3 -c 'import sys
+n = int(sys.argv[1]) << 20
+b = bytearray(n)
+b[::4096] = b"\x01" * len(range(0, n, 4096))' "$warm_mib"
+}
 
 results=$out/results.tsv failures=$out/failures.tsv
 : >"$results"
@@ -450,6 +464,7 @@ run_arraybench() {
 	local r=$1 cell=$2 base=$out/arraybench.${2/:/-}.r$1 st
 	rm -f "$base.json"
 	log "round $r: arraybench ${cell%%:*}k file, ${cell#*:}k records"
+	warm
 	run_waited "$ab" run -d "$tdir" --phases sweep --sweep-file-sizes "${cell%%:*}" \
 		--sweep-records "${cell#*:}k" --sweep-tests write,read,random-read,random-write \
 		-m compare-sweep -q --json "$base.json" >"$base.txt" 2>&1
@@ -477,6 +492,7 @@ run_fio() {
 	log "round $r: fio ${cell%%:*}k file, ${cell#*:}k records"
 	# arraybench's O_TRUNC + untimed fsync: the old blocks freed, committed.
 	rm -f "$f" && sync
+	warm # once per cell, as for arraybench: its four tests follow as fio's jobs do
 	local steps=(write read)
 	[ "$fio_inval" = 1 ] && steps+=(read-inval1)
 	steps+=(random-read random-write)
