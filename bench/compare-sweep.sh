@@ -6,6 +6,11 @@
 # side by side with the equivalent fio 3.33 jobs, cell by cell, on one ext4
 # file system, under one cache rule, in interleaved rounds.
 #
+# On this VM prefer bench/compare-sweep-pairs.sh: it measures each test on
+# its own, from the same state, and gives fio random_generator=lfsr (fio's
+# default random map reads long sequential stretches at the end of a run,
+# which this script's random rows still compare against; bench/RESULTS.md).
+#
 # Run as root from anywhere:   bench/compare-sweep.sh [OPTION...]
 #
 # What it does, in one go:
