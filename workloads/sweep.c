@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 enum { NONE = -1 };
@@ -314,11 +315,26 @@ static int do_records(struct ab_phase_ctx *ctx, struct test_state *ts, struct io
  * timing rule says (fsync, close).  The first file is opened before the
  * clock starts, as iozone opens its one file; the later ones inside it, as
  * dd's opens are (seed 001's ten files).  What the rule leaves untimed (the
- * close, iozone's default fsync) happens after the clock stops, for every
- * file: those not closed in the region stay open until then.
+ * close, iozone's default fsync) happens after the clock stops: for the last
+ * file, and for the others only when an untimed fsync must follow (iozone's
+ * default); else a file done with is closed at once, so that thousands of
+ * files a stream never hold thousands of descriptors.
  */
 static int run_files(struct ab_phase_ctx *ctx, struct test_state *ts)
 {
+	gboolean sync_after = !ts->time_fsync && ab_sweep_issues_fsync(ts->test, ts->timing);
+	if (sync_after && ts->files > 1) {
+		/* Every file stays open until after the clock: room for them. */
+		struct rlimit rl;
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < ts->files + 32) {
+			rl.rlim_cur = MIN(rl.rlim_max, (rlim_t)ts->files + 32);
+			setrlimit(RLIMIT_NOFILE, &rl);
+		}
+		if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur < ts->files + 32)
+			return ab_worker_fail(ctx, EMFILE, "%" G_GUINT64_FORMAT " files a stream stay open until "
+					      "the untimed fsync (--untimed-flush), more than the open-file limit",
+					      ts->files);
+	}
 	struct io_file *io = g_new0(struct io_file, ts->files);
 	for (uint64_t j = 0; j < ts->files; j++)
 		io[j].fd = -1;
@@ -337,7 +353,7 @@ static int run_files(struct ab_phase_ctx *ctx, struct test_state *ts)
 			break;
 		if (ts->time_fsync && (rc = sync_file(ctx, &io[j])) != 0)
 			break;
-		if (ts->time_close)
+		if (ts->time_close || (j + 1 < ts->files && !sync_after))
 			rc = close_file(ctx, &io[j], rc);
 	}
 	ab_worker_stop(ctx);
@@ -345,7 +361,7 @@ static int run_files(struct ab_phase_ctx *ctx, struct test_state *ts)
 		ab_worker_stonewall_end(ctx, done);
 	for (uint64_t j = 0; j < ts->files; j++) {
 		gboolean open = io[j].f || io[j].fd >= 0;
-		if (open && rc == 0 && !ts->time_fsync && ab_sweep_issues_fsync(ts->test, ts->timing))
+		if (open && rc == 0 && sync_after)
 			rc = sync_file(ctx, &io[j]);
 		rc = close_file(ctx, &io[j], rc);
 	}

@@ -4,7 +4,7 @@
 # and found cached, the timing switches seen in the syscalls, its CSV and
 # JSON, and `report` drawing the same grid from the saved run.
 . "$(dirname "$0")/lib.sh"
-plan 64
+plan 68
 d=$T/dir; mkdir "$d"
 
 js() { # json-file python-expression over o (the last object) and cells (its sweep results)
@@ -130,6 +130,25 @@ is "$(js "$T/w.json" 'sorted(set((c["key"]["streams"], c["bytes"], len(c["per_wo
 is "$(js "$T/w.json" '[o["config"]["files_per_stream"], o["config"]["stride"], o["config"]["shared_file"]]')" \
 	"[2, 17, false]" "the JSON states files per stream, stride and sharing"
 grep -q 'each stream goes through 2 files' "$T/w.out"; ok $? "the table says each stream went through 2 files"
+
+# More files a stream than open descriptors allowed: each file done with is
+# closed in the timed region, or under --untimed-flush (which syncs them all
+# after the clock) the worker raises its limit; both run whole.
+limited() { bash -c 'ulimit '"$1"' 256 && shift && exec "$@"' _ "$@"; } # -Sn|-n command...: 256 descriptors
+limited -Sn "$AB" run -d "$d" --phases sweep --sweep-file-sizes 64k --sweep-records 64k --sweep-tests write \
+	--sweep-files 1100 --json "$T/f.json" -q >/dev/null 2>"$T/f.err" &&
+	limited -Sn "$AB" run -d "$d" --phases sweep --sweep-file-sizes 64k --sweep-records 64k --sweep-tests write \
+		--sweep-files 1100 --untimed-flush --json "$T/f.json" -q >/dev/null 2>>"$T/f.err"
+is $? 0 "1100 files a stream under a soft limit of 256 descriptors run, timed either way" ||
+	sed 's/^/#   /' "$T/f.err"
+is "$(python3 -c 'import json, sys
+print([json.loads(l)["phases"][0]["bytes"] for l in open(sys.argv[1])])' "$T/f.json")" "[72089600, 72089600]" \
+	"... every file written"
+limited -n "$AB" run -d "$d" --phases sweep --sweep-file-sizes 64k --sweep-records 64k --sweep-tests write \
+	--sweep-files 1100 --untimed-flush -q >/dev/null 2>"$T/f.err"
+is $? 2 "under a hard limit of 256, --untimed-flush's 1100 open files fail the phase (exit 2)"
+grep -q "1100 files a stream stay open until the untimed fsync" "$T/f.err"; ok $? "... saying why" ||
+	sed 's/^/#   /' "$T/f.err"
 
 # Bad input: one line naming the value, exit 1.
 "$AB" run -d "$d" --phases sweep --sweep-tests write,bogus >/dev/null 2>"$T/b.err"
