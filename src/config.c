@@ -256,9 +256,7 @@ static gboolean finish_sweep(struct ab_config *cfg, uint64_t physical_ram_bytes,
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "--shared-file needs --streams: one stream has a file of its own");
 		return FALSE;
 	}
-	uint64_t most = 1;
-	for (guint i = 0; cfg->stream_counts && i < cfg->stream_counts->len; i++)
-		most = MAX(most, g_array_index(cfg->stream_counts, uint64_t, i));
+	uint64_t most = ab_most_streams(cfg->stream_counts);
 	uint64_t files = cfg->files_per_stream ? cfg->files_per_stream : 1;
 	if (most * files > AB_MAX_SWEEP_FILES) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,

@@ -31,10 +31,8 @@ static gboolean check_space(const struct ab_config *cfg, GError **error)
 		if (!st->sweep_grid)
 			continue;
 		/* Every stream's files at once, for the most streams asked for. */
-		uint64_t streams = st->streams ? st->streams : 1;
-		for (guint k = 0; st->stream_counts && k < st->stream_counts->len; k++)
-			streams = MAX(streams, g_array_index(st->stream_counts, uint64_t, k));
-		streams *= st->files_per_stream ? st->files_per_stream : 1;
+		uint64_t streams = MAX(st->streams, ab_most_streams(st->stream_counts)) *
+				   (st->files_per_stream ? st->files_per_stream : 1);
 		g_autoptr(GArray) cells = ab_sweep_grid_cells(st->sweep_grid);
 		for (guint c = 0; c < cells->len; c++) {
 			uint64_t file = g_array_index(cells, struct ab_sweep_cell, c).file_size;

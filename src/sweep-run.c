@@ -31,10 +31,16 @@ struct cell_files {
 	char **path;
 };
 
+/* Do the cell's streams work in regions of the one test file? */
+static gboolean shares_file(const struct ab_step *cs)
+{
+	return cs->shared_file && cs->streams > 1;
+}
+
 static unsigned cell_file_count(const struct ab_step *cs)
 {
 	uint64_t files = cs->files_per_stream ? cs->files_per_stream : 1;
-	return cs->shared_file && cs->streams > 1 ? 1 : (unsigned)(cs->streams * files);
+	return shares_file(cs) ? 1 : (unsigned)(cs->streams * files);
 }
 
 static void cell_files_init(struct cell_files *cf, const struct ab_suite *s, unsigned count)
@@ -227,7 +233,7 @@ static gboolean run_test(struct ab_suite *s, struct ab_runner *r, const struct c
 	if (cold && !evict(cf, error))
 		return FALSE;
 	/* No worker may truncate a shared file under the others. */
-	if ((ti->flags & AB_SWEEP_CREATES) && st.shared_file && st.streams > 1 && !empty_files(cf, error))
+	if ((ti->flags & AB_SWEEP_CREATES) && shares_file(&st) && !empty_files(cf, error))
 		return FALSE;
 	g_autoptr(ab_result) res = ab_result_new(st.phase->name);
 	/* A test that makes the file anew truncates it first: what was cached
@@ -273,7 +279,7 @@ static gboolean run_cell(struct ab_suite *s, struct ab_runner *r, const struct c
 			lay.sweep_timing = AB_SWEEP_TIME_FSYNC;
 			lay.direct = FALSE;
 			g_autoptr(ab_result) scratch = ab_result_new(cs->phase->name);
-			if ((lay.shared_file && lay.streams > 1 && !empty_files(cf, error)) ||
+			if ((shares_file(&lay) && !empty_files(cf, error)) ||
 			    !ab_runner_run_step(r, &lay, ts ^ 1, scratch, error))
 				return FALSE;
 			laid_out = TRUE;
@@ -294,9 +300,7 @@ gboolean ab_sweep_run(struct ab_suite *s, struct ab_runner *r, const struct ab_s
 	const uint64_t *counts = step->stream_counts && step->stream_counts->len
 					 ? (const uint64_t *)(const void *)step->stream_counts->data : &one;
 	guint ncounts = step->stream_counts && step->stream_counts->len ? step->stream_counts->len : 1;
-	uint64_t most = 0;
-	for (guint i = 0; i < ncounts; i++)
-		most = MAX(most, counts[i]);
+	uint64_t most = MAX(one, ab_most_streams(step->stream_counts));
 	if (!check_space(s, cells, most * (step->files_per_stream ? step->files_per_stream : 1), error))
 		return FALSE;
 	gboolean ok = TRUE;
@@ -314,8 +318,7 @@ gboolean ab_sweep_run(struct ab_suite *s, struct ab_runner *r, const struct ab_s
 			const struct ab_sweep_cell *cell = &g_array_index(cells, struct ab_sweep_cell, c);
 			cs.file_size = cell->file_size;
 			cs.io_chunk = (uint32_t)cell->record;
-			cf.read_bytes = cf.count == 1 && cs.shared_file && cs.streams > 1 ? cs.streams * cs.file_size
-											     : cs.file_size;
+			cf.read_bytes = shares_file(&cs) ? cs.streams * cs.file_size : cs.file_size;
 			if (s->progress) {
 				g_autofree char *streams = ncounts > 1 || cs.streams > 1
 					? g_strdup_printf(", %" G_GUINT64_FORMAT " stream%s", cs.streams, cs.streams == 1 ? "" : "s")

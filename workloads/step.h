@@ -66,6 +66,15 @@ struct ab_step {
 /* The file of stream k (0-based) of a sweep cell run by more than one
  * worker, in the run's directory; stream 0 uses the run's test file. */
 #define AB_STREAM_FILE_FMT "stream.%u"
+
+/* The largest count of a --streams list (stream_counts), 1 for none. */
+static inline uint64_t ab_most_streams(const GArray *stream_counts)
+{
+	uint64_t most = 1;
+	for (guint i = 0; stream_counts && i < stream_counts->len; i++)
+		most = MAX(most, g_array_index(stream_counts, uint64_t, i));
+	return most;
+}
 #define AB_MAX_STREAMS 256u
 /* Files of one cell (streams x files per stream): stream.1 .. stream.4095. */
 #define AB_MAX_SWEEP_FILES 4096u
