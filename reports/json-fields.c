@@ -12,6 +12,9 @@ const struct ab_json_field ab_json_run_fields[] = {
 	AB_JF("seed", U64, struct ab_run, seed),
 	AB_JF("seed_text", STR, struct ab_run, seed_text),
 	AB_JF("concurrency", U64, struct ab_run, concurrency),
+	AB_JF("cell", STR, struct ab_run, cell),
+	AB_JF("workload", STR, struct ab_run, workload),
+	AB_JF("failure", STR, struct ab_run, failure),
 	END,
 };
 

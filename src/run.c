@@ -89,6 +89,9 @@ void ab_run_free(struct ab_run *run)
 	g_free(run->tool_version);
 	g_free(run->run_id);
 	g_free(run->seed_text);
+	g_free(run->cell);
+	g_free(run->workload);
+	g_free(run->failure);
 	g_free(run->machine);
 	g_free(run->kernel);
 	g_free(run->fs_type);

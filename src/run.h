@@ -196,6 +196,13 @@ struct ab_run {
 	char *seed_text;         /* a seed that is no number (bonnie++ -Z FILE), else NULL */
 	int64_t start_unix;      /* INT64_MIN unknown */
 	uint64_t concurrency;    /* bonnie++'s -c label; 1 for arraybench */
+	/* Comparison runs: the matrix cell this run measured ("btrfs-raid1
+	 * ext4 noatime bonnie"), the workload profile it ran, and why a cell's
+	 * visit gave no results (its build failed...); NULL when none.  A
+	 * matrix run's repeat is its matrix repeat. */
+	char *cell;
+	char *workload;
+	char *failure;
 	char *machine;
 	char *kernel;
 	uint64_t cpus;
