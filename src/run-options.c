@@ -549,7 +549,7 @@ static const GOptionEntry entries[] = {
 	{ "fast", 'f', G_OPTION_FLAG_OPTIONAL_ARG, CB(opt_fast),
 	  "-f skips the per-char phases; -fSIZE (attached) sets their size (3m)", "SIZE" },
 	{ "sync-each-write", 'b', NOARG, CB(opt_sync), "fsync after every write (and file create/delete)", NULL },
-	{ "quiet", 'q', NOARG, CB(opt_quiet), "Table and progress to stderr; stdout has only the CSV", NULL },
+	{ "quiet", 'q', NOARG, CB(opt_quiet), "Table to stderr, no progress line; stdout has only the CSV", NULL },
 	{ "verbose", 'v', NOARG, CB(opt_verbose), "Show all that mkfs, mdadm and the other set-up tools said", NULL },
 	{ "user", 'u', 0, CB(opt_user), "Run the workers as this user (as root)", "USER[:GROUP]" },
 	{ "seekers", 0, 0, CB(opt_seekers), "Forked seeker processes (5)", "N" },
@@ -628,6 +628,10 @@ static const char run_description[] =
 	"Runs bonnie++'s phases in DIR and prints a table and a bonnie++ 1.98 CSV line.\n"
 	"Exit status: 0 ok, 1 bad input, 2 a phase failed, 3 missing resource or privilege,\n"
 	"4 unsafe target or state directory, 5 results not written, 130 interrupted.\n"
+	"On a terminal, stderr shows one live status line: repeat, phase, percent done,\n"
+	"current rate, elapsed time and ETA, or what the run is doing between phases\n"
+	"(building, formatting, syncing, dropping caches, tearing down); off a terminal,\n"
+	"one line per finished phase with its rate and time.  -q silences both.\n"
 	"Every run journals what it makes (in $ARRAYBENCH_STATE_DIR, /var/lib/arraybench for\n"
 	"root, ~/.local/state/arraybench for others) so 'arraybench cleanup' can undo it\n"
 	"after a crash.  See arraybench(1).";
