@@ -257,10 +257,22 @@ static double eta(uint64_t now)
 	return (double)(st.total - st.done) / rate;
 }
 
+/* A run sent to the background (&, or Ctrl-Z then bg) keeps off the
+ * terminal: its line would land on the shell's prompt. */
+static gboolean in_foreground(void)
+{
+	pid_t fg = tcgetpgrp(fileno(st.out));
+	return fg < 0 || fg == getpgrp();
+}
+
 static void draw(uint64_t now)
 {
 	if (st.mode != AB_PROGRESS_LIVE)
 		return;
+	if (!in_foreground()) {
+		st.shown = FALSE;
+		return;
+	}
 	g_autofree char *what = st.name && st.detail ? g_strdup_printf("%s %s", st.name, st.detail)
 						      : g_strdup(st.name ? st.name : st.activity);
 	if (!what) {
