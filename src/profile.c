@@ -127,7 +127,9 @@ static gboolean at_line(GError **error, const char *where, unsigned line, const 
 	va_start(ap, fmt);
 	g_autofree char *msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	g_autofree char *safe = ab_one_line(msg);
+	/* GKeyFile's own messages quote the bad bytes as they are. */
+	g_autofree char *valid = g_utf8_make_valid(msg, -1);
+	g_autofree char *safe = ab_one_line(valid);
 	g_autofree char *safe_where = ab_one_line(where);
 	g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%s:%u: %s", safe_where, line, safe);
 	return FALSE;

@@ -658,13 +658,16 @@ static gboolean takes_next_word(const char *arg)
 	return FALSE;
 }
 
-/* The value of the last --workload in argv (before any "--"), or NULL. */
+/* The value of the last --workload in argv (before any "--"), or NULL;
+ * NULL too when help is asked for, which needs no profile read. */
 static const char *workload_asked(int argc, char **argv)
 {
 	const char *name = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (g_str_equal(argv[i], "--"))
 			break;
+		if (g_str_has_prefix(argv[i], "--help") || g_str_equal(argv[i], "-h") || g_str_equal(argv[i], "-?"))
+			return NULL;
 		if (g_str_has_prefix(argv[i], "--workload="))
 			name = argv[i] + strlen("--workload=");
 		else if (g_str_equal(argv[i], "--workload") && i + 1 < argc)
