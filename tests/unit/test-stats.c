@@ -6,6 +6,9 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdbool.h>
+
+#include "../../src/rng.h"
 
 #include "../../src/stats.h"
 
@@ -131,6 +134,189 @@ static void test_describe_small(void **state)
 	near(s.mean, 3, 0);
 }
 
+/*
+ * Welch's test.  Expected t and df are the formulas (t = (ma - mb) /
+ * sqrt(va/na + vb/nb), Welch-Satterthwaite df) in python3 with statistics'
+ * mean and variance; p is 2 P(T > |t|) from a Simpson integral of the t
+ * density in python3 (400000 intervals), which matches the closed form
+ * 1 - |t| / sqrt(2 + t^2) at df 2 to 1e-13.
+ */
+static void test_welch(void **state)
+{
+	(void)state;
+	struct ab_welch w;
+	const double a1[] = { 1, 2, 3, 4, 5 }, b1[] = { 2, 4, 6, 8, 10 };
+	ab_stats_welch(a1, 5, b1, 5, &w);
+	near(w.t, -1.8973665961010275, 1e-12);
+	near(w.df, 5.882352941176471, 1e-12);
+	near(w.p, 0.10753119493063601, 1e-9);
+	/* One side without spread: df = nb - 1 = 2, p in closed form. */
+	const double a2[] = { 5, 5, 5 }, b2[] = { 1, 2, 3 };
+	ab_stats_welch(a2, 3, b2, 3, &w);
+	near(w.t, 5.196152422706632, 1e-12);
+	near(w.df, 2, 1e-12);
+	near(w.p, 0.03509871864598457, 1e-12);
+	/* Unequal sizes, like rates of repeats; NANs skipped. */
+	const double a3[] = { 101.2, NAN, 98.7, 100.4 }, b3[] = { 99.9, 102.5, 100.8, 101.1 };
+	ab_stats_welch(a3, 4, b3, 4, &w);
+	near(w.t, -1.067658690167869, 1e-12);
+	near(w.df, 3.957027114658642, 1e-12);
+	near(w.p, 0.34643235638414993, 1e-9);
+	const double a4[] = { 19.1, 20.3, 18.7, 21.0, 19.6 }, b4[] = { 24.2, 22.9, 25.1, 23.8 };
+	ab_stats_welch(a4, 5, b4, 4, &w);
+	near(w.t, -6.920352140670268, 1e-12);
+	near(w.df, 6.6037788447127115, 1e-12);
+	near(w.p, 0.00029550470089478864, 1e-10);
+	/* The test is symmetric in its sides. */
+	struct ab_welch r;
+	ab_stats_welch(b4, 4, a4, 5, &r);
+	near(r.t, -w.t, 1e-12);
+	near(r.p, w.p, 1e-15);
+	/* Too few values: unknown.  No noise at all: p 0 or 1. */
+	ab_stats_welch(a1, 1, b1, 5, &w);
+	assert_true(isnan(w.t) && isnan(w.df) && isnan(w.p));
+	const double c7[] = { 7, 7, 7 }, c8[] = { 8, 8 };
+	ab_stats_welch(c7, 3, c8, 2, &w);
+	assert_true(isnan(w.t));
+	near(w.p, 0, 0);
+	ab_stats_welch(c7, 3, c7, 2, &w);
+	near(w.p, 1, 0);
+}
+
+/*
+ * The ratio's interval: ratio * exp(-+ t * sqrt(tx + tb)) with tx, tb the
+ * squared relative standard errors of the means; t = qt(0.975, df) by
+ * bisection over the Simpson integral in python3 (df 6.9838: 2.3657357).
+ */
+static void test_ratio_ci(void **state)
+{
+	(void)state;
+	struct ab_ratio r;
+	const double x[] = { 19.1, 20.3, 18.7, 21.0, 19.6 }, b[] = { 24.2, 22.9, 25.1, 23.8 };
+	ab_stats_ratio_ci(x, 5, b, 4, 0.95, &r);
+	near(r.ratio, 0.8225, 1e-12);
+	near(r.low, 0.7692810166686115, 1e-7);
+	near(r.high, 0.879400681079621, 1e-7);
+	/* Base with spread, cell without: df 2, t = 4.302652729749464. */
+	const double x2[] = { 5, 5, 5 }, b2[] = { 1, 2, 3 };
+	ab_stats_ratio_ci(x2, 3, b2, 3, 0.95, &r);
+	near(r.ratio, 2.5, 1e-12);
+	near(r.low, 2.5 * exp(-4.302652729749464 * sqrt(1.0 / 12)), 1e-9);
+	near(r.high, 2.5 * exp(4.302652729749464 * sqrt(1.0 / 12)), 1e-9);
+	/* A group against itself: ratio 1 inside its interval. */
+	ab_stats_ratio_ci(b, 4, b, 4, 0.95, &r);
+	near(r.ratio, 1, 1e-12);
+	assert_true(r.low < 1 && r.high > 1);
+	/* One value: a ratio, no interval; a zero or unknown base: nothing. */
+	ab_stats_ratio_ci(x, 1, b, 4, 0.95, &r);
+	near(r.ratio, 19.1 / 24.0, 1e-12);
+	assert_true(isnan(r.low) && isnan(r.high));
+	const double zero[] = { 0, 0 }, unknown[] = { NAN };
+	ab_stats_ratio_ci(x, 5, zero, 2, 0.95, &r);
+	assert_true(isnan(r.ratio) && isnan(r.low));
+	ab_stats_ratio_ci(x, 5, unknown, 1, 0.95, &r);
+	assert_true(isnan(r.ratio));
+	/* No spread on either side: a point. */
+	const double c7[] = { 7, 7 }, c14[] = { 14, 14, 14 };
+	ab_stats_ratio_ci(c14, 3, c7, 2, 0.95, &r);
+	near(r.ratio, 2, 0);
+	near(r.low, 2, 0);
+	near(r.high, 2, 0);
+}
+
+/* Normal deviates (Box-Muller) from the project's seeded generator. */
+static double normal(struct ab_rng *rng, double mean, double sd)
+{
+	double u1 = ((double)(ab_rng_next(rng) >> 11) + 0.5) / 9007199254740992.0;
+	double u2 = (double)(ab_rng_next(rng) >> 11) / 9007199254740992.0;
+	return mean + sd * sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+static void test_bootstrap(void **state)
+{
+	(void)state;
+	const double x[] = { 19.1, 20.3, 18.7, 21.0, 19.6 }, b[] = { 24.2, 22.9, 25.1, 23.8 };
+	struct ab_ratio r1, r2, r3;
+	/* Deterministic: the same seed, the same interval, bit for bit. */
+	ab_stats_bootstrap_ratio(x, 5, b, 4, AB_CENTRE_MEAN, 0.95, 10000, 42, &r1);
+	ab_stats_bootstrap_ratio(x, 5, b, 4, AB_CENTRE_MEAN, 0.95, 10000, 42, &r2);
+	assert_true(r1.low == r2.low && r1.high == r2.high && r1.ratio == r2.ratio);
+	near(r1.ratio, 0.8225, 1e-12);
+	assert_true(r1.low < 0.8225 && 0.8225 < r1.high);
+	/* Another seed moves the ends only a little. */
+	ab_stats_bootstrap_ratio(x, 5, b, 4, AB_CENTRE_MEAN, 0.95, 10000, 7, &r3);
+	near(r3.low, r1.low, 0.01);
+	near(r3.high, r1.high, 0.01);
+	/* The bootstrap's ends lie within the sample's extremes' ratios. */
+	assert_true(r1.low >= 18.7 / 25.1 && r1.high <= 21.0 / 22.9);
+	/* Medians. */
+	ab_stats_bootstrap_ratio(x, 5, b, 4, AB_CENTRE_MEDIAN, 0.95, 10000, 42, &r1);
+	near(r1.ratio, 19.6 / 24.0, 1e-12);
+	assert_true(r1.low <= r1.ratio && r1.ratio <= r1.high);
+	/* Too little: ratio only, or nothing. */
+	ab_stats_bootstrap_ratio(x, 1, b, 4, AB_CENTRE_MEAN, 0.95, 1000, 1, &r1);
+	near(r1.ratio, 19.1 / 24.0, 1e-12);
+	assert_true(isnan(r1.low) && isnan(r1.high));
+	const double zero[] = { 0, 0, 0 };
+	ab_stats_bootstrap_ratio(x, 5, zero, 3, AB_CENTRE_MEAN, 0.95, 1000, 1, &r1);
+	assert_true(isnan(r1.ratio) && isnan(r1.low));
+}
+
+/*
+ * Coverage on synthetic data: samples of 10 from N(100, 10) against
+ * samples of 10 from N(125, 12.5) (true ratio of means 0.8), 400 times.
+ * The delta-method interval should hold 0.8 about 95 % of the time; the
+ * percentile bootstrap, known to run narrow at small n, somewhat less.
+ * The bounds leave room for the chance of 400 trials (sd about 1.1 %).
+ */
+static void test_coverage(void **state)
+{
+	(void)state;
+	struct ab_rng rng;
+	ab_rng_init(&rng, 2026, 0);
+	unsigned held_delta = 0, held_boot = 0, trials = 400;
+	for (unsigned k = 0; k < trials; k++) {
+		double x[10], b[10];
+		for (int i = 0; i < 10; i++) {
+			x[i] = normal(&rng, 100, 10);
+			b[i] = normal(&rng, 125, 12.5);
+		}
+		struct ab_ratio r;
+		ab_stats_ratio_ci(x, 10, b, 10, 0.95, &r);
+		held_delta += r.low <= 0.8 && 0.8 <= r.high;
+		ab_stats_bootstrap_ratio(x, 10, b, 10, AB_CENTRE_MEAN, 0.95, 1000, k, &r);
+		held_boot += r.low <= 0.8 && 0.8 <= r.high;
+	}
+	print_message("coverage of 0.8 in %u trials: delta %u, bootstrap %u\n", trials, held_delta, held_boot);
+	assert_true(held_delta >= trials * 91 / 100 && held_delta <= trials * 99 / 100);
+	assert_true(held_boot >= trials * 85 / 100 && held_boot <= trials * 98 / 100);
+}
+
+static void test_outliers(void **state)
+{
+	(void)state;
+	bool f[8];
+	/* median 100, |deviations| {0,1,1,2,2,60}: MAD 1.5, fence 3 * 1.4826 *
+	 * 1.5 = 6.67; only 160 is beyond it.  NAN never marked. */
+	const double x[] = { 100, 101, 99, NAN, 102, 98, 160 };
+	assert_int_equal(ab_stats_outliers(x, 7, f), 1);
+	for (int i = 0; i < 6; i++)
+		assert_false(f[i]);
+	assert_true(f[6]);
+	/* Three repeats: one far from the other two is marked. */
+	const double y[] = { 50.0, 51.0, 80.0 };
+	assert_int_equal(ab_stats_outliers(y, 3, f), 1);
+	assert_true(f[2] && !f[0] && !f[1]);
+	/* Within the fence: none. */
+	const double z[] = { 50.0, 51.0, 53.0 };
+	assert_int_equal(ab_stats_outliers(z, 3, f), 0);
+	/* Too few, or no spread (MAD 0): none. */
+	assert_int_equal(ab_stats_outliers(y, 2, f), 0);
+	const double same[] = { 7, 7, 7, 9 };
+	assert_int_equal(ab_stats_outliers(same, 4, f), 0);
+	assert_int_equal(ab_stats_outliers(NULL, 0, f), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -139,6 +325,11 @@ int main(void)
 		cmocka_unit_test(test_describe_even_and_unknown),
 		cmocka_unit_test(test_describe_two_values),
 		cmocka_unit_test(test_describe_small),
+		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_ratio_ci),
+		cmocka_unit_test(test_bootstrap),
+		cmocka_unit_test(test_coverage),
+		cmocka_unit_test(test_outliers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
