@@ -107,9 +107,12 @@ static void column_table(GString *s, const struct ab_compare *c, const struct ab
 	if (col->best >= 0) {
 		const struct ab_compare_cell *best = g_ptr_array_index(col->cells, col->best);
 		g_autofree char *label = ab_one_line(((struct ab_compare_group *)g_ptr_array_index(c->groups, best->group))->label);
-		g_string_append_printf(s, ": best %s", label);
-		if (col->runner_up >= 0 && !isnan(col->best_vs_next.p)) {
-			const struct ab_compare_cell *next = g_ptr_array_index(col->cells, col->runner_up);
+		const struct ab_compare_cell *next = col->runner_up >= 0 ? g_ptr_array_index(col->cells, col->runner_up) : NULL;
+		if (next && next->best)
+			g_string_append(s, ": no best, the groups marked '*' are tied");
+		else
+			g_string_append_printf(s, ": best %s", label);
+		if (next && !next->best && !isnan(col->best_vs_next.p)) {
 			g_autofree char *next_label =
 				ab_one_line(((struct ab_compare_group *)g_ptr_array_index(c->groups, next->group))->label);
 			g_autofree char *noise = ab_compare_noise_text(&col->best_vs_next);
