@@ -280,6 +280,9 @@ static void column_stats(struct ab_compare_column *col, guint baseline)
 		}
 	}
 	col->best_vs_next = (struct ab_welch){ NAN, NAN, NAN };
+	/* A group alone in its column is no best of anything. */
+	if (col->runner_up < 0)
+		col->best = -1;
 	if (col->best >= 0) {
 		struct ab_compare_cell *best = g_ptr_array_index(col->cells, col->best);
 		/* Groups tied with the best are marked best too. */

@@ -223,12 +223,48 @@ static void test_within_noise(void **state)
 	ab_run_set_clear(&set);
 }
 
+/* The best: higher or lower by the figure, all tied ones, none alone. */
+static void test_best_rules(void **state)
+{
+	(void)state;
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	for (int i = 0; i < 2; i++) {
+		add(&set, run_of("a", "h", (uint64_t)i + 1, 100, 50));
+		add(&set, run_of("b", "h", (uint64_t)i + 1, 100, 60));
+	}
+	add(&set, run_of("c", "h", 1, NAN, NAN)); /* +++++ only: never best */
+	g_autoptr(GError) error = NULL;
+	struct ab_compare *c = ab_compare_build(&set, "b", &error);
+	assert_non_null(c);
+	const struct ab_compare_column *bw = column(c, "block-write");
+	assert_true(cell_of(c, bw, "a")->best && cell_of(c, bw, "b")->best);
+	assert_false(cell_of(c, bw, "c")->best);
+	g_autofree char *text = ab_compare_text(c);
+	assert_non_null(strstr(text, "block-write (KiB/s, higher is better): no best, the groups marked '*' are tied"));
+	assert_true(cell_of(c, column(c, "block-write CPU"), "a")->best);
+	assert_false(cell_of(c, column(c, "block-write CPU"), "b")->best);
+	ab_compare_free(c);
+	ab_run_set_clear(&set);
+	/* One group: nothing to be best among. */
+	ab_run_set_init(&set);
+	add(&set, run_of("a", "h", 1, 100, 50));
+	add(&set, run_of("a", "h", 2, 110, 50));
+	c = ab_compare_build(&set, NULL, &error);
+	bw = column(c, "block-write");
+	assert_int_equal(bw->best, -1);
+	assert_false(cell_of(c, bw, "a")->best);
+	ab_compare_free(c);
+	ab_run_set_clear(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_group_labels),
 		cmocka_unit_test(test_build),
 		cmocka_unit_test(test_within_noise),
+		cmocka_unit_test(test_best_rules),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
