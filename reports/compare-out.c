@@ -10,7 +10,7 @@
 
 static const char csv_header[] =
 	"column,phase,test,file_size_bytes,record_size_bytes,streams,pass,figure,unit,better,group,runs,failed,"
-	"n,unmeasurable,median,mean,sd,ci_low,ci_high,cv_percent,min,max,outliers,best,baseline,"
+	"n,unmeasurable,short,median,mean,sd,ci_low,ci_high,cv_percent,min,max,outliers,best,baseline,"
 	"ratio,ratio_low,ratio_high,bootstrap_ratio_low,bootstrap_ratio_high,welch_t,welch_df,welch_p,noise\n";
 
 /* Every field but the first starts with a comma; text is quoted when it
@@ -91,6 +91,7 @@ char *ab_compare_csv(const struct ab_compare *c)
 			u64(s, g->failed);
 			u64(s, st->n);
 			u64(s, cell->unmeasurable);
+			u64(s, cell->short_runs);
 			dbl(s, st->median);
 			dbl(s, st->mean);
 			dbl(s, st->sd);
@@ -163,6 +164,7 @@ static void json_cell(JsonBuilder *b, const struct ab_compare *c, const struct a
 	str_member(b, "group", g->label);
 	u64_member(b, "n", st->n);
 	u64_member(b, "unmeasurable", cell->unmeasurable);
+	u64_member(b, "short", cell->short_runs);
 	dbl_member(b, "median", st->median);
 	dbl_member(b, "mean", st->mean);
 	dbl_member(b, "sd", st->sd);

@@ -131,7 +131,7 @@ static void column_table(GString *s, const struct ab_compare *c, const struct ab
 	guint rows = col->cells->len + 1;
 	g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func(g_free);
 	static const char *const head[COLS] = { "", "group", "n", "median", "mean [95% CI]", "CV%",
-						"ratio to baseline [95% CI]", "difference; outliers" };
+						"ratio to baseline [95% CI]", "difference; notes" };
 	for (int k = 0; k < COLS; k++)
 		g_ptr_array_add(cells, g_strdup(head[k]));
 	for (guint i = 0; i < col->cells->len; i++) {
@@ -165,6 +165,9 @@ static void column_table(GString *s, const struct ab_compare *c, const struct ab
 		if (cell->unmeasurable)
 			g_string_append_printf(note, "%s%zu +++++ (too short to measure) not counted", note->len ? "; " : "",
 					       cell->unmeasurable);
+		if (cell->short_runs)
+			g_string_append_printf(note, "%s%zu under %.1f s (too short for bonnie++: +++++)",
+					       note->len ? "; " : "", cell->short_runs, AB_CSV_MIN_TIME_S);
 		if (cell->outliers) {
 			g_string_append_printf(note, "%soutlier%s", note->len ? "; " : "", cell->outliers > 1 ? "s" : "");
 			/* A handful by value; past it a count (a group of a

@@ -223,6 +223,8 @@ static void add_result(struct ab_compare *c, guint group, const struct ab_run *r
 			cell->unmeasurable++;
 			continue;
 		}
+		if (f == AB_FIGURE_RATE && !r->measurable)
+			cell->short_runs++;
 		g_array_append_val(cell->values, v);
 		g_array_append_val(cell->repeats, run->repeat);
 	}
