@@ -209,7 +209,8 @@ char *ab_compare_json(const struct ab_compare *c)
 	json_builder_set_member_name(b, "methods");
 	json_builder_begin_object(b);
 	str_member(b, "interval", "mean, Student t");
-	str_member(b, "ratio", "mean over the baseline's mean; interval by the delta method on the log, Welch-Satterthwaite df");
+	str_member(b, "ratio",
+		   "mean over the baseline's mean; interval by the delta method on the log, Welch-Satterthwaite df");
 	str_member(b, "bootstrap",
 		   "percentile bootstrap of the ratio of means, up to 10000 resamples, fixed seed");
 	str_member(b, "noise", "Welch's t-test against the baseline, two-sided; within noise when p >= 0.05");
