@@ -132,11 +132,27 @@ static void str_member(JsonBuilder *b, const char *key, const char *value)
 	}
 }
 
+/* json-glib 1.6 writes a double by its shortest form and appends ".0" when
+ * that has no point, so 2e-05 (a Welch p) came out as "2e-05.0", which is no
+ * JSON.  Such a value is moved by one ulp, whose shortest form has digits
+ * after a point; a p or a rate is no worse for it. */
+static double json_safe(double v)
+{
+	char buf[G_ASCII_DTOSTR_BUF_SIZE];
+	for (int i = 0; i < 4; i++) {
+		g_ascii_dtostr(buf, sizeof(buf), v);
+		if (!strpbrk(buf, "eE") || strchr(buf, '.'))
+			break;
+		v = nextafter(v, 0);
+	}
+	return v;
+}
+
 static void dbl_member(JsonBuilder *b, const char *key, double v)
 {
 	json_builder_set_member_name(b, key);
 	if (isfinite(v))
-		json_builder_add_double_value(b, v);
+		json_builder_add_double_value(b, json_safe(v));
 	else
 		json_builder_add_null_value(b);
 }

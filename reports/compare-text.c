@@ -150,12 +150,13 @@ static void column_table(GString *s, const struct ab_compare *c, const struct ab
 		g_ptr_array_add(cells, g_strdup_printf("%zu", st->n));
 		g_ptr_array_add(cells, g_strdup(median));
 		g_ptr_array_add(cells, isnan(st->ci_low) ? g_strdup(mean) : g_strdup_printf("%s [%s, %s]", mean, lo, hi));
-		g_ptr_array_add(cells, isnan(st->cv) ? g_strdup("-") : g_strdup_printf("%.1f", 100 * st->cv));
+		g_ptr_array_add(cells, !isfinite(st->cv) ? g_strdup("-") : g_strdup_printf("%.1f", 100 * st->cv));
+		/* (Figures near DBL_MAX overflow the spread: shown as unknown.) */
 		if (cell->group == c->baseline)
 			g_ptr_array_add(cells, g_strdup("baseline"));
-		else if (isnan(cell->ratio.ratio))
+		else if (!isfinite(cell->ratio.ratio))
 			g_ptr_array_add(cells, g_strdup("-"));
-		else if (isnan(cell->ratio.low))
+		else if (!isfinite(cell->ratio.low) || !isfinite(cell->ratio.high))
 			g_ptr_array_add(cells, g_strdup_printf("%.3f", cell->ratio.ratio));
 		else
 			g_ptr_array_add(cells, g_strdup_printf("%.3f [%.3f, %.3f]", cell->ratio.ratio, cell->ratio.low,

@@ -221,6 +221,19 @@ static void test_within_noise(void **state)
 	assert_non_null(strstr(text, "1 under 0.5 s"));
 	ab_compare_free(c);
 	ab_run_set_clear(&set);
+	/* Figures whose shortest form has an exponent and no point (json-glib
+	 * 1.6 wrote "2e-05.0"): the JSON still parses. */
+	ab_run_set_init(&set);
+	const double tiny[] = { 2e-05, 1e-300, 3e+20 };
+	for (int i = 0; i < 3; i++)
+		add(&set, run_of("t", "h", (uint64_t)i + 1, tiny[i], 1e-05));
+	c = ab_compare_build(&set, NULL, &error);
+	g_autofree char *json = ab_compare_json(c);
+	g_autoptr(JsonParser) p = json_parser_new();
+	assert_true(json_parser_load_from_data(p, json, -1, NULL));
+	assert_null(strstr(json, "e-05.0"));
+	ab_compare_free(c);
+	ab_run_set_clear(&set);
 	/* No run at all. */
 	ab_run_set_init(&set);
 	assert_null(ab_compare_build(&set, NULL, &error));
