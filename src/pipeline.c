@@ -29,6 +29,10 @@ static gboolean check_space(const struct ab_config *cfg, GError **error)
 	 * comes: after the phases before it, however long they took. */
 	for (guint i = 0; cfg->steps && i < cfg->steps->len; i++) {
 		const struct ab_step *st = &g_array_index(cfg->steps, struct ab_step, i);
+		/* A profile's steps each have their own sizes. */
+		need = MAX(need, st->file_size);
+		if (st->num_files_k && st->file_max > 0)
+			need = MAX(need, (uint64_t)st->num_files_k * 1024u * (uint64_t)st->file_max);
 		if (!st->sweep_grid)
 			continue;
 		/* Every stream's files at once, for the most streams asked for. */
