@@ -4,7 +4,7 @@
 # run a pty), one line per finished phase off a terminal, none with -q; the
 # table and the CSV line come through whole either way.
 . "$(dirname "$0")/lib.sh"
-plan 27
+plan 28
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 # Seeks grow until a pass lasts 1 s: at least one phase is long enough to
@@ -67,6 +67,12 @@ is $? 0 "a run on a 30-column terminal exits 0"
 long=$(tr '\r' '\n' <"$T/narrow.log" | grep -a $'\x1b\\[K$' | sed 's/\x1b\[K$//' | awk 'length > 29' | head -3)
 is "$long" "" "no status line is wider than 29 columns"
 tr '\r' '\n' <"$T/narrow.log" | grep -a $'\x1b\\[K$' | grep -q '^seeks'; ok $? "... and the seeks phase was drawn there"
+
+# Sent to the background by an interactive shell: the prompt's line is left
+# alone (the run is not in the terminal's foreground process group).
+script -qfec "bash --norc -ic '$(printf '%q ' "$AB" run "${args[@]}" --phases seeks) >/dev/null & wait'" "$T/bg.log" >/dev/null 2>&1
+! grep -q 'elapsed' "$T/bg.log" && grep -q 'Done' "$T/bg.log"; ok $? "a run in the background draws no status line" ||
+	sed 's/^/#   /' "$T/bg.log"
 
 # Off a terminal: one plain line per finished phase, nothing rewritten.
 "$AB" run "${args[@]}" --csv "$T/file.csv" >"$T/file.out" 2>"$T/file.err"
