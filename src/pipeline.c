@@ -71,6 +71,10 @@ static gboolean run_all(const struct ab_pipeline *p, const struct ab_config *cfg
 	for (unsigned i = 0; ok && i < cfg->repeats; i++) {
 		g_autoptr(ab_run) run = ab_run_capture(cfg, cache, target, p->run_id, i, p->ram_bytes);
 		ab_raw_baseline_add(raw, run);
+		run->cell = g_strdup(p->cell);
+		run->workload = g_strdup(p->workload);
+		if (p->first_repeat)
+			run->repeat = p->first_repeat + i;
 		ok = ab_suite_run(&suite, run, error);
 		/* A failed or interrupted run is not delivered: no partial
 		 * result shown as whole. */
