@@ -35,7 +35,17 @@ static const struct ab_preset lab = {
 	.args = lab_args,
 };
 
-const struct ab_preset *const ab_presets[] = { &mirror, &lab, NULL };
+/* bonnie++'s own run: its phases with its defaults, which are run's.  A
+ * name for it, so that a matrix can set it beside the others. */
+static const char *const bonnie_args[] = { NULL };
+
+static const struct ab_preset bonnie = {
+	.name = "bonnie",
+	.summary = "bonnie++'s phases with its defaults (as 'run' without --workload)",
+	.args = bonnie_args,
+};
+
+const struct ab_preset *const ab_presets[] = { &bonnie, &mirror, &lab, NULL };
 
 const struct ab_preset *ab_preset_by_name(const char *name)
 {
