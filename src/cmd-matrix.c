@@ -347,9 +347,9 @@ static int open_results(struct matrix_ctx *c, const char *text, size_t len, GErr
 	}
 	if (state == AB_MATRIX_DIR_CHANGED && !o->fresh) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "'%s' has changed since '%s' was started with it: give --fresh to start over (the old "
-			    "results are moved aside) or another -o DIR",
-			    c->m->name, o->out_dir);
+			    "'%s' is not the matrix file '%s' was started with (that one is its %s): give --fresh "
+			    "to start over (the old results are moved aside) or another -o DIR",
+			    c->m->name, o->out_dir, AB_MATRIX_COPY);
 		return AB_ERROR_USAGE;
 	}
 	if (o->fresh && state != AB_MATRIX_DIR_NEW) {
