@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The run pipeline: journal, target, run directory and cache, the steps of
  * each repeat, each finished run to the caller's sink, and always the
- * unwind.  `run` (and later `matrix`) only parse, check and write. */
+ * unwind.  `run` and `matrix` only parse, check and write. */
 #include "pipeline.h"
 #include "raw-baseline.h"
 #include "cache.h"
