@@ -22,7 +22,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <glib/gstdio.h>
 
 #define MATRIX_FILE_MAX (1u << 20)
 #define SETTLE_MIN_RUNS 3u
@@ -314,15 +316,26 @@ static gboolean check_cells(const struct ab_matrix *m, GError **error)
 	uint64_t ram = ab_sysinfo_ram_bytes();
 	for (guint k = 0; k < m->cells->len; k++) {
 		const struct ab_matrix_cell *cell = g_ptr_array_index(m->cells, k);
+		g_autoptr(GError) local = NULL;
+		/* A workload run does not know is the workloads key's fault. */
+		if (cell->workload) {
+			char *words[] = { "run", "-d", "/", "--workload", cell->workload, NULL };
+			g_auto(ab_config_auto) probe;
+			ab_config_init(&probe);
+			if (!ab_run_options_parse(5, words, &probe, &local)) {
+				g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%s:%u: %s", m->name, m->workloads_line,
+					    local->message);
+				return FALSE;
+			}
+		}
 		g_auto(GStrv) argv = ab_matrix_visit_argv(m, cell, 1, FALSE);
 		g_auto(ab_config_auto) cfg;
 		ab_config_init(&cfg);
-		g_autoptr(GError) local = NULL;
 		if (!ab_run_options_parse(argv_len(argv), argv, &cfg, &local) || !ab_cache_resolve(&cfg, &local) ||
 		    !ab_config_finish(&cfg, ram, &local) || !ab_cache_check_cold_metadata(&cfg, &local) ||
 		    !ab_target_spec_check_options(&cfg.target, &local)) {
 			g_set_error(error, AB_ERROR, local->domain == AB_ERROR ? local->code : AB_ERROR_USAGE,
-				    "%s: cell '%s': %s", m->name, cell->label, local->message);
+				    "%s:%u: cell '%s': %s", m->name, cell->line, cell->label, local->message);
 			return FALSE;
 		}
 	}
@@ -371,7 +384,11 @@ static int open_results(struct matrix_ctx *c, const char *text, size_t len, GErr
 	struct ab_run_set set;
 	ab_run_set_init(&set);
 	g_autofree char *name = g_build_filename(o->out_dir, AB_MATRIX_RESULTS_JSON, NULL);
-	c->done = ab_matrix_done_read(name, done_text, done_len, o->retry_failed, &set, NULL);
+	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
+	c->done = ab_matrix_done_read(name, done_text, done_len, o->retry_failed, &set, problems);
+	for (guint i = 0; i < problems->len; i++)
+		fprintf(stderr, "arraybench: warning: %s (skipped)\n",
+			(const char *)g_ptr_array_index(problems, i));
 	for (guint i = 0; i < set.runs->len; i++) {
 		struct ab_run *r = g_ptr_array_index(set.runs, i);
 		if (!r->cell)
@@ -396,6 +413,11 @@ static int matrix_main(struct matrix_opts *o, GError **error)
 		return AB_ERROR_USAGE;
 	}
 	const char *file = g_ptr_array_index(o->args, 0);
+	GStatBuf st;
+	if (g_stat(file, &st) == 0 && !S_ISREG(st.st_mode)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot read matrix file '%s': not a regular file", file);
+		return AB_ERROR_USAGE;
+	}
 	g_autofree char *text = NULL;
 	size_t len = 0;
 	g_autoptr(GError) local = NULL;
@@ -415,19 +437,24 @@ static int matrix_main(struct matrix_opts *o, GError **error)
 			    o->max_repeats, m->repeats);
 		return AB_ERROR_USAGE;
 	}
-	if (!check_cells(m, error))
-		return ab_error_exit_status(*error);
-	if (o->dry_run) {
-		print_plan(m, o);
-		return 0;
-	}
-	if (!o->out_dir) {
+	if (!o->dry_run && !o->out_dir) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "missing -o DIR: the results directory");
 		return AB_ERROR_USAGE;
 	}
-	if (geteuid() != 0) {
+	if (!o->dry_run && geteuid() != 0) {
 		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED, "a matrix builds its targets, which needs root");
 		return AB_ERROR_SKIPPED;
+	}
+	if (!check_cells(m, error))
+		return ab_error_exit_status(*error);
+	if (o->dry_run) {
+		if (ab_stdout_closed) {
+			g_set_error(error, AB_ERROR, AB_ERROR_OUTPUT,
+				    "cannot write the plan to standard output: it was closed");
+			return AB_ERROR_OUTPUT;
+		}
+		print_plan(m, o);
+		return 0;
 	}
 	/* Every path of the cells is absolute; the results directory is held
 	 * open.  From "/" no relative word can name another file later. */

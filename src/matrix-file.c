@@ -133,6 +133,12 @@ static GPtrArray *split_list(const struct parse *ps, const char *key, const char
 			fail(ps, ln, error, "empty entry in '%s' ('%c' separates them)", key, sep);
 			return NULL;
 		}
+		for (const char *c = e; *c; c++)
+			if (g_ascii_iscntrl(*c)) {
+				g_autofree char *shown = g_strescape(e, NULL);
+				fail(ps, ln, error, "bad entry '%s' in '%s': a control character", shown, key);
+				return NULL;
+			}
 		for (guint i = 0; i < out->len; i++)
 			if (g_str_equal(g_ptr_array_index(out, i), e)) {
 				fail(ps, ln, error, "duplicate entry '%s' in '%s'", e, key);
@@ -544,6 +550,22 @@ static gboolean parse_lists(const struct parse *ps, struct lists *l, GError **er
 	return TRUE;
 }
 
+static unsigned cell_line(const struct parse *ps, const struct lists *l, const char *workload)
+{
+	for (guint i = 0; workload && i < ps->groups->len; i++) {
+		const char *g = g_ptr_array_index(ps->groups, i);
+		if (!g_str_has_prefix(g, WORKLOAD_GROUP) || !line_of(ps, g, "options"))
+			continue;
+		const char *w = g + strlen(WORKLOAD_GROUP);
+		g_autofree char *key = workload_is_file(w) ? absolute(ps, w) : g_strdup(w);
+		if (g_str_equal(key, workload))
+			return line_of(ps, g, "options");
+	}
+	(void)l;
+	unsigned o = line_of(ps, "matrix", "options");
+	return o ? o : line_of(ps, "matrix", NULL);
+}
+
 /* The cells, levels first and workloads last (fastest).  A btrfs level
  * makes its own file system: only fs btrfs goes with it. */
 static gboolean make_cells(const struct parse *ps, const struct common *c, const struct lists *l, GPtrArray *cells,
@@ -562,8 +584,11 @@ static gboolean make_cells(const struct parse *ps, const struct common *c, const
 					for (guint wi = 0; wi < nw; wi++) {
 						const char *w = l->workloads->len ? g_ptr_array_index(l->workloads, wi) : NULL;
 						char **wo = w ? g_hash_table_lookup(l->workload_options, w) : NULL;
-						g_ptr_array_add(cells, make_cell(c, lv, fs, g_ptr_array_index(l->mkfs, ki),
-										 g_ptr_array_index(l->mount, mi), w, wo));
+						struct ab_matrix_cell *cell =
+							make_cell(c, lv, fs, g_ptr_array_index(l->mkfs, ki),
+								  g_ptr_array_index(l->mount, mi), w, wo);
+						cell->line = cell_line(ps, l, w);
+						g_ptr_array_add(cells, cell);
 					}
 		}
 		if (cells->len == before)
@@ -602,6 +627,7 @@ static struct ab_matrix *build(struct parse *ps, const char *text, size_t len, G
 		return NULL;
 	struct ab_matrix *m = g_new0(struct ab_matrix, 1);
 	m->name = g_strdup(ps->name);
+	m->workloads_line = line_of(ps, "matrix", "workloads");
 	m->repeats = (unsigned)repeats;
 	m->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
 	if (!seed_given) {

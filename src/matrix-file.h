@@ -20,6 +20,8 @@ struct ab_matrix_cell {
 	char *label;     /* "btrfs-raid1 btrfs noatime bonnie": unique in the matrix */
 	char *workload;  /* as the file names it, NULL without a workloads key */
 	GPtrArray *argv; /* char *: "run" and the options; no -x, -z or -q (a visit adds them) */
+	unsigned line;   /* what to blame when run refuses its options: the line of the
+			  * options it has last ([workload] before [matrix]), else [matrix] */
 };
 
 struct ab_matrix {
@@ -28,6 +30,7 @@ struct ab_matrix {
 	char *sha256;           /* of the file's bytes, hex */
 	GPtrArray *cells;       /* struct ab_matrix_cell * */
 	char *name;             /* the file, as given */
+	unsigned workloads_line; /* of the workloads key, 0 when none */
 };
 
 /* Parses the text of matrix file `name` (its name in messages, and what

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -111,6 +112,18 @@ gboolean ab_matrix_dir_open(struct ab_matrix_dir *d, const char *path, gboolean 
 		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
 			    "refusing results directory '%s': it belongs to uid %u, not to us", path,
 			    (unsigned)held.st_uid);
+		return FALSE;
+	}
+	/* Two matrices appending to one DIR would each run the visits the
+	 * other has not finished yet: one at a time. */
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		int e = errno;
+		close(fd);
+		if (e == EWOULDBLOCK)
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "results directory '%s' is in use by another arraybench matrix", path);
+		else
+			ab_set_error_errno(error, AB_ERROR_USAGE, e, "cannot lock results directory '%s'", path);
 		return FALSE;
 	}
 	d->fd = fd;

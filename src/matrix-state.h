@@ -55,7 +55,8 @@ void ab_matrix_dir_init(struct ab_matrix_dir *d);
 void ab_matrix_dir_clear(struct ab_matrix_dir *d);
 /* Opens DIR, making it (mode 0755) when create and it is missing.  A
  * symbolic link, not a directory, or one another user owns is refused
- * (AB_ERROR_UNSAFE). */
+ * (AB_ERROR_UNSAFE); so is one another matrix holds (an flock on DIR, held
+ * until ab_matrix_dir_clear). */
 gboolean ab_matrix_dir_open(struct ab_matrix_dir *d, const char *path, gboolean create, GError **error);
 /* Reads one of the matrix's files whole: *text NULL (TRUE) when it is
  * missing; a symbolic link or another user's file is refused. */

@@ -6,9 +6,9 @@
 # changed file refused, --fresh; --dry-run touches nothing; a cell whose
 # build fails is recorded and the rest run.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 41
+plan 43
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 41); do skip "matrix builds targets: needs root and loop devices"; done
+	for i in $(seq 43); do skip "matrix builds targets: needs root and loop devices"; done
 	exit 0
 fi
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -33,7 +33,7 @@ levels = none
 fs = ext4, btrfs
 mount-opts = defaults; noatime
 repeats = 2
-options = -s 32m -n 1 -f --phases block-write,block-read,seq-create $(cache_args)
+options = -s 64m -n 1 -f --phases block-write,block-read,seq-create -r 32 --cache fadvise
 EOF
 
 # --dry-run: the cells and each visit's command, in order, and nothing made.
@@ -113,7 +113,7 @@ levels = none
 fs = ext4
 mkfs-opts = -O no_such_feature; defaults
 repeats = 1
-options = -s 32m -n 1 -f --phases block-write $(cache_args)
+options = -s 64m -n 1 -f --phases block-write -r 32 --cache fadvise
 EOF
 "$AB" matrix -o "$T/bad" "$T/bad.ini" >"$T/bad.out" 2>"$T/bad.err"
 is $? 2 "a matrix with a failed visit exits 2"
@@ -125,4 +125,10 @@ is "$(wc -l <"$T/bad/results.csv")" 1 "results.csv has only the run with results
 is "$(wc -l <"$T/bad/results.jsonl")" 2 "a failed visit counts as finished on resume"
 "$AB" matrix --retry-failed -o "$T/bad" "$T/bad.ini" >"$T/bad3.out" 2>&1
 is "$(wc -l <"$T/bad/results.jsonl")" 3 "--retry-failed runs it again"
+# --repeat-until: a spread that never gets that small repeats up to --max-repeats.
+sed 's/^mkfs-opts.*//' "$T/bad.ini" >"$T/ru.ini"
+"$AB" matrix -q --repeat-until 0.0001 --max-repeats 3 -o "$T/ru" "$T/ru.ini" >"$T/ru.out" 2>&1
+is $? 0 "--repeat-until exits 0"
+is "$(visits "$T/ru/results.jsonl" | tr '\n' ' ')" "plain ext4 defaults|1|False plain ext4 defaults|2|False plain ext4 defaults|3|False " \
+	"--repeat-until repeats a wide cell up to --max-repeats"
 is "$(left_behind)" "" "no loop device, mount or journal left at the end"

@@ -85,6 +85,10 @@ static void test_cells_product_and_labels(void **state)
 	for (guint i = 0; i < 8; i++)
 		assert_string_equal(cell(m, i)->label, want[i]);
 	assert_string_equal(cell(m, 1)->workload, "mirror");
+	/* Run's refusals of a cell's options blame the options it has last. */
+	assert_int_equal(cell(m, 0)->line, 8);
+	assert_int_equal(cell(m, 1)->line, 11);
+	assert_int_equal(m->workloads_line, 6);
 	g_autofree char *a0 = argv_text(cell(m, 0));
 	assert_string_equal(a0, "run --loop 4:256m --backend btrfs --array raid1 --fs btrfs --workload bonnie "
 				"-m btrfs-raid1_btrfs_defaults_bonnie -r 16 --cache cgroup");
@@ -191,6 +195,8 @@ static void test_errors_with_lines(void **state)
 	expect_error("[matrix]\nloop 1:64m\n", "m.ini:2: expected KEY = VALUE");
 	expect_error("[matrix]\nloop = 1:64m\nfs = ext4\nlevels = mdadm:raid1:x\n",
 		     "m.ini:4: bad level 'mdadm:raid1:x': expected none, LEVEL or BACKEND:LEVEL");
+	expect_error("[matrix]\nloop = 1:64m\nfs = ext4\nmount-opts = noatime\\nrw\n",
+		     "m.ini:4: bad entry 'noatime\\nrw' in 'mount-opts': a control character");
 	expect_error("# nothing\n", "m.ini: no [matrix] group");
 }
 
@@ -332,6 +338,13 @@ static void test_results_dir(void **state)
 	struct ab_matrix_dir d;
 	ab_matrix_dir_init(&d);
 	assert_true(ab_matrix_dir_open(&d, dir, TRUE, &error));
+	/* One matrix at a time in a DIR. */
+	struct ab_matrix_dir other;
+	ab_matrix_dir_init(&other);
+	assert_false(ab_matrix_dir_open(&other, dir, TRUE, &error));
+	assert_true(strstr(error->message, "in use by another arraybench matrix") != NULL);
+	g_clear_error(&error);
+	ab_matrix_dir_clear(&other);
 	struct stat st;
 	assert_int_equal(stat(dir, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0755);
