@@ -40,7 +40,7 @@ int ab_cmd_list(int argc, char **argv, GError **error)
 	printf("\nBuilt-in workloads (run --workload NAME; options given with it change it):\n");
 	for (const struct ab_preset *const *p = ab_presets; *p; p++) {
 		g_autofree char *args = g_strjoinv(" ", (char **)(*p)->args);
-		printf("%-15s %s\n%-15s   = %s\n", (*p)->name, (*p)->summary, "", args);
+		printf("%-15s %s\n%-15s   = %s\n", (*p)->name, (*p)->summary, "", *args ? args : "(no options: run's defaults)");
 	}
 	return 0;
 }
