@@ -28,6 +28,10 @@ static gboolean check_space(const struct ab_config *cfg, GError **error)
 	 * comes: after the phases before it, however long they took. */
 	for (guint i = 0; cfg->steps && i < cfg->steps->len; i++) {
 		const struct ab_step *st = &g_array_index(cfg->steps, struct ab_step, i);
+		/* A profile's steps each have their own sizes. */
+		need = MAX(need, st->file_size);
+		if (st->num_files_k && st->file_max > 0)
+			need = MAX(need, (uint64_t)st->num_files_k * 1024u * (uint64_t)st->file_max);
 		if (!st->sweep_grid)
 			continue;
 		/* Every stream's files at once, for the most streams asked for. */
@@ -71,8 +75,14 @@ static gboolean run_all(const struct ab_pipeline *p, const struct ab_config *cfg
 	for (unsigned i = 0; ok && i < cfg->repeats; i++) {
 		g_autoptr(ab_run) run = ab_run_capture(cfg, cache, target, p->run_id, i, p->ram_bytes);
 		ab_raw_baseline_add(raw, run);
-		run->cell = g_strdup(p->cell);
-		run->workload = g_strdup(p->workload);
+		if (p->cell) {
+			g_free(run->cell);
+			run->cell = g_strdup(p->cell);
+		}
+		if (p->workload) { /* as the matrix file names it */
+			g_free(run->workload);
+			run->workload = g_strdup(p->workload);
+		}
 		if (p->first_repeat)
 			run->repeat = p->first_repeat + i;
 		ok = ab_suite_run(&suite, run, error);
