@@ -572,6 +572,12 @@ static gboolean make_cells(const struct parse *ps, const struct common *c, const
 			   GError **error)
 {
 	guint nw = MAX(l->workloads->len, 1);
+	/* Lists of a few hundred entries each would make more cells than
+	 * memory holds: the product is checked before any is made. */
+	uint64_t n = (uint64_t)l->levels->len * l->fs->len * l->mkfs->len * l->mount->len * nw;
+	if (n > AB_MATRIX_MAX_CELLS)
+		return fail(ps, line_of(ps, "matrix", NULL), error,
+			    "the lists make %" G_GUINT64_FORMAT " cells, more than %u", n, AB_MATRIX_MAX_CELLS);
 	for (guint li = 0; li < l->levels->len; li++) {
 		const struct level *lv = &g_array_index(l->levels, struct level, li);
 		guint before = cells->len;

@@ -15,6 +15,7 @@
 
 #define AB_MATRIX_MAX_REPEATS 1000u
 #define AB_MATRIX_DEFAULT_REPEATS 3u
+#define AB_MATRIX_MAX_CELLS 10000u
 
 struct ab_matrix_cell {
 	char *label;     /* "btrfs-raid1 btrfs noatime bonnie": unique in the matrix */

@@ -200,6 +200,20 @@ static void test_errors_with_lines(void **state)
 	expect_error("# nothing\n", "m.ini: no [matrix] group");
 }
 
+static void test_too_many_cells(void **state)
+{
+	(void)state;
+	GString *t = g_string_new("[matrix]\nloop = 1:64m\nfs = ext4\nmount-opts = ");
+	for (int i = 0; i < 101; i++)
+		g_string_append_printf(t, "%scommit=%d", i ? ";" : "", i + 1);
+	g_string_append(t, "\nmkfs-opts = ");
+	for (int i = 0; i < 100; i++)
+		g_string_append_printf(t, "%s-E stride=%d", i ? ";" : "", i + 1);
+	g_string_append(t, "\n");
+	expect_error(t->str, "m.ini:1: the lists make 10100 cells, more than 10000");
+	g_string_free(t, TRUE);
+}
+
 static void test_nul_byte_in_middle(void **state)
 {
 	(void)state;
@@ -439,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_cells_mixed),
 		cmocka_unit_test(test_paths_relative_to_file),
 		cmocka_unit_test(test_errors_with_lines),
+		cmocka_unit_test(test_too_many_cells),
 		cmocka_unit_test(test_nul_byte_in_middle),
 		cmocka_unit_test(test_visit_seed_and_argv),
 		cmocka_unit_test(test_command_line),
