@@ -144,6 +144,7 @@ struct matrix_ctx {
 	GHashTable *done;
 	GHashTable *cell_runs;  /* label -> GPtrArray of struct ab_run * (for --repeat-until) */
 	gboolean sink_failed;   /* the error came from writing the results */
+	gboolean delivered;     /* the visit's run is in the results */
 	unsigned ran, failed, failed_before, skipped;
 };
 
@@ -168,6 +169,7 @@ static gboolean append_run(struct matrix_ctx *c, const struct ab_run *run, GErro
 		c->sink_failed = TRUE;
 		return FALSE;
 	}
+	c->delivered = TRUE;
 	/* A copy of our own, as resume would read it back. */
 	struct ab_run *back = ab_reader_json.read_line(json, NULL);
 	if (back)
@@ -216,7 +218,7 @@ static int visit(struct matrix_ctx *c, const struct ab_matrix_cell *cell, unsign
 	struct ab_run_prep prep;
 	ab_run_prep_init(&prep);
 	g_autoptr(GError) local = NULL;
-	c->sink_failed = FALSE;
+	c->sink_failed = c->delivered = FALSE;
 	int status = ab_run_prepare(argv_len(argv), argv, &cfg, &prep, &local);
 	if (status == 0) {
 		struct ab_pipeline p = {
@@ -233,9 +235,12 @@ static int visit(struct matrix_ctx *c, const struct ab_matrix_cell *cell, unsign
 	if (status == 0)
 		return 0;
 	/* Interrupted: not recorded, so that a resume runs it again.  Results
-	 * that cannot be written, or a target refused as unsafe, would fail
-	 * every visit alike: the matrix stops. */
-	if (ab_stop_requested || status == AB_ERROR_INTERRUPTED || c->sink_failed || status == AB_ERROR_UNSAFE) {
+	 * that cannot be written or a target refused as unsafe would fail
+	 * every visit alike, and a teardown that failed after the run was
+	 * recorded left what would get in the next visits' way ('arraybench
+	 * cleanup' undoes it): the matrix stops. */
+	if (ab_stop_requested || status == AB_ERROR_INTERRUPTED || c->sink_failed || status == AB_ERROR_UNSAFE ||
+	    c->delivered) {
 		g_propagate_error(error, g_steal_pointer(&local));
 		return ab_stop_requested ? AB_ERROR_INTERRUPTED : status;
 	}
