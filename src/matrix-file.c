@@ -550,7 +550,7 @@ static gboolean parse_lists(const struct parse *ps, struct lists *l, GError **er
 	return TRUE;
 }
 
-static unsigned cell_line(const struct parse *ps, const struct lists *l, const char *workload)
+static unsigned cell_line(const struct parse *ps, const char *workload)
 {
 	for (guint i = 0; workload && i < ps->groups->len; i++) {
 		const char *g = g_ptr_array_index(ps->groups, i);
@@ -561,7 +561,6 @@ static unsigned cell_line(const struct parse *ps, const struct lists *l, const c
 		if (g_str_equal(key, workload))
 			return line_of(ps, g, "options");
 	}
-	(void)l;
 	unsigned o = line_of(ps, "matrix", "options");
 	return o ? o : line_of(ps, "matrix", NULL);
 }
@@ -593,7 +592,7 @@ static gboolean make_cells(const struct parse *ps, const struct common *c, const
 						struct ab_matrix_cell *cell =
 							make_cell(c, lv, fs, g_ptr_array_index(l->mkfs, ki),
 								  g_ptr_array_index(l->mount, mi), w, wo);
-						cell->line = cell_line(ps, l, w);
+						cell->line = cell_line(ps, w);
 						g_ptr_array_add(cells, cell);
 					}
 		}

@@ -6,9 +6,9 @@
 # changed file refused, --fresh; --dry-run touches nothing; a cell whose
 # build fails is recorded and the rest run.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 43
+plan 44
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 43); do skip "matrix builds targets: needs root and loop devices"; done
+	for i in $(seq 44); do skip "matrix builds targets: needs root and loop devices"; done
 	exit 0
 fi
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -51,6 +51,9 @@ ok $? "each visit is one 'arraybench run' command line"
 is $? 0 "the 2x2 matrix of 2 repeats exits 0"
 is "$(wc -l <"$T/a/results.jsonl")" 8 "results.jsonl has the 8 visits"
 is "$(wc -l <"$T/a/results.csv")" 8 "results.csv has 8 bonnie++ lines"
+is "$(cut -d, -f3 "$T/a/results.csv" | sort | uniq -c | awk '{print $1 "x" $2}' | tr '\n' ' ')" \
+	"2xplain_btrfs_defaults 2xplain_btrfs_noatime 2xplain_ext4_defaults 2xplain_ext4_noatime " \
+	"each CSV line names its cell (bon_csv2html's row)"
 is "$(visits "$T/a/results.jsonl" | cut -d'|' -f2 | tr '\n' ' ')" "1 1 1 1 2 2 2 2 " "each run carries its matrix repeat, interleaved"
 is "$(visits "$T/a/results.jsonl" | sort -u | wc -l)" 8 "each (cell, repeat) once"
 is "$(visits "$T/a/results.jsonl" | sed -n 1,4p | cut -d'|' -f1 | tr '\n' ',')" \
