@@ -1,26 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `arraybench run`: options, every check that can be made before anything
- * is, the outputs opened; then the pipeline (pipeline.c) builds, measures
- * and unwinds, handing each run to this file's sink. */
+/* `arraybench run`: options and every check that can be made before
+ * anything is (run-prepare.c, shared with matrix), the outputs opened; then
+ * the pipeline (pipeline.c) builds, measures and unwinds, handing each run
+ * to this file's sink. */
 #include "commands.h"
 #include "cache.h"
 #include "error.h"
-#include "fsutil.h"
 #include "outfile.h"
 #include "run-prepare.h"
 #include "pipeline.h"
-#include "runid.h"
-#include "sysinfo.h"
-#include "usercheck.h"
 #include "../workloads/phase.h"
-#include "../fs-setup/statedir.h"
-#include "../fs-setup/trust.h"
 #include "../reports/report.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
