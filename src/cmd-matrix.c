@@ -245,8 +245,10 @@ static int visit(struct matrix_ctx *c, const struct ab_matrix_cell *cell, unsign
 		return ab_stop_requested ? AB_ERROR_INTERRUPTED : status;
 	}
 	c->failed++;
-	if (!c->o->quiet)
+	if (!c->o->quiet) {
 		printf("  failed: %s\n", local->message);
+		fflush(stdout);
+	}
 	return record_failure(c, cell, repeat, run_id, local->message, error) ? 0 : AB_ERROR_OUTPUT;
 }
 
