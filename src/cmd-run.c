@@ -1,27 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `arraybench run`: options, every check that can be made before anything
- * is, the outputs opened; then the pipeline (pipeline.c) builds, measures
- * and unwinds, handing each run to this file's sink. */
+/* `arraybench run`: options and every check that can be made before
+ * anything is (run-prepare.c, shared with matrix), the outputs opened; then
+ * the pipeline (pipeline.c) builds, measures and unwinds, handing each run
+ * to this file's sink. */
 #include "commands.h"
 #include "cache.h"
 #include "error.h"
-#include "fsutil.h"
 #include "outfile.h"
 #include "progress.h"
-#include "run-options.h"
+#include "run-prepare.h"
 #include "pipeline.h"
-#include "runid.h"
-#include "sysinfo.h"
-#include "usercheck.h"
 #include "../workloads/phase.h"
-#include "../fs-setup/statedir.h"
-#include "../fs-setup/trust.h"
 #include "../reports/report.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -178,112 +171,40 @@ static void print_run_plan(const struct ab_config *cfg, const char *run_id, cons
 	printf("\n");
 }
 
-/* Root makes names in DIR and counts on them between making and opening
- * them: a group or others who may write there must not be able to rename
- * root's entries, so such a DIR must be sticky (as /tmp).  Its owner may
- * rename anything: with -u the user makes the names (see rundir.c), and
- * without, root hands nothing over. */
-static gboolean check_dir_owner(const struct ab_config *cfg, int dir_fd, GError **error)
-{
-	struct stat st;
-	if (geteuid() != 0 || fstat(dir_fd, &st) != 0 || !(st.st_mode & (S_IWGRP | S_IWOTH)) ||
-	    (st.st_mode & S_ISVTX))
-		return TRUE;
-	g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
-		    "refusing directory '%s': others may rename in it (mode %04o, not sticky): chmod +t it, or use "
-		    "a directory only its owner may write to", cfg->dir, (unsigned)(st.st_mode & 07777));
-	return FALSE;
-}
-
-/* Everything that can be known before anything is made.  For -d, *dir_fd
- * gets DIR, opened once here: every later step, the -u check first, works
- * on that directory, whatever its name comes to mean. */
-static gboolean check_all(struct ab_config *cfg, const char *run_id, const char *state_dir, int *dir_fd,
-			  GError **error)
-{
-	gboolean dry = cfg->target.dry_run;
-	if (ab_target_spec_builds(&cfg->target) && geteuid() != 0) {
-		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
-			    "building a target (--device, --array, --loop) needs root; -d DIR does not");
-		return FALSE;
-	}
-	if (dry)
-		printf("arraybench: plan (--dry-run: nothing is touched), each step with its undo:\n");
-	if (!ab_target_check(&cfg->target, run_id, dry ? stdout : NULL, error))
-		return FALSE;
-	if (!ab_target_spec_builds(&cfg->target)) {
-		if (!ab_dir_check(cfg->dir, error))
-			return FALSE;
-		/* Journaled paths are absolute: cleanup may run from anywhere. */
-		char *real = realpath(cfg->dir, NULL);
-		if (real) {
-			g_free(cfg->dir);
-			cfg->dir = real;
-		}
-		if (!ab_path_has_room("directory", cfg->dir, error))
-			return FALSE;
-		*dir_fd = open(cfg->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (*dir_fd < 0) {
-			ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot use directory '%s'", cfg->dir);
-			return FALSE;
-		}
-		if (!check_dir_owner(cfg, *dir_fd, error))
-			return FALSE;
-	}
-	if (!ab_path_has_room("state directory", state_dir, error) || !ab_user_check(cfg, *dir_fd, error))
-		return FALSE;
-	/* A run opens (and makes) it before anything else; a dry run only
-	 * checks that it deserves trust, if it exists. */
-	int fd = -1;
-	if (dry && !ab_state_dir_open(state_dir, FALSE, &fd, error))
-		return FALSE;
-	if (fd >= 0)
-		close(fd);
-	return TRUE;
-}
-
 int ab_cmd_run(int argc, char **argv, GError **error)
 {
 	g_auto(ab_config_auto) cfg;
 	ab_config_init(&cfg);
 	g_set_prgname("arraybench run");
-	if (!ab_run_options_parse(argc, argv, &cfg, error))
-		return AB_ERROR_USAGE;
-	ab_sysinfo_init();
-	uint64_t ram_bytes = ab_sysinfo_ram_bytes();
-	if (!ab_cache_resolve(&cfg, error) || !ab_config_finish(&cfg, ram_bytes, error) ||
-	    !ab_cache_check_cold_metadata(&cfg, error))
-		return ab_error_exit_status(*error);
-	g_autofree char *run_id = ab_run_id_new(error);
-	g_autofree char *state_dir = ab_state_dir_path();
-	int dir_fd = -1;
-	gboolean ok = run_id && check_all(&cfg, run_id, state_dir, &dir_fd, error);
-	if (ok && cfg.target.dry_run)
-		print_run_plan(&cfg, run_id, state_dir);
+	struct ab_run_prep prep;
+	ab_run_prep_init(&prep);
+	int status = ab_run_prepare(argc, argv, &cfg, &prep, error);
+	if (status == 0 && cfg.target.dry_run)
+		print_run_plan(&cfg, prep.run_id, prep.state_dir);
 	struct outputs out = { 0 };
-	if (!ok || cfg.target.dry_run || !open_outputs(&cfg, &out, error)) {
+	if (status != 0 || cfg.target.dry_run || !open_outputs(&cfg, &out, error)) {
 		close_outputs(&out);
-		if (dir_fd >= 0)
-			close(dir_fd);
-		return ok && cfg.target.dry_run ? 0 : ab_error_exit_status(*error);
+		ab_run_prep_clear(&prep);
+		return status != 0 ? status : cfg.target.dry_run ? 0 : ab_error_exit_status(*error);
 	}
 	/* Every path is absolute by now; from "/" no relative word of the
 	 * options can name a file here that it did not name when checked. */
 	if (chdir("/") != 0) {
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot change to '/'");
 		close_outputs(&out);
-		if (dir_fd >= 0)
-			close(dir_fd);
+		ab_run_prep_clear(&prep);
 		return ab_error_exit_status(*error);
 	}
 	struct emit_ctx sink = { &cfg, &out };
 	struct ab_pipeline p = {
-		.cfg = &cfg, .run_id = run_id, .state_dir = state_dir, .dir_fd = dir_fd, .ram_bytes = ram_bytes,
-		.deliver = deliver, .deliver_data = &sink,
+		.cfg = &cfg, .run_id = prep.run_id, .state_dir = prep.state_dir, .dir_fd = prep.dir_fd,
+		.ram_bytes = prep.ram_bytes, .deliver = deliver, .deliver_data = &sink,
 	};
+	prep.dir_fd = -1; /* the pipeline closes it */
 	ab_progress_start(stderr, ab_progress_mode_for(stderr, cfg.quiet));
-	ok = ab_pipeline_run(&p, error);
+	gboolean ok = ab_pipeline_run(&p, error);
 	ab_progress_stop();
 	close_outputs(&out);
+	ab_run_prep_clear(&prep);
 	return ok ? 0 : ab_error_exit_status(*error);
 }

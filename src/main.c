@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{ "run", ab_cmd_run, "run bonnie++'s phases on a directory" },
 	{ "list", ab_cmd_list, "list the phases and what each does" },
 	{ "report", ab_cmd_report, "write saved results (arraybench JSON, bonnie++ CSV) as a table, CSV or JSON" },
+	{ "matrix", ab_cmd_matrix, "run every cell of a matrix file (levels x fs x options x workloads), resumable" },
 	{ "raw", ab_cmd_raw, "measure block devices' raw sequential throughput (the dd baseline)" },
 	{ "cleanup", ab_cmd_cleanup, "undo what killed runs left behind (mounts, arrays, loop devices)" },
 };

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The run pipeline: journal, target, run directory and cache, the steps of
  * each repeat, each finished run to the caller's sink, and always the
- * unwind.  `run` (and later `matrix`) only parse, check and write. */
+ * unwind.  `run` and `matrix` only parse, check and write. */
 #include "pipeline.h"
 #include "raw-baseline.h"
 #include "cache.h"
@@ -78,6 +78,16 @@ static gboolean run_all(const struct ab_pipeline *p, const struct ab_config *cfg
 		ab_progress_activity("reading the machine's state");
 		g_autoptr(ab_run) run = ab_run_capture(cfg, cache, target, p->run_id, i, p->ram_bytes);
 		ab_raw_baseline_add(raw, run);
+		if (p->cell) {
+			g_free(run->cell);
+			run->cell = g_strdup(p->cell);
+		}
+		if (p->workload) { /* as the matrix file names it */
+			g_free(run->workload);
+			run->workload = g_strdup(p->workload);
+		}
+		if (p->first_repeat)
+			run->repeat = p->first_repeat + i;
 		ok = ab_suite_run(&suite, run, error);
 		ab_progress_activity(NULL);
 		/* A failed or interrupted run is not delivered: no partial

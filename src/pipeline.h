@@ -20,6 +20,11 @@ struct ab_pipeline {
 	uint64_t ram_bytes;
 	ab_run_sink_fn deliver;
 	void *deliver_data;
+	/* A matrix visit's: each run's cell label and workload (NULL: none),
+	 * and the repeat number of its first run (0: 1, as -x counts). */
+	const char *cell;
+	const char *workload;
+	uint64_t first_repeat;
 };
 
 /* Journal, build the target, make the run's directory and cache group, run

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The command line: help, version, list, and the man page in step with --help.
 . "$(dirname "$0")/lib.sh"
-plan 22
+plan 25
 
 "$AB" --help >"$T/help" 2>&1; ok $? "arraybench --help exits 0"
 grep -q 'Usage: arraybench COMMAND' "$T/help"; ok $? "--help shows the usage line"
@@ -56,7 +56,7 @@ usage_of() { # command: its --help usage line, normalized as synopsis does
 synopsis "$top/man/arraybench.1" >"$T/syn" && [ "$(wc -l <"$T/syn")" -ge 5 ]
 ok $? "arraybench.1's SYNOPSIS reads as lines"
 commands=$(sed -n '/^Commands:/,/^$/{s/^  \([a-z]*\) .*/\1/p}' "$T/help")
-is "$(echo $commands)" "run list report raw cleanup" "--help lists the commands"
+is "$(echo $commands)" "run list report matrix raw cleanup" "--help lists the commands"
 missing=
 for c in $commands; do
 	u=$(usage_of "$c")
@@ -73,6 +73,11 @@ is "$(synopsis "$top/man/arraybench-raw.1")" "$(usage_of raw)" "raw --help's usa
 opts_help=$(grep -oE -- '--[a-z][a-z-]+' "$T/rawhelp" | grep -v -- '--help' | sort -u)
 opts_man=$(sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$top/man/arraybench-raw.1" | grep -oE -- '\\-\\-[a-z][a-z\\-]+' | sed 's/\\//g' | grep -v -- '--help' | sort -u)
 is "$(echo $opts_help)" "$(echo $opts_man)" "raw's options in --help and in arraybench-raw.1 are the same"
+"$AB" matrix --help >"$T/mxhelp"; ok $? "matrix --help exits 0"
+is "$(synopsis "$top/man/arraybench-matrix.1")" "$(usage_of matrix)" "matrix --help's usage is arraybench-matrix.1's SYNOPSIS"
+opts_help=$(grep -oE -- '--[a-z][a-z-]+' "$T/mxhelp" | grep -v -- '--help' | sort -u)
+opts_man=$(sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$top/man/arraybench-matrix.1" | grep -oE -- '\\-\\-[a-z][a-z\\-]+' | sed 's/\\//g' | grep -v -- '--help' | sort -u)
+is "$(echo $opts_help)" "$(echo $opts_man)" "matrix's options in --help and in arraybench-matrix.1 are the same"
 # Each sub-command page is named in arraybench.1's SEE ALSO.
 missing=
 for page in "$top"/man/arraybench-*.1; do

@@ -1,0 +1,515 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `arraybench matrix FILE`: every cell of a matrix file (matrix-file.c)
+ * visited round-robin over the repeats, each visit one `run` made in this
+ * process (run-prepare.c, pipeline.c), each run appended to the results
+ * directory as it ends (matrix-state.c); a rerun resumes. */
+#include "cmd-options.h"
+#include "commands.h"
+#include "cache.h"
+#include "error.h"
+#include "matrix-file.h"
+#include "matrix-spread.h"
+#include "matrix-state.h"
+#include "pipeline.h"
+#include "run-options.h"
+#include "run-prepare.h"
+#include "runid.h"
+#include "runner.h"
+#include "sysinfo.h"
+#include "../reports/report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#define MATRIX_FILE_MAX (1u << 20)
+#define SETTLE_MIN_RUNS 3u
+
+struct matrix_opts {
+	char *out_dir;
+	gboolean dry_run;
+	gboolean quiet;
+	gboolean fresh;
+	gboolean retry_failed;
+	double cv_limit;        /* --repeat-until, a fraction; NAN when not given */
+	unsigned max_repeats;   /* --max-repeats; 0 when not given */
+	GPtrArray *args;        /* the FILE */
+};
+
+static gboolean opt_out(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct matrix_opts *o = data;
+	if (!*value) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "invalid %s '': empty directory name", name);
+		return FALSE;
+	}
+	g_free(o->out_dir);
+	o->out_dir = g_strdup(value);
+	return TRUE;
+}
+
+static gboolean opt_repeat_until(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct matrix_opts *o = data;
+	g_autofree char *text = g_strdup(value);
+	size_t n = strlen(text);
+	if (n && text[n - 1] == '%')
+		text[n - 1] = '\0';
+	char *end = NULL;
+	double v = *text && g_ascii_isdigit(*text) ? g_ascii_strtod(text, &end) : NAN;
+	if (!end || *end || !(v > 0 && v <= 100)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid %s '%s': a coefficient of variation in percent, above 0 and at most 100 (5 or 5%%)",
+			    name, value);
+		return FALSE;
+	}
+	o->cv_limit = v / 100;
+	return TRUE;
+}
+
+static gboolean opt_max_repeats(const char *name, const char *value, gpointer data, GError **error)
+{
+	guint64 n;
+	if (!g_ascii_string_to_unsigned(value, 10, 1, AB_MATRIX_MAX_REPEATS, &n, NULL)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "invalid %s '%s': a whole number from 1 to %u", name, value,
+			    AB_MATRIX_MAX_REPEATS);
+		return FALSE;
+	}
+	((struct matrix_opts *)data)->max_repeats = (unsigned)n;
+	return TRUE;
+}
+
+static gboolean opt_arg(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)error;
+	g_ptr_array_add(((struct matrix_opts *)data)->args, g_strdup(value));
+	return TRUE;
+}
+
+#define CB(f) G_OPTION_ARG_CALLBACK, (gpointer)(f)
+#define NOARG G_OPTION_FLAG_NO_ARG
+
+static gboolean opt_flag(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)value, (void)error;
+	struct matrix_opts *o = data;
+	if (g_str_equal(name, "--dry-run"))
+		o->dry_run = TRUE;
+	else if (g_str_equal(name, "--fresh"))
+		o->fresh = TRUE;
+	else if (g_str_equal(name, "--retry-failed"))
+		o->retry_failed = TRUE;
+	else
+		o->quiet = TRUE;
+	return TRUE;
+}
+
+static const GOptionEntry entries[] = {
+	{ "output", 'o', G_OPTION_FLAG_FILENAME, CB(opt_out),
+	  "Results directory (made if missing): results.jsonl, results.csv, the matrix file's copy", "DIR" },
+	{ "dry-run", 0, NOARG, CB(opt_flag), "List the cells and each visit's run command, in order; touch nothing",
+	  NULL },
+	{ "quiet", 'q', NOARG, CB(opt_flag), "No line per visit, no progress", NULL },
+	{ "fresh", 0, NOARG, CB(opt_flag),
+	  "Start over: move the matrix's own files in DIR aside (to NAME.old-STAMP), even for a changed matrix file",
+	  NULL },
+	{ "retry-failed", 0, NOARG, CB(opt_flag), "On resuming, run the visits that failed again", NULL },
+	{ "repeat-until", 0, 0, CB(opt_repeat_until),
+	  "Repeat a cell beyond the file's repeats until each rate's coefficient of variation is at most CV percent "
+	  "(over 3 repeats at least)", "CV%" },
+	{ "max-repeats", 0, 0, CB(opt_max_repeats), "With --repeat-until: at most N repeats of a cell (2 x repeats)",
+	  "N" },
+	{ G_OPTION_REMAINING, 0, G_OPTION_FLAG_FILENAME, CB(opt_arg), NULL, NULL },
+	G_OPTION_ENTRY_NULL
+};
+
+static const char description[] =
+	"Each cell of the matrix FILE (levels x file systems x mkfs options x mount options x\n"
+	"workloads) is built, formatted, mounted, measured once and torn down per visit; the\n"
+	"visits go round-robin over the repeats.  Each run is appended to DIR/results.jsonl\n"
+	"and DIR/results.csv as it ends; the same command again resumes.\n"
+	"Exit status: 0 ok, 1 bad input or a changed matrix file, 2 a visit failed (recorded),\n"
+	"3 missing resource or privilege, 4 unsafe, 5 results not written, 130 interrupted.\n"
+	"See arraybench-matrix(1).";
+
+/* What the visits share. */
+struct matrix_ctx {
+	const struct ab_matrix *m;
+	const struct matrix_opts *o;
+	struct ab_matrix_dir dir;
+	GHashTable *done;
+	GHashTable *cell_runs;  /* label -> GPtrArray of struct ab_run * (for --repeat-until) */
+	gboolean sink_failed;   /* the error came from writing the results */
+	gboolean delivered;     /* the visit's run is in the results */
+	unsigned ran, failed, failed_before, skipped;
+};
+
+static void keep_run(struct matrix_ctx *c, struct ab_run *run)
+{
+	GPtrArray *a = g_hash_table_lookup(c->cell_runs, run->cell);
+	if (!a) {
+		a = g_ptr_array_new_with_free_func((GDestroyNotify)ab_run_free);
+		g_hash_table_insert(c->cell_runs, g_strdup(run->cell), a);
+	}
+	g_ptr_array_add(a, run);
+}
+
+/* One run to the results files, JSON first (resume reads it), each synced. */
+static gboolean append_run(struct matrix_ctx *c, const struct ab_run *run, GError **error)
+{
+	g_autofree char *json = ab_json_format(run);
+	g_autofree char *line = g_strdup_printf("%s\n", json);
+	g_autofree char *csv = !run->failure && ab_csv_has_line(run) ? ab_csv_format_line(run) : NULL;
+	if (!ab_matrix_dir_append(&c->dir, c->dir.json_fd, line, error) ||
+	    (csv && !ab_matrix_dir_append(&c->dir, c->dir.csv_fd, csv, error))) {
+		c->sink_failed = TRUE;
+		return FALSE;
+	}
+	c->delivered = TRUE;
+	/* A copy of our own, as resume would read it back. */
+	struct ab_run *back = ab_reader_json.read_line(json, NULL);
+	if (back)
+		keep_run(c, back);
+	return TRUE;
+}
+
+static gboolean deliver(const struct ab_run *run, void *data, GError **error)
+{
+	return append_run(data, run, error);
+}
+
+/* A visit that gave no results: a run saying which and why. */
+static gboolean record_failure(struct matrix_ctx *c, const struct ab_matrix_cell *cell, unsigned repeat,
+			       const char *run_id, const char *why, GError **error)
+{
+	g_autoptr(ab_run) run = ab_run_new();
+	run->tool = g_strdup("arraybench");
+	run->tool_version = g_strdup(AB_VERSION);
+	run->run_id = g_strdup(run_id);
+	run->repeat = repeat;
+	run->seed = ab_matrix_visit_seed(c->m->seed, cell->label, repeat);
+	run->start_unix = g_get_real_time() / G_USEC_PER_SEC;
+	run->concurrency = 1;
+	run->cell = g_strdup(cell->label);
+	run->workload = g_strdup(cell->workload);
+	run->failure = g_strdup(why);
+	return append_run(c, run, error);
+}
+
+static int argv_len(char **argv)
+{
+	int n = 0;
+	while (argv[n])
+		n++;
+	return n;
+}
+
+/* One visit: the cell's run, made once.  0 when it ran or its failure is
+ * recorded; otherwise the exit status that stops the matrix. */
+static int visit(struct matrix_ctx *c, const struct ab_matrix_cell *cell, unsigned repeat, GError **error)
+{
+	g_auto(GStrv) argv = ab_matrix_visit_argv(c->m, cell, repeat, c->o->quiet);
+	g_auto(ab_config_auto) cfg;
+	ab_config_init(&cfg);
+	struct ab_run_prep prep;
+	ab_run_prep_init(&prep);
+	g_autoptr(GError) local = NULL;
+	c->sink_failed = c->delivered = FALSE;
+	int status = ab_run_prepare(argv_len(argv), argv, &cfg, &prep, &local);
+	if (status == 0) {
+		struct ab_pipeline p = {
+			.cfg = &cfg, .run_id = prep.run_id, .state_dir = prep.state_dir, .dir_fd = prep.dir_fd,
+			.ram_bytes = prep.ram_bytes, .deliver = deliver, .deliver_data = c,
+			.cell = cell->label, .workload = cell->workload, .first_repeat = repeat,
+		};
+		prep.dir_fd = -1; /* the pipeline closes it */
+		if (!ab_pipeline_run(&p, &local))
+			status = ab_error_exit_status(local);
+	}
+	g_autofree char *run_id = g_strdup(prep.run_id);
+	ab_run_prep_clear(&prep);
+	if (status == 0)
+		return 0;
+	/* Interrupted: not recorded, so that a resume runs it again.  Results
+	 * that cannot be written or a target refused as unsafe would fail
+	 * every visit alike, and a teardown that failed after the run was
+	 * recorded left what would get in the next visits' way ('arraybench
+	 * cleanup' undoes it): the matrix stops. */
+	if (ab_stop_requested || status == AB_ERROR_INTERRUPTED || c->sink_failed || status == AB_ERROR_UNSAFE ||
+	    c->delivered) {
+		g_propagate_error(error, g_steal_pointer(&local));
+		return ab_stop_requested ? AB_ERROR_INTERRUPTED : status;
+	}
+	c->failed++;
+	if (!c->o->quiet) {
+		printf("  failed: %s\n", local->message);
+		fflush(stdout);
+	}
+	return record_failure(c, cell, repeat, run_id, local->message, error) ? 0 : AB_ERROR_OUTPUT;
+}
+
+static gboolean settled(struct matrix_ctx *c, const struct ab_matrix_cell *cell)
+{
+	GPtrArray *runs = g_hash_table_lookup(c->cell_runs, cell->label);
+	return runs && ab_matrix_settled(runs, c->o->cv_limit, SETTLE_MIN_RUNS);
+}
+
+static unsigned rounds(const struct ab_matrix *m, const struct matrix_opts *o)
+{
+	if (isnan(o->cv_limit))
+		return m->repeats;
+	return MAX(m->repeats, o->max_repeats ? o->max_repeats : 2 * m->repeats);
+}
+
+/* Round-robin: repeat 1 of every cell, then repeat 2...  Beyond the file's
+ * repeats (--repeat-until) only the cells whose spread is still wide. */
+static int run_matrix(struct matrix_ctx *c, GError **error)
+{
+	const struct ab_matrix *m = c->m;
+	unsigned n = m->cells->len, total = rounds(m, c->o);
+	for (unsigned r = 1; r <= total; r++)
+		for (unsigned k = 0; k < n; k++) {
+			const struct ab_matrix_cell *cell = g_ptr_array_index(m->cells, k);
+			if (ab_stop_requested) {
+				g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted");
+				return AB_ERROR_INTERRUPTED;
+			}
+			if (ab_matrix_done_has(c->done, cell->label, r)) {
+				c->skipped++;
+				continue;
+			}
+			if (r > m->repeats && settled(c, cell))
+				continue;
+			if (!c->o->quiet) {
+				printf("matrix: cell %u/%u repeat %u/%u: %s\n", k + 1, n, r, total, cell->label);
+				fflush(stdout);
+			}
+			int status = visit(c, cell, r, error);
+			if (status)
+				return status;
+			c->ran++;
+		}
+	return 0;
+}
+
+static void print_plan(const struct ab_matrix *m, const struct matrix_opts *o)
+{
+	unsigned n = m->cells->len;
+	printf("matrix: %u cells x %u repeats = %u visits\n", n, m->repeats, n * m->repeats);
+	for (unsigned k = 0; k < n; k++)
+		printf("cell %u/%u: %s\n", k + 1, n, ((struct ab_matrix_cell *)g_ptr_array_index(m->cells, k))->label);
+	printf("visits, in order:\n");
+	for (unsigned r = 1; r <= m->repeats; r++)
+		for (unsigned k = 0; k < n; k++) {
+			const struct ab_matrix_cell *cell = g_ptr_array_index(m->cells, k);
+			g_auto(GStrv) argv = ab_matrix_visit_argv(m, cell, r, o->quiet);
+			g_autofree char *line = ab_matrix_command_line(argv);
+			printf("%u/%u cell %u repeat %u: %s\n", (r - 1) * n + k + 1, n * m->repeats, k + 1, r, line);
+		}
+	if (!isnan(o->cv_limit))
+		printf("then rounds %u to %u of the cells whose rates' coefficient of variation is above %g%%\n",
+		       m->repeats + 1, rounds(m, o), o->cv_limit * 100);
+}
+
+/* Every cell's options checked as run checks them, before anything runs:
+ * a typo fails now, not after hours. */
+static gboolean check_cells(const struct ab_matrix *m, GError **error)
+{
+	ab_sysinfo_init();
+	uint64_t ram = ab_sysinfo_ram_bytes();
+	for (guint k = 0; k < m->cells->len; k++) {
+		const struct ab_matrix_cell *cell = g_ptr_array_index(m->cells, k);
+		g_autoptr(GError) local = NULL;
+		/* A workload run does not know is the workloads key's fault. */
+		if (cell->workload) {
+			char *words[] = { "run", "-d", "/", "--workload", cell->workload, NULL };
+			g_auto(ab_config_auto) probe;
+			ab_config_init(&probe);
+			if (!ab_run_options_parse(5, words, &probe, &local)) {
+				g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%s:%u: %s", m->name, m->workloads_line,
+					    local->message);
+				return FALSE;
+			}
+		}
+		g_auto(GStrv) argv = ab_matrix_visit_argv(m, cell, 1, FALSE);
+		g_auto(ab_config_auto) cfg;
+		ab_config_init(&cfg);
+		if (!ab_run_options_parse(argv_len(argv), argv, &cfg, &local) || !ab_cache_resolve(&cfg, &local) ||
+		    !ab_config_finish(&cfg, ram, &local) || !ab_cache_check_cold_metadata(&cfg, &local) ||
+		    !ab_target_spec_check_options(&cfg.target, &local)) {
+			g_set_error(error, AB_ERROR, local->domain == AB_ERROR ? local->code : AB_ERROR_USAGE,
+				    "%s:%u: cell '%s': %s", m->name, cell->line, cell->label, local->message);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+/* The results directory: made or resumed, refused when it is another's or
+ * holds another version of the matrix. */
+static int open_results(struct matrix_ctx *c, const char *text, size_t len, GError **error)
+{
+	const struct matrix_opts *o = c->o;
+	if (!ab_matrix_dir_open(&c->dir, o->out_dir, TRUE, error))
+		return ab_error_exit_status(*error);
+	enum ab_matrix_dir_state state;
+	if (!ab_matrix_dir_check(&c->dir, c->m->sha256, &state, error))
+		return ab_error_exit_status(*error);
+	if (state == AB_MATRIX_DIR_FOREIGN) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "'%s' holds results no matrix started there (no %s): give another -o DIR", o->out_dir,
+			    AB_MATRIX_DIGEST);
+		return AB_ERROR_USAGE;
+	}
+	if (state == AB_MATRIX_DIR_CHANGED && !o->fresh) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "'%s' is not the matrix file '%s' was started with (that one is its %s): give --fresh "
+			    "to start over (the old results are moved aside) or another -o DIR",
+			    c->m->name, o->out_dir, AB_MATRIX_COPY);
+		return AB_ERROR_USAGE;
+	}
+	if (o->fresh && state != AB_MATRIX_DIR_NEW) {
+		if (!ab_matrix_dir_move_aside(&c->dir, error))
+			return ab_error_exit_status(*error);
+		state = AB_MATRIX_DIR_NEW;
+	}
+	if (state == AB_MATRIX_DIR_NEW && !ab_matrix_dir_start(&c->dir, text, len, c->m->sha256, error))
+		return ab_error_exit_status(*error);
+	gboolean trimmed;
+	if (!ab_matrix_dir_open_results(&c->dir, &trimmed, error))
+		return ab_error_exit_status(*error);
+	if (trimmed)
+		fprintf(stderr, "arraybench: warning: a torn last line (a crash mid-write) was cut off the results\n");
+	g_autofree char *done_text = NULL;
+	size_t done_len;
+	if (!ab_matrix_dir_read(&c->dir, AB_MATRIX_RESULTS_JSON, &done_text, &done_len, error))
+		return ab_error_exit_status(*error);
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	g_autofree char *name = g_build_filename(o->out_dir, AB_MATRIX_RESULTS_JSON, NULL);
+	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
+	c->done = ab_matrix_done_read(name, done_text, done_len, o->retry_failed, &set, problems);
+	for (guint i = 0; i < problems->len; i++)
+		fprintf(stderr, "arraybench: warning: %s (skipped)\n",
+			(const char *)g_ptr_array_index(problems, i));
+	for (guint i = 0; i < set.runs->len; i++) {
+		struct ab_run *r = g_ptr_array_index(set.runs, i);
+		if (!r->cell)
+			continue;
+		if (r->failure && !o->retry_failed)
+			c->failed_before++;
+		keep_run(c, g_ptr_array_steal_index(set.runs, i--));
+	}
+	ab_run_set_clear(&set);
+	return 0;
+}
+
+static int matrix_main(struct matrix_opts *o, GError **error)
+{
+	if (o->args->len != 1) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, o->args->len ? "one matrix FILE, not %u" : "missing the matrix FILE",
+			    o->args->len);
+		return AB_ERROR_USAGE;
+	}
+	if (o->max_repeats && isnan(o->cv_limit)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "--max-repeats goes with --repeat-until");
+		return AB_ERROR_USAGE;
+	}
+	const char *file = g_ptr_array_index(o->args, 0);
+	GStatBuf st;
+	if (g_stat(file, &st) == 0 && !S_ISREG(st.st_mode)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot read matrix file '%s': not a regular file", file);
+		return AB_ERROR_USAGE;
+	}
+	g_autofree char *text = NULL;
+	size_t len = 0;
+	g_autoptr(GError) local = NULL;
+	if (!g_file_get_contents(file, &text, &len, &local)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot read matrix file: %s", local->message);
+		return AB_ERROR_USAGE;
+	}
+	if (len > MATRIX_FILE_MAX) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "matrix file '%s' is over %u bytes", file, MATRIX_FILE_MAX);
+		return AB_ERROR_USAGE;
+	}
+	g_autoptr(ab_matrix) m = ab_matrix_parse(file, text, len, error);
+	if (!m)
+		return AB_ERROR_USAGE;
+	if (o->max_repeats && o->max_repeats < m->repeats) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "--max-repeats %u is below the file's repeats (%u)",
+			    o->max_repeats, m->repeats);
+		return AB_ERROR_USAGE;
+	}
+	if (!o->dry_run && !o->out_dir) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "missing -o DIR: the results directory");
+		return AB_ERROR_USAGE;
+	}
+	if (!o->dry_run && geteuid() != 0) {
+		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED, "a matrix builds its targets, which needs root");
+		return AB_ERROR_SKIPPED;
+	}
+	if (!check_cells(m, error))
+		return ab_error_exit_status(*error);
+	if (o->dry_run) {
+		if (ab_stdout_closed) {
+			g_set_error(error, AB_ERROR, AB_ERROR_OUTPUT,
+				    "cannot write the plan to standard output: it was closed");
+			return AB_ERROR_OUTPUT;
+		}
+		print_plan(m, o);
+		return 0;
+	}
+	/* Every path of the cells is absolute; the results directory is held
+	 * open.  From "/" no relative word can name another file later. */
+	g_autofree char *out_abs = g_canonicalize_filename(o->out_dir, NULL);
+	g_free(o->out_dir);
+	o->out_dir = g_steal_pointer(&out_abs);
+	struct matrix_ctx c = { .m = m, .o = o };
+	ab_matrix_dir_init(&c.dir);
+	c.cell_runs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
+	int status = open_results(&c, text, len, error);
+	if (status == 0 && chdir("/") != 0) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot change to '/'");
+		status = AB_ERROR_SKIPPED;
+	}
+	if (status == 0)
+		status = run_matrix(&c, error);
+	if (status == AB_ERROR_INTERRUPTED) {
+		g_clear_error(error);
+		g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED,
+			    "interrupted: %u visits done this time, the one in flight is not recorded; run the same "
+			    "command again to resume",
+			    c.ran);
+	} else if (status == 0) {
+		if (!o->quiet)
+			printf("matrix: %u visits run (%u failed), %u already done%s; results in %s\n", c.ran, c.failed,
+			       c.skipped, c.failed_before ? " (some failed: --retry-failed runs them again)" : "",
+			       o->out_dir);
+		if (c.failed + c.failed_before) {
+			g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "%u visits of the matrix failed (their reasons are in %s/%s)",
+				    c.failed + c.failed_before, o->out_dir, AB_MATRIX_RESULTS_JSON);
+			status = AB_ERROR_PHASE;
+		}
+	}
+	ab_matrix_dir_clear(&c.dir);
+	if (c.done)
+		g_hash_table_unref(c.done);
+	g_hash_table_unref(c.cell_runs);
+	return status;
+}
+
+int ab_cmd_matrix(int argc, char **argv, GError **error)
+{
+	struct matrix_opts o = { .cv_limit = NAN, .args = g_ptr_array_new_with_free_func(g_free) };
+	int status = AB_ERROR_USAGE;
+	if (ab_cmd_options_parse("matrix", "FILE", "Run every cell of a matrix file, interleaved, and resume after an interruption.",
+				 description, entries, &o, argc, argv, error))
+		status = matrix_main(&o, error);
+	g_free(o.out_dir);
+	g_ptr_array_unref(o.args);
+	return status;
+}

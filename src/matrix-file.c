@@ -1,0 +1,718 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A matrix file into its cells (matrix-file.h).  GKeyFile reads the values
+ * (escapes and all), but it has no line numbers and merges a group given
+ * twice, so the text is scanned here first: every group and key with its
+ * line, duplicates and unknown names refused there. */
+#include "matrix-file.h"
+#include "error.h"
+#include "../fs-setup/plan.h"
+#include "../fs-setup/target.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+struct parse {
+	const char *name;
+	char *base;          /* the file's directory, absolute: relative paths in it start there */
+	GHashTable *lines;   /* "GROUP" and "GROUP\nKEY" -> line number (GUINT_TO_POINTER) */
+	GPtrArray *groups;   /* group names in file order */
+	GKeyFile *kf;
+};
+
+static const char *const matrix_keys[] = {
+	"loop", "members", "yes-destroy", "backend", "levels", "fs", "mkfs-opts", "mount-opts",
+	"workloads", "repeats", "seed", "options", NULL,
+};
+static const char *const workload_keys[] = { "options", NULL };
+
+#define WORKLOAD_GROUP "workload "
+
+static gboolean fail(const struct parse *ps, unsigned line, GError **error, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+
+static gboolean fail(const struct parse *ps, unsigned line, GError **error, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	if (line)
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%s:%u: %s", ps->name, line, msg);
+	else
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%s: %s", ps->name, msg);
+	return FALSE;
+}
+
+static unsigned line_of(const struct parse *ps, const char *group, const char *key)
+{
+	g_autofree char *k = key ? g_strdup_printf("%s\n%s", group, key) : g_strdup(group);
+	return GPOINTER_TO_UINT(g_hash_table_lookup(ps->lines, k));
+}
+
+static gboolean strv_has(const char *const *v, const char *s)
+{
+	for (; *v; v++)
+		if (g_str_equal(*v, s))
+			return TRUE;
+	return FALSE;
+}
+
+/* Each group and key with its line; what GKeyFile would merge or take
+ * without a word is refused here. */
+static gboolean scan(struct parse *ps, const char *text, GError **error)
+{
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	const char *group = NULL;
+	for (unsigned i = 0; lines[i]; i++) {
+		unsigned ln = i + 1;
+		char *l = g_strstrip(lines[i]);
+		if (!*l || *l == '#')
+			continue;
+		if (*l == '[') {
+			size_t n = strlen(l);
+			if (l[n - 1] != ']')
+				return fail(ps, ln, error, "unterminated group header '%s'", l);
+			l[n - 1] = '\0';
+			const char *g = l + 1;
+			const char *wl = g_str_has_prefix(g, WORKLOAD_GROUP) ? g + strlen(WORKLOAD_GROUP) : NULL;
+			if (!g_str_equal(g, "matrix") && !(wl && *wl && !strchr(wl, ' ')))
+				return fail(ps, ln, error, "unknown group '[%s]' (expected [matrix] or [workload NAME])", g);
+			unsigned first = line_of(ps, g, NULL);
+			if (first)
+				return fail(ps, ln, error, "duplicate group '[%s]' (first at line %u)", g, first);
+			g_hash_table_insert(ps->lines, g_strdup(g), GUINT_TO_POINTER(ln));
+			g_ptr_array_add(ps->groups, g_strdup(g));
+			group = g_ptr_array_index(ps->groups, ps->groups->len - 1);
+			continue;
+		}
+		char *eq = strchr(l, '=');
+		if (!eq)
+			return fail(ps, ln, error, "expected KEY = VALUE, a [group] or a # comment, not '%s'", l);
+		*eq = '\0';
+		const char *key = g_strstrip(l);
+		if (!group)
+			return fail(ps, ln, error, "key '%s' before any group (the file starts with [matrix])", key);
+		gboolean wl = !g_str_equal(group, "matrix");
+		if (!strv_has(wl ? workload_keys : matrix_keys, key))
+			return fail(ps, ln, error, "unknown key '%s' in [%s]", key, group);
+		unsigned first = line_of(ps, group, key);
+		if (first)
+			return fail(ps, ln, error, "duplicate key '%s' in [%s] (first at line %u)", key, group, first);
+		g_hash_table_insert(ps->lines, g_strdup_printf("%s\n%s", group, key), GUINT_TO_POINTER(ln));
+	}
+	return TRUE;
+}
+
+/* The value of a key, unescaped; NULL (no error) when it is absent. */
+static char *get(const struct parse *ps, const char *group, const char *key, GError **error)
+{
+	if (!line_of(ps, group, key))
+		return NULL;
+	g_autoptr(GError) local = NULL;
+	char *v = g_key_file_get_string(ps->kf, group, key, &local);
+	if (!v)
+		fail(ps, line_of(ps, group, key), error, "bad value of '%s': %s", key, local->message);
+	return v;
+}
+
+/* A list of `sep`-separated entries, each trimmed; none may be empty or
+ * twice. */
+static GPtrArray *split_list(const struct parse *ps, const char *key, const char *value, char sep, GError **error)
+{
+	unsigned ln = line_of(ps, "matrix", key);
+	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(g_free);
+	char seps[2] = { sep, '\0' };
+	g_autofree char *all = g_strstrip(g_strdup(value));
+	if (!*all) {
+		fail(ps, ln, error, "empty list '%s'", key);
+		return NULL;
+	}
+	g_auto(GStrv) parts = g_strsplit(all, seps, -1);
+	for (char **p = parts; *p; p++) {
+		char *e = g_strstrip(*p);
+		if (!*e) {
+			fail(ps, ln, error, "empty entry in '%s' ('%c' separates them)", key, sep);
+			return NULL;
+		}
+		for (const char *c = e; *c; c++)
+			if (g_ascii_iscntrl(*c)) {
+				g_autofree char *shown = g_strescape(e, NULL);
+				fail(ps, ln, error, "bad entry '%s' in '%s': a control character", shown, key);
+				return NULL;
+			}
+		for (guint i = 0; i < out->len; i++)
+			if (g_str_equal(g_ptr_array_index(out, i), e)) {
+				fail(ps, ln, error, "duplicate entry '%s' in '%s'", e, key);
+				return NULL;
+			}
+		g_ptr_array_add(out, g_strdup(e));
+	}
+	return g_steal_pointer(&out);
+}
+
+/* Paths in the file are relative to the file's directory. */
+static char *absolute(const struct parse *ps, const char *path)
+{
+	return g_path_is_absolute(path) ? g_strdup(path) : g_build_filename(ps->base, path, NULL);
+}
+
+/* One entry of `levels`: backend and level, both NULL for "none" (a plain
+ * file system on the first member). */
+struct level {
+	char *backend;
+	char *level;
+	char *label;
+};
+
+static void level_clear(gpointer p)
+{
+	struct level *l = p;
+	g_free(l->backend);
+	g_free(l->level);
+	g_free(l->label);
+}
+
+/* What every cell shares. */
+struct common {
+	char *loop_n, *loop_size, *loop_dir; /* loop = N:SIZE[:DIR], DIR absolute */
+	GPtrArray *members;                  /* absolute */
+	gboolean confirmed;                  /* yes-destroy names them all */
+	char **options;                      /* the `options` words */
+	gboolean machine_given;              /* options hold -m */
+};
+
+static void common_clear(struct common *c)
+{
+	g_free(c->loop_n);
+	g_free(c->loop_size);
+	g_free(c->loop_dir);
+	if (c->members)
+		g_ptr_array_unref(c->members);
+	g_strfreev(c->options);
+}
+
+static gboolean parse_backend(const struct parse *ps, unsigned ln, const char *word, GError **error)
+{
+	if (g_str_equal(word, "mdadm") || g_str_equal(word, "btrfs"))
+		return TRUE;
+	return fail(ps, ln, error, "bad backend '%s': expected 'mdadm' or 'btrfs'", word);
+}
+
+static GArray *parse_levels(const struct parse *ps, GError **error)
+{
+	unsigned ln = line_of(ps, "matrix", "levels");
+	g_autofree char *backend = get(ps, "matrix", "backend", error);
+	if (!backend && line_of(ps, "matrix", "backend"))
+		return NULL;
+	if (backend && !parse_backend(ps, line_of(ps, "matrix", "backend"), g_strstrip(backend), error))
+		return NULL;
+	g_autofree char *value = get(ps, "matrix", "levels", error);
+	if (!value && ln)
+		return NULL;
+	g_autoptr(GArray) out = g_array_new(FALSE, TRUE, sizeof(struct level));
+	g_array_set_clear_func(out, level_clear);
+	if (!value) {
+		/* No levels: a plain file system on one member. */
+		struct level l = { .label = g_strdup("plain") };
+		g_array_append_val(out, l);
+		return g_steal_pointer(&out);
+	}
+	g_autoptr(GPtrArray) words = split_list(ps, "levels", value, ',', error);
+	if (!words)
+		return NULL;
+	for (guint i = 0; i < words->len; i++) {
+		const char *w = g_ptr_array_index(words, i);
+		struct level l = { 0 };
+		if (g_str_equal(w, "none")) {
+			l.label = g_strdup("plain");
+		} else {
+			const char *colon = strchr(w, ':');
+			l.backend = colon ? g_strndup(w, (size_t)(colon - w)) : g_strdup(backend);
+			l.level = g_strdup(colon ? colon + 1 : w);
+			gboolean ok = !l.backend || parse_backend(ps, ln, l.backend, error);
+			if (ok && (!*l.level || strchr(l.level, ':')))
+				ok = fail(ps, ln, error, "bad level '%s': expected none, LEVEL or BACKEND:LEVEL", w);
+			if (!ok) {
+				level_clear(&l);
+				return NULL;
+			}
+			l.label = l.backend ? g_strdup_printf("%s-%s", l.backend, l.level) : g_strdup(l.level);
+		}
+		g_array_append_val(out, l);
+	}
+	return g_steal_pointer(&out);
+}
+
+static GPtrArray *devices(const struct parse *ps, const char *key, GError **error)
+{
+	g_autofree char *v = get(ps, "matrix", key, error);
+	if (!v)
+		return NULL;
+	g_autoptr(GPtrArray) list = split_list(ps, key, v, ',', error);
+	if (!list)
+		return NULL;
+	for (guint i = 0; i < list->len; i++) {
+		char *abs = absolute(ps, g_ptr_array_index(list, i));
+		g_free(list->pdata[i]);
+		list->pdata[i] = abs;
+	}
+	return g_steal_pointer(&list);
+}
+
+static gboolean has_string(GPtrArray *list, const char *s)
+{
+	for (guint i = 0; list && i < list->len; i++)
+		if (g_str_equal(g_ptr_array_index(list, i), s))
+			return TRUE;
+	return FALSE;
+}
+
+/* loop = ..., or members = ... with yes-destroy = ... naming each. */
+static gboolean parse_members(const struct parse *ps, struct common *c, GError **error)
+{
+	unsigned lloop = line_of(ps, "matrix", "loop"), lmem = line_of(ps, "matrix", "members");
+	unsigned lyes = line_of(ps, "matrix", "yes-destroy");
+	if (lloop && lmem)
+		return fail(ps, lmem, error, "'members' and 'loop' exclude each other: give one");
+	if (!lloop && !lmem)
+		return fail(ps, line_of(ps, "matrix", NULL), error,
+			    "no members: give loop = N:SIZE[:DIR] (images) or members = DEV,DEV... with yes-destroy");
+	if (lyes && !lmem)
+		return fail(ps, lyes, error, "'yes-destroy' confirms 'members', which are not given");
+	if (lloop) {
+		g_autofree char *v = get(ps, "matrix", "loop", error);
+		if (!v)
+			return FALSE;
+		g_strstrip(v);
+		struct ab_target_spec spec;
+		ab_target_spec_init(&spec);
+		g_autoptr(GError) local = NULL;
+		gboolean ok = ab_target_spec_parse_loop(v, &spec, &local);
+		ab_target_spec_clear(&spec);
+		if (!ok)
+			return fail(ps, lloop, error, "%s", local->message);
+		g_auto(GStrv) f = g_strsplit(v, ":", 3);
+		c->loop_n = g_strdup(f[0]);
+		c->loop_size = g_strdup(f[1]);
+		c->loop_dir = f[2] && *f[2] ? absolute(ps, f[2]) : NULL;
+		return TRUE;
+	}
+	if (!(c->members = devices(ps, "members", error)))
+		return FALSE;
+	g_autoptr(GPtrArray) yes = lyes ? devices(ps, "yes-destroy", error) : NULL;
+	if (lyes && !yes)
+		return FALSE;
+	for (guint i = 0; i < c->members->len; i++) {
+		const char *m = g_ptr_array_index(c->members, i);
+		if (!has_string(yes, m))
+			return fail(ps, lyes ? lyes : lmem, error,
+				    "member '%s' is not confirmed: every cell overwrites it, so yes-destroy must name "
+				    "each member", m);
+	}
+	for (guint i = 0; yes && i < yes->len; i++)
+		if (!has_string(c->members, g_ptr_array_index(yes, i)))
+			return fail(ps, lyes, error, "yes-destroy names '%s', which is not a member",
+				    (const char *)g_ptr_array_index(yes, i));
+	c->confirmed = TRUE;
+	return TRUE;
+}
+
+/* Options the matrix sets itself, per cell or per visit. */
+static const char *const own_options[] = {
+	"-d", "--directory", "--device", "--array", "--members", "--loop", "--backend", "--fs", "--mkfs-opts",
+	"--mount-opts", "--yes-destroy", "--workload", "-x", "--repeats", "-z", "--seed", "--csv", "--json",
+	"--sweep-csv", "--dry-run", "-q", "--quiet", "-h", "-?", "--help", "--help-all", "--help-run", NULL,
+};
+
+static char **parse_options(const struct parse *ps, const char *group, gboolean *machine, GError **error)
+{
+	unsigned ln = line_of(ps, group, "options");
+	g_autofree char *v = get(ps, group, "options", error);
+	if (!v)
+		return ln ? NULL : g_new0(char *, 1);
+	g_auto(GStrv) words = NULL;
+	g_autoptr(GError) local = NULL;
+	if (*g_strstrip(v) && !g_shell_parse_argv(v, NULL, &words, &local)) {
+		fail(ps, ln, error, "bad value of 'options': %s", local->message);
+		return NULL;
+	}
+	if (!words)
+		words = g_new0(char *, 1);
+	for (char **w = words; *w; w++) {
+		if ((*w)[0] != '-' || g_str_equal(*w, "-") || g_str_equal(*w, "--")) {
+			if (g_str_equal(*w, "--")) {
+				fail(ps, ln, error, "'--' in 'options': the words after it would be no options");
+				return NULL;
+			}
+			continue;
+		}
+		g_autofree char *opt = (*w)[1] == '-' ? g_strndup(*w, strcspn(*w, "=")) : g_strndup(*w, 2);
+		if (strv_has(own_options, opt)) {
+			fail(ps, ln, error, "option '%s' in 'options' is the matrix's own (see arraybench-matrix(1))", opt);
+			return NULL;
+		}
+		if (machine && (g_str_equal(opt, "-m") || g_str_equal(opt, "--machine")))
+			*machine = TRUE;
+	}
+	return g_steal_pointer(&words);
+}
+
+/* Is a workload entry a file (a path, or a name ending in .ini)? */
+static gboolean workload_is_file(const char *w)
+{
+	return strchr(w, '/') || g_str_has_suffix(w, ".ini");
+}
+
+static void cell_free(gpointer p)
+{
+	struct ab_matrix_cell *c = p;
+	g_free(c->label);
+	g_free(c->workload);
+	g_ptr_array_unref(c->argv);
+	g_free(c);
+}
+
+void ab_matrix_free(struct ab_matrix *m)
+{
+	if (!m)
+		return;
+	g_free(m->sha256);
+	g_free(m->name);
+	g_ptr_array_unref(m->cells);
+	g_free(m);
+}
+
+static void add(GPtrArray *argv, const char *a, const char *b)
+{
+	g_ptr_array_add(argv, g_strdup(a));
+	if (b)
+		g_ptr_array_add(argv, g_strdup(b));
+}
+
+/* The machine name in the CSV (bon_csv2html's row name): the label as one
+ * CSV-safe word of at most 64 characters. */
+static char *machine_word(const char *label)
+{
+	GString *s = g_string_new(NULL);
+	for (const char *p = label; *p && s->len < 64; p++)
+		g_string_append_c(s, *p == ' ' ? '_' : *p == ',' ? '+' : g_ascii_isgraph(*p) ? *p : '?');
+	return g_string_free(s, FALSE);
+}
+
+static struct ab_matrix_cell *make_cell(const struct common *c, const struct level *l, const char *fs,
+					const char *mkfs, const char *mount, const char *workload,
+					char **workload_options)
+{
+	struct ab_matrix_cell *cell = g_new0(struct ab_matrix_cell, 1);
+	GString *label = g_string_new(l->label);
+	g_string_append_printf(label, " %s", fs);
+	if (!g_str_equal(mkfs, "defaults"))
+		g_string_append_printf(label, " mkfs(%s)", mkfs);
+	g_string_append_printf(label, " %s", mount);
+	if (workload) {
+		g_autofree char *base = g_path_get_basename(workload);
+		if (workload_is_file(workload) && g_str_has_suffix(base, ".ini"))
+			base[strlen(base) - 4] = '\0';
+		g_string_append_printf(label, " %s", base);
+	}
+	cell->label = g_string_free(label, FALSE);
+	cell->workload = g_strdup(workload);
+	GPtrArray *a = cell->argv = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(a, g_strdup("run"));
+	/* "none": a plain file system on the first member alone. */
+	gboolean plain = !l->level;
+	if (c->loop_n) {
+		g_autofree char *spec = g_strdup_printf("%s:%s%s%s", plain ? "1" : c->loop_n, c->loop_size,
+							c->loop_dir ? ":" : "", c->loop_dir ? c->loop_dir : "");
+		add(a, "--loop", spec);
+	} else {
+		GString *list = g_string_new(NULL);
+		for (guint i = 0; i < (plain ? 1 : c->members->len); i++)
+			g_string_append_printf(list, "%s%s", i ? "," : "", (const char *)g_ptr_array_index(c->members, i));
+		add(a, "--members", list->str);
+		add(a, "--yes-destroy", list->str);
+		g_string_free(list, TRUE);
+	}
+	if (l->backend)
+		add(a, "--backend", l->backend);
+	if (l->level)
+		add(a, "--array", l->level);
+	add(a, "--fs", fs);
+	if (!g_str_equal(mkfs, "defaults"))
+		add(a, "--mkfs-opts", mkfs);
+	if (!g_str_equal(mount, "defaults"))
+		add(a, "--mount-opts", mount);
+	if (workload)
+		add(a, "--workload", workload);
+	if (!c->machine_given) {
+		g_autofree char *m = machine_word(cell->label);
+		add(a, "-m", m);
+	}
+	for (char **o = c->options; *o; o++)
+		add(a, *o, NULL);
+	for (char **o = workload_options; o && *o; o++)
+		add(a, *o, NULL);
+	return cell;
+}
+
+static GPtrArray *list_or_default(const struct parse *ps, const char *key, char sep, const char *def,
+				  GError **error)
+{
+	g_autofree char *v = get(ps, "matrix", key, error);
+	if (!v) {
+		if (line_of(ps, "matrix", key))
+			return NULL;
+		GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+		if (def)
+			g_ptr_array_add(out, g_strdup(def));
+		return out;
+	}
+	return split_list(ps, key, v, sep, error);
+}
+
+static gboolean parse_number(const struct parse *ps, const char *key, guint64 min, guint64 max, guint64 *out,
+			     gboolean *given, GError **error)
+{
+	g_autofree char *v = get(ps, "matrix", key, error);
+	if (!v)
+		return !line_of(ps, "matrix", key);
+	g_strstrip(v);
+	if (!g_ascii_string_to_unsigned(v, 10, min, max, out, NULL))
+		return fail(ps, line_of(ps, "matrix", key), error,
+			    "bad value of '%s' '%s': a whole number from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT, key,
+			    v, min, max);
+	if (given)
+		*given = TRUE;
+	return TRUE;
+}
+
+struct lists {
+	GArray *levels;
+	GPtrArray *fs, *mkfs, *mount, *workloads;
+	GHashTable *workload_options; /* workload -> char ** */
+};
+
+static void lists_clear(struct lists *l)
+{
+	if (l->levels)
+		g_array_unref(l->levels);
+	g_clear_pointer(&l->fs, g_ptr_array_unref);
+	g_clear_pointer(&l->mkfs, g_ptr_array_unref);
+	g_clear_pointer(&l->mount, g_ptr_array_unref);
+	g_clear_pointer(&l->workloads, g_ptr_array_unref);
+	g_clear_pointer(&l->workload_options, g_hash_table_unref);
+}
+
+static gboolean parse_lists(const struct parse *ps, struct lists *l, GError **error)
+{
+	if (!(l->levels = parse_levels(ps, error)))
+		return FALSE;
+	gboolean all_btrfs = TRUE;
+	for (guint i = 0; i < l->levels->len; i++)
+		all_btrfs &= g_strcmp0(g_array_index(l->levels, struct level, i).backend, "btrfs") == 0;
+	if (!line_of(ps, "matrix", "fs") && !all_btrfs)
+		return fail(ps, line_of(ps, "matrix", NULL), error,
+			    "missing key 'fs': the file systems to make (ext3, ext4, xfs, btrfs)");
+	if (!(l->fs = list_or_default(ps, "fs", ',', "btrfs", error)))
+		return FALSE;
+	for (guint i = 0; i < l->fs->len; i++) {
+		enum ab_fs_type t;
+		g_autoptr(GError) local = NULL;
+		if (!ab_fs_type_parse(g_ptr_array_index(l->fs, i), &t, &local))
+			return fail(ps, line_of(ps, "matrix", "fs"), error, "%s", local->message);
+	}
+	if (!(l->mkfs = list_or_default(ps, "mkfs-opts", ';', "defaults", error)) ||
+	    !(l->mount = list_or_default(ps, "mount-opts", ';', "defaults", error)) ||
+	    !(l->workloads = list_or_default(ps, "workloads", ',', NULL, error)))
+		return FALSE;
+	for (guint i = 0; i < l->workloads->len; i++) {
+		const char *w = g_ptr_array_index(l->workloads, i);
+		if (workload_is_file(w)) {
+			char *abs = absolute(ps, w);
+			g_free(l->workloads->pdata[i]);
+			l->workloads->pdata[i] = abs;
+		}
+	}
+	l->workload_options = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_strfreev);
+	for (guint i = 0; i < ps->groups->len; i++) {
+		const char *g = g_ptr_array_index(ps->groups, i);
+		if (!g_str_has_prefix(g, WORKLOAD_GROUP))
+			continue;
+		const char *w = g + strlen(WORKLOAD_GROUP);
+		/* A file named as its entry was written (relative, as given). */
+		g_autofree char *key = workload_is_file(w) ? absolute(ps, w) : g_strdup(w);
+		if (!has_string(l->workloads, key))
+			return fail(ps, line_of(ps, g, NULL), error, "[%s] names no entry of 'workloads'", g);
+		char **o = parse_options(ps, g, NULL, error);
+		if (!o)
+			return FALSE;
+		g_hash_table_insert(l->workload_options, g_steal_pointer(&key), o);
+	}
+	return TRUE;
+}
+
+static unsigned cell_line(const struct parse *ps, const char *workload)
+{
+	for (guint i = 0; workload && i < ps->groups->len; i++) {
+		const char *g = g_ptr_array_index(ps->groups, i);
+		if (!g_str_has_prefix(g, WORKLOAD_GROUP) || !line_of(ps, g, "options"))
+			continue;
+		const char *w = g + strlen(WORKLOAD_GROUP);
+		g_autofree char *key = workload_is_file(w) ? absolute(ps, w) : g_strdup(w);
+		if (g_str_equal(key, workload))
+			return line_of(ps, g, "options");
+	}
+	unsigned o = line_of(ps, "matrix", "options");
+	return o ? o : line_of(ps, "matrix", NULL);
+}
+
+/* The cells, levels first and workloads last (fastest).  A btrfs level
+ * makes its own file system: only fs btrfs goes with it. */
+static gboolean make_cells(const struct parse *ps, const struct common *c, const struct lists *l, GPtrArray *cells,
+			   GError **error)
+{
+	guint nw = MAX(l->workloads->len, 1);
+	/* Lists of a few hundred entries each would make more cells than
+	 * memory holds: the product is checked before any is made. */
+	uint64_t n = (uint64_t)l->levels->len * l->fs->len * l->mkfs->len * l->mount->len * nw;
+	if (n > AB_MATRIX_MAX_CELLS)
+		return fail(ps, line_of(ps, "matrix", NULL), error,
+			    "the lists make %" G_GUINT64_FORMAT " cells, more than %u", n, AB_MATRIX_MAX_CELLS);
+	for (guint li = 0; li < l->levels->len; li++) {
+		const struct level *lv = &g_array_index(l->levels, struct level, li);
+		guint before = cells->len;
+		for (guint fi = 0; fi < l->fs->len; fi++) {
+			const char *fs = g_ptr_array_index(l->fs, fi);
+			if (g_strcmp0(lv->backend, "btrfs") == 0 && !g_str_equal(fs, "btrfs"))
+				continue;
+			for (guint ki = 0; ki < l->mkfs->len; ki++)
+				for (guint mi = 0; mi < l->mount->len; mi++)
+					for (guint wi = 0; wi < nw; wi++) {
+						const char *w = l->workloads->len ? g_ptr_array_index(l->workloads, wi) : NULL;
+						char **wo = w ? g_hash_table_lookup(l->workload_options, w) : NULL;
+						struct ab_matrix_cell *cell =
+							make_cell(c, lv, fs, g_ptr_array_index(l->mkfs, ki),
+								  g_ptr_array_index(l->mount, mi), w, wo);
+						cell->line = cell_line(ps, w);
+						g_ptr_array_add(cells, cell);
+					}
+		}
+		if (cells->len == before)
+			return fail(ps, line_of(ps, "matrix", "levels"), error,
+				    "level '%s' makes btrfs itself, and 'fs' does not list btrfs", lv->label);
+	}
+	for (guint i = 0; i < cells->len; i++)
+		for (guint j = 0; j < i; j++) {
+			const char *a = ((struct ab_matrix_cell *)g_ptr_array_index(cells, i))->label;
+			if (g_str_equal(a, ((struct ab_matrix_cell *)g_ptr_array_index(cells, j))->label))
+				return fail(ps, line_of(ps, "matrix", "levels"), error,
+					    "two cells would both be '%s': give each level once", a);
+		}
+	return TRUE;
+}
+
+static struct ab_matrix *build(struct parse *ps, const char *text, size_t len, GError **error)
+{
+	if (!line_of(ps, "matrix", NULL)) {
+		fail(ps, 0, error, "no [matrix] group");
+		return NULL;
+	}
+	struct common c = { 0 };
+	struct lists l = { 0 };
+	guint64 repeats = AB_MATRIX_DEFAULT_REPEATS, seed = 0;
+	gboolean seed_given = FALSE;
+	g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func(cell_free);
+	gboolean ok = parse_members(ps, &c, error) && parse_lists(ps, &l, error) &&
+		      parse_number(ps, "repeats", 1, AB_MATRIX_MAX_REPEATS, &repeats, NULL, error) &&
+		      parse_number(ps, "seed", 0, G_MAXUINT64, &seed, &seed_given, error) &&
+		      (c.options = parse_options(ps, "matrix", &c.machine_given, error)) != NULL &&
+		      make_cells(ps, &c, &l, cells, error);
+	common_clear(&c);
+	lists_clear(&l);
+	if (!ok)
+		return NULL;
+	struct ab_matrix *m = g_new0(struct ab_matrix, 1);
+	m->name = g_strdup(ps->name);
+	m->workloads_line = line_of(ps, "matrix", "workloads");
+	m->repeats = (unsigned)repeats;
+	m->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
+	if (!seed_given) {
+		/* The same file, the same seeds: from its digest. */
+		char hex[9];
+		memcpy(hex, m->sha256, 8);
+		hex[8] = '\0';
+		seed = g_ascii_strtoull(hex, NULL, 16);
+	}
+	m->seed = seed;
+	m->cells = g_steal_pointer(&cells);
+	return m;
+}
+
+struct ab_matrix *ab_matrix_parse(const char *name, const char *text, size_t len, GError **error)
+{
+	struct parse ps = { .name = name };
+	if (memchr(text, '\0', len)) {
+		fail(&ps, 0, error, "not a text file (it holds a NUL byte)");
+		return NULL;
+	}
+	g_autofree char *copy = g_strndup(text, len);
+	if (!g_utf8_validate(copy, -1, NULL)) {
+		fail(&ps, 0, error, "not UTF-8 text");
+		return NULL;
+	}
+	g_autofree char *dir = g_path_get_dirname(name);
+	ps.base = g_canonicalize_filename(dir, NULL);
+	ps.lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	ps.groups = g_ptr_array_new_with_free_func(g_free);
+	ps.kf = g_key_file_new();
+	g_autoptr(GError) local = NULL;
+	struct ab_matrix *m = NULL;
+	if (scan(&ps, copy, error)) {
+		if (!g_key_file_load_from_data(ps.kf, text, len, G_KEY_FILE_NONE, &local))
+			fail(&ps, 0, error, "%s", local->message);
+		else
+			m = build(&ps, text, len, error);
+	}
+	g_free(ps.base);
+	g_hash_table_unref(ps.lines);
+	g_ptr_array_unref(ps.groups);
+	g_key_file_unref(ps.kf);
+	return m;
+}
+
+uint64_t ab_matrix_visit_seed(uint64_t matrix_seed, const char *label, unsigned repeat)
+{
+	g_autofree char *in = g_strdup_printf("%" G_GUINT64_FORMAT "\n%s\n%u", matrix_seed, label, repeat);
+	g_autofree char *hex = g_compute_checksum_for_string(G_CHECKSUM_SHA256, in, -1);
+	hex[8] = '\0'; /* 32 bits, as run's own seeds */
+	return g_ascii_strtoull(hex, NULL, 16);
+}
+
+char **ab_matrix_visit_argv(const struct ab_matrix *m, const struct ab_matrix_cell *cell, unsigned repeat,
+			    gboolean quiet)
+{
+	GPtrArray *a = g_ptr_array_new();
+	for (guint i = 0; i < cell->argv->len; i++)
+		g_ptr_array_add(a, g_strdup(g_ptr_array_index(cell->argv, i)));
+	g_ptr_array_add(a, g_strdup("-x"));
+	g_ptr_array_add(a, g_strdup("1"));
+	g_ptr_array_add(a, g_strdup("-z"));
+	g_ptr_array_add(a, g_strdup_printf("%" G_GUINT64_FORMAT, ab_matrix_visit_seed(m->seed, cell->label, repeat)));
+	if (quiet)
+		g_ptr_array_add(a, g_strdup("-q"));
+	g_ptr_array_add(a, NULL);
+	return (char **)g_ptr_array_free(a, FALSE);
+}
+
+char *ab_matrix_command_line(char *const *argv)
+{
+	GString *s = g_string_new("arraybench");
+	for (char *const *w = argv; *w; w++) {
+		gboolean plain = **w != '\0';
+		for (const char *p = *w; *p; p++)
+			if (!g_ascii_isalnum(*p) && !strchr("-_.,:/=+%@^", *p))
+				plain = FALSE;
+		g_autofree char *q = plain ? g_strdup(*w) : g_shell_quote(*w);
+		g_string_append_printf(s, " %s", q);
+	}
+	return g_string_free(s, FALSE);
+}

@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The matrix's results directory and resuming from it (matrix-state.h). */
+#include "matrix-state.h"
+#include "error.h"
+#include "../reports/report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const own_files[] = { AB_MATRIX_RESULTS_JSON, AB_MATRIX_RESULTS_CSV, AB_MATRIX_COPY,
+					 AB_MATRIX_DIGEST, NULL };
+
+enum ab_matrix_dir_state ab_matrix_dir_state(const char *stored, gboolean any_results, const char *digest)
+{
+	if (!stored)
+		return any_results ? AB_MATRIX_DIR_FOREIGN : AB_MATRIX_DIR_NEW;
+	return g_ascii_strcasecmp(stored, digest) == 0 ? AB_MATRIX_DIR_SAME : AB_MATRIX_DIR_CHANGED;
+}
+
+char *ab_matrix_digest_parse(const char *text)
+{
+	if (!text)
+		return NULL;
+	for (int i = 0; i < 64; i++)
+		if (!g_ascii_isxdigit(text[i]))
+			return NULL;
+	if (text[64] && !g_ascii_isspace(text[64]))
+		return NULL;
+	return g_ascii_strdown(text, 64);
+}
+
+char *ab_matrix_visit_key(const char *label, unsigned repeat)
+{
+	return g_strdup_printf("%u\n%s", repeat, label);
+}
+
+gboolean ab_matrix_done_has(GHashTable *done, const char *label, unsigned repeat)
+{
+	g_autofree char *key = ab_matrix_visit_key(label, repeat);
+	return g_hash_table_contains(done, key);
+}
+
+GHashTable *ab_matrix_done_read(const char *name, const char *text, size_t len, gboolean retry_failed,
+				struct ab_run_set *runs, GPtrArray *problems)
+{
+	GHashTable *done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	if (text)
+		ab_report_read_text(name, text, len, &set, problems);
+	for (guint i = 0; i < set.runs->len; i++) {
+		const struct ab_run *r = g_ptr_array_index(set.runs, i);
+		/* Only our own lines: a run with its cell and matrix repeat. */
+		if (!r->cell || r->repeat == AB_UNSET || r->repeat == 0 || r->repeat > G_MAXUINT)
+			continue;
+		if (r->failure && retry_failed)
+			continue;
+		g_hash_table_add(done, ab_matrix_visit_key(r->cell, (unsigned)r->repeat));
+	}
+	if (runs)
+		g_ptr_array_extend_and_steal(runs->runs, g_steal_pointer(&set.runs));
+	else
+		ab_run_set_clear(&set);
+	return done;
+}
+
+void ab_matrix_dir_init(struct ab_matrix_dir *d)
+{
+	*d = (struct ab_matrix_dir){ .fd = -1, .json_fd = -1, .csv_fd = -1 };
+}
+
+void ab_matrix_dir_clear(struct ab_matrix_dir *d)
+{
+	g_free(d->path);
+	for (int *fd = &d->fd; fd <= &d->csv_fd; fd++)
+		if (*fd >= 0)
+			close(*fd);
+	ab_matrix_dir_init(d);
+}
+
+gboolean ab_matrix_dir_open(struct ab_matrix_dir *d, const char *path, gboolean create, GError **error)
+{
+	if (create && mkdir(path, 0755) != 0 && errno != EEXIST) {
+		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot make results directory '%s'", path);
+		return FALSE;
+	}
+	struct stat st;
+	if (lstat(path, &st) != 0) {
+		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot use results directory '%s'", path);
+		return FALSE;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+			    "refusing results directory '%s': it is a symbolic link (give the directory itself)", path);
+		return FALSE;
+	}
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot use results directory '%s'", path);
+		return FALSE;
+	}
+	/* What was checked is what is held: the same inode, and ours. */
+	struct stat held;
+	if (fstat(fd, &held) != 0 || held.st_ino != st.st_ino || held.st_dev != st.st_dev ||
+	    held.st_uid != geteuid()) {
+		close(fd);
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+			    "refusing results directory '%s': it belongs to uid %u, not to us", path,
+			    (unsigned)held.st_uid);
+		return FALSE;
+	}
+	/* Two matrices appending to one DIR would each run the visits the
+	 * other has not finished yet: one at a time. */
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		int e = errno;
+		close(fd);
+		if (e == EWOULDBLOCK)
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "results directory '%s' is in use by another arraybench matrix", path);
+		else
+			ab_set_error_errno(error, AB_ERROR_USAGE, e, "cannot lock results directory '%s'", path);
+		return FALSE;
+	}
+	d->fd = fd;
+	d->path = g_strdup(path);
+	return TRUE;
+}
+
+/* One of our files in DIR, opened without following a link, and ours. */
+static int open_own(const struct ab_matrix_dir *d, const char *name, int flags, GError **error)
+{
+	int fd = openat(d->fd, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
+	if (fd < 0) {
+		if (errno == ENOENT && !(flags & O_CREAT))
+			return -1;
+		ab_set_error_errno(error, errno == ELOOP ? AB_ERROR_UNSAFE : AB_ERROR_USAGE, errno,
+				   "cannot open '%s/%s'%s", d->path, name,
+				   errno == ELOOP ? " (a symbolic link is refused)" : "");
+		return -2;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		close(fd);
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing '%s/%s': not a regular file of ours", d->path,
+			    name);
+		return -2;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+static gboolean read_fd(const struct ab_matrix_dir *d, const char *name, int fd, char **text, size_t *len,
+			GError **error)
+{
+	GString *s = g_string_new(NULL);
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		g_string_append_len(s, buf, n);
+	if (n < 0) {
+		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot read '%s/%s'", d->path, name);
+		g_string_free(s, TRUE);
+		return FALSE;
+	}
+	*len = s->len;
+	*text = g_string_free(s, FALSE);
+	return TRUE;
+}
+
+gboolean ab_matrix_dir_read(const struct ab_matrix_dir *d, const char *name, char **text, size_t *len,
+			    GError **error)
+{
+	*text = NULL;
+	*len = 0;
+	int fd = open_own(d, name, O_RDONLY, error);
+	if (fd == -1)
+		return TRUE;
+	if (fd < 0)
+		return FALSE;
+	gboolean ok = read_fd(d, name, fd, text, len, error);
+	close(fd);
+	return ok;
+}
+
+static gboolean exists(const struct ab_matrix_dir *d, const char *name)
+{
+	struct stat st;
+	return fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+gboolean ab_matrix_dir_check(const struct ab_matrix_dir *d, const char *digest, enum ab_matrix_dir_state *state,
+			     GError **error)
+{
+	g_autofree char *text = NULL;
+	size_t len;
+	gboolean any = exists(d, AB_MATRIX_RESULTS_JSON) || exists(d, AB_MATRIX_RESULTS_CSV) ||
+		       exists(d, AB_MATRIX_COPY);
+	if (!exists(d, AB_MATRIX_DIGEST)) {
+		*state = ab_matrix_dir_state(NULL, any, digest);
+		return TRUE;
+	}
+	if (!ab_matrix_dir_read(d, AB_MATRIX_DIGEST, &text, &len, error))
+		return FALSE;
+	g_autofree char *stored = ab_matrix_digest_parse(text);
+	if (!stored) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "'%s/%s' holds no SHA-256 digest: give another -o DIR", d->path, AB_MATRIX_DIGEST);
+		return FALSE;
+	}
+	*state = ab_matrix_dir_state(stored, any, digest);
+	return TRUE;
+}
+
+gboolean ab_matrix_dir_move_aside(const struct ab_matrix_dir *d, GError **error)
+{
+	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+	g_autofree char *stamp = g_date_time_format(now, "old-%Y%m%dT%H%M%S");
+	for (const char *const *n = own_files; *n; n++) {
+		struct stat st;
+		if (fstatat(d->fd, *n, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		if (!S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+				    "refusing to move '%s/%s' aside: not a regular file of ours", d->path, *n);
+			return FALSE;
+		}
+		g_autofree char *to = g_strdup_printf("%s.%s", *n, stamp);
+		if (renameat2(d->fd, *n, d->fd, to, RENAME_NOREPLACE) != 0) {
+			ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot move '%s/%s' aside to '%s'", d->path,
+					   *n, to);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+static gboolean write_all(const struct ab_matrix_dir *d, const char *name, int fd, const char *text, size_t len,
+			  GError **error)
+{
+	for (size_t done = 0; done < len;) {
+		ssize_t n = write(fd, text + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ab_set_error_errno(error, AB_ERROR_OUTPUT, n < 0 ? errno : EIO, "cannot write '%s/%s'", d->path,
+					   name);
+			return FALSE;
+		}
+		done += (size_t)n;
+	}
+	if (fsync(fd) != 0) {
+		ab_set_error_errno(error, AB_ERROR_OUTPUT, errno, "cannot write '%s/%s'", d->path, name);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static gboolean write_new(const struct ab_matrix_dir *d, const char *name, const char *text, size_t len,
+			  GError **error)
+{
+	int fd = open_own(d, name, O_WRONLY | O_CREAT | O_EXCL, error);
+	if (fd < 0)
+		return FALSE;
+	gboolean ok = write_all(d, name, fd, text, len, error);
+	close(fd);
+	return ok;
+}
+
+gboolean ab_matrix_dir_start(const struct ab_matrix_dir *d, const char *text, size_t len, const char *digest,
+			     GError **error)
+{
+	g_autofree char *line = g_strdup_printf("%s  %s\n", digest, AB_MATRIX_COPY);
+	if (!write_new(d, AB_MATRIX_COPY, text, len, error) || !write_new(d, AB_MATRIX_DIGEST, line, strlen(line), error))
+		return FALSE;
+	fsync(d->fd);
+	return TRUE;
+}
+
+/* A crash between write and fsync may leave a last line without its end:
+ * appending after it would glue two runs into one unreadable line. */
+static gboolean trim_torn(const struct ab_matrix_dir *d, const char *name, int fd, gboolean *trimmed,
+			  GError **error)
+{
+	struct stat st;
+	char last;
+	if (fstat(fd, &st) != 0 || st.st_size == 0 || pread(fd, &last, 1, st.st_size - 1) != 1 || last == '\n')
+		return TRUE;
+	g_autofree char *text = NULL;
+	size_t len;
+	if (lseek(fd, 0, SEEK_SET) != 0 || !read_fd(d, name, fd, &text, &len, error))
+		return FALSE;
+	const char *nl = memrchr(text, '\n', len);
+	off_t keep = nl ? nl - text + 1 : 0;
+	if (ftruncate(fd, keep) != 0) {
+		ab_set_error_errno(error, AB_ERROR_OUTPUT, errno, "cannot cut the torn last line of '%s/%s'", d->path,
+				   name);
+		return FALSE;
+	}
+	*trimmed = TRUE;
+	return TRUE;
+}
+
+gboolean ab_matrix_dir_open_results(struct ab_matrix_dir *d, gboolean *trimmed, GError **error)
+{
+	*trimmed = FALSE;
+	d->json_fd = open_own(d, AB_MATRIX_RESULTS_JSON, O_RDWR | O_APPEND | O_CREAT, error);
+	if (d->json_fd < 0)
+		return FALSE;
+	d->csv_fd = open_own(d, AB_MATRIX_RESULTS_CSV, O_RDWR | O_APPEND | O_CREAT, error);
+	if (d->csv_fd < 0)
+		return FALSE;
+	return trim_torn(d, AB_MATRIX_RESULTS_JSON, d->json_fd, trimmed, error) &&
+	       trim_torn(d, AB_MATRIX_RESULTS_CSV, d->csv_fd, trimmed, error);
+}
+
+gboolean ab_matrix_dir_append(const struct ab_matrix_dir *d, int fd, const char *text, GError **error)
+{
+	return write_all(d, fd == d->json_fd ? AB_MATRIX_RESULTS_JSON : AB_MATRIX_RESULTS_CSV, fd, text, strlen(text),
+			 error);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_RUN_PREPARE_H
+#define AB_RUN_PREPARE_H
+
+#include <glib.h>
+#include <stdint.h>
+
+#include "config.h"
+
+/* What a run needs besides its config once every check has passed: the
+ * pipeline's arguments (src/pipeline.h). */
+struct ab_run_prep {
+	char *run_id;
+	char *state_dir;
+	int dir_fd;          /* -d: DIR opened by the checks (the pipeline takes it), else -1 */
+	uint64_t ram_bytes;
+};
+
+void ab_run_prep_init(struct ab_run_prep *prep);
+/* Frees the strings and closes dir_fd if it is still held. */
+void ab_run_prep_clear(struct ab_run_prep *prep);
+
+/*
+ * `arraybench run ARGV` up to the pipeline, shared by run and matrix: the
+ * options parsed into cfg (initialised by the caller), finished, the cache
+ * rule resolved, a run id made, and everything that can be known before
+ * anything is made checked (root for a built target, the target and its
+ * devices' safety, -d DIR and its owner, room, -u USER, the state
+ * directory).  Under --dry-run the plan is printed on stdout.  Returns 0,
+ * or the exit status with *error set.
+ */
+int ab_run_prepare(int argc, char **argv, struct ab_config *cfg, struct ab_run_prep *prep, GError **error);
+
+#endif
