@@ -11,6 +11,7 @@
 #include "matrix-spread.h"
 #include "matrix-state.h"
 #include "pipeline.h"
+#include "progress.h"
 #include "run-options.h"
 #include "run-prepare.h"
 #include "runid.h"
@@ -246,6 +247,7 @@ static int visit(struct matrix_ctx *c, const struct ab_matrix_cell *cell, unsign
 	}
 	c->failed++;
 	if (!c->o->quiet) {
+		ab_progress_clear();
 		printf("  failed: %s\n", local->message);
 		fflush(stdout);
 	}
@@ -285,10 +287,14 @@ static int run_matrix(struct matrix_ctx *c, GError **error)
 			if (r > m->repeats && settled(c, cell))
 				continue;
 			if (!c->o->quiet) {
+				ab_progress_clear();
 				printf("matrix: cell %u/%u repeat %u/%u: %s\n", k + 1, n, r, total, cell->label);
 				fflush(stdout);
 			}
+			g_autofree char *where = g_strdup_printf("cell %u/%u repeat %u/%u", k + 1, n, r, total);
+			ab_progress_set_context(where);
 			int status = visit(c, cell, r, error);
+			ab_progress_set_context(NULL);
 			if (status)
 				return status;
 			c->ran++;
@@ -476,8 +482,11 @@ static int matrix_main(struct matrix_opts *o, GError **error)
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot change to '/'");
 		status = AB_ERROR_SKIPPED;
 	}
-	if (status == 0)
+	if (status == 0) {
+		ab_progress_start(stderr, ab_progress_mode_for(stderr, o->quiet));
 		status = run_matrix(&c, error);
+		ab_progress_stop();
+	}
 	if (status == AB_ERROR_INTERRUPTED) {
 		g_clear_error(error);
 		g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED,
