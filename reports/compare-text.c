@@ -235,7 +235,7 @@ char *ab_compare_text(const struct ab_compare *c)
 			"n: runs with the figure; mean's 95% CI: Student t; CV: sd / mean; ratio: mean / the baseline's\n"
 			"mean, its 95% CI by the delta method on the log of the means (Welch-Satterthwaite df);\n"
 			"difference: Welch's t-test against the baseline, within noise when p >= 0.05; '*': best mean;\n"
-			"outliers (beyond 3 scaled MADs of the median) are shown and still counted\n");
+			"outliers (n >= 5: beyond 3 scaled MADs of the median) are shown and still counted\n");
 	sizes_line(s, c);
 	int w = 5;
 	for (guint i = 0; i < c->groups->len; i++) {

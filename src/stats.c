@@ -181,7 +181,7 @@ size_t ab_stats_outliers(const double *x, size_t n, bool *flags)
 		flags[i] = false;
 	size_t m;
 	g_autofree double *v = finite_sorted(x, n, &m);
-	if (!v || m < 3)
+	if (!v || m < AB_STATS_OUTLIER_MIN_N)
 		return 0;
 	double median = gsl_stats_median_from_sorted_data(v, 1, m);
 	for (size_t i = 0; i < m; i++)

@@ -72,8 +72,11 @@ void ab_stats_bootstrap_ratio(const double *x, size_t nx, const double *base, si
 
 /* Marks (flags[i] = true) the values farther than 3 scaled median absolute
  * deviations (1.4826 MAD, the normal's sd) from the median, and returns
- * how many.  They are shown, never dropped.  Fewer than 3 finite values,
- * or a MAD of 0: none marked.  NAN inputs are never marked. */
+ * how many.  They are shown, never dropped.  Fewer than 5 finite values
+ * (of 3, the MAD is the distance to the nearer neighbour: two close repeats
+ * would make the third an "outlier" at 5 % off), or a MAD of 0: none
+ * marked.  NAN inputs are never marked. */
+#define AB_STATS_OUTLIER_MIN_N 5
 size_t ab_stats_outliers(const double *x, size_t n, bool *flags);
 
 #endif

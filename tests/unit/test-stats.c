@@ -303,17 +303,21 @@ static void test_outliers(void **state)
 	for (int i = 0; i < 6; i++)
 		assert_false(f[i]);
 	assert_true(f[6]);
-	/* Three repeats: one far from the other two is marked. */
-	const double y[] = { 50.0, 51.0, 80.0 };
-	assert_int_equal(ab_stats_outliers(y, 3, f), 1);
-	assert_true(f[2] && !f[0] && !f[1]);
+	/* Five repeats: one far from the other four is marked (median 51,
+	 * |deviations| {0,1,1,2,29}: MAD 1, fence 4.45). */
+	const double y[] = { 50.0, 51.0, 80.0, 52.0, 49.0 };
+	assert_int_equal(ab_stats_outliers(y, 5, f), 1);
+	assert_true(f[2] && !f[0] && !f[1] && !f[3] && !f[4]);
 	/* Within the fence: none. */
-	const double z[] = { 50.0, 51.0, 53.0 };
-	assert_int_equal(ab_stats_outliers(z, 3, f), 0);
-	/* Too few, or no spread (MAD 0): none. */
-	assert_int_equal(ab_stats_outliers(y, 2, f), 0);
-	const double same[] = { 7, 7, 7, 9 };
-	assert_int_equal(ab_stats_outliers(same, 4, f), 0);
+	const double z[] = { 50.0, 51.0, 53.0, 52.0, 49.0 };
+	assert_int_equal(ab_stats_outliers(z, 5, f), 0);
+	/* Fewer than five: none, though 80 is far from two close values (a
+	 * MAD of three values is the nearer neighbour's distance: 1 here). */
+	assert_int_equal(ab_stats_outliers(y, 3, f), 0);
+	assert_int_equal(ab_stats_outliers(y, 4, f), 0);
+	/* No spread (MAD 0): none. */
+	const double same[] = { 7, 7, 7, 7, 9 };
+	assert_int_equal(ab_stats_outliers(same, 5, f), 0);
 	assert_int_equal(ab_stats_outliers(NULL, 0, f), 0);
 }
 
