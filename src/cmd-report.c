@@ -17,6 +17,7 @@
 struct report_opts {
 	const struct ab_writer *writer;
 	GPtrArray *files; /* char *, in order */
+	char *html;       /* --html FILE, or NULL */
 };
 
 static gboolean opt_format(const char *name, const char *value, gpointer data, GError **error)
@@ -41,9 +42,23 @@ static gboolean opt_file(const char *name, const char *value, gpointer data, GEr
 	return TRUE;
 }
 
+static gboolean opt_html(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct report_opts *o = data;
+	if (!*value) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "invalid %s '': expected a file name", name);
+		return FALSE;
+	}
+	g_free(o->html);
+	o->html = g_strdup(value);
+	return TRUE;
+}
+
 static const GOptionEntry entries[] = {
 	{ "format", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)opt_format, "Output format: text (default), csv, json or sweep-csv",
 	  "FORMAT" },
+	{ "html", 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (gpointer)opt_html,
+	  "Also write one self-contained HTML page of charts to FILE", "FILE" },
 	{ G_OPTION_REMAINING, 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (gpointer)opt_file, NULL, NULL },
 	G_OPTION_ENTRY_NULL
 };
@@ -57,6 +72,10 @@ static const char report_description[] =
 	"cannot be read is skipped with a warning naming it (20 lines a FILE, then a count of the\n"
 	"rest), as is a FILE that is neither a regular file nor a pipe (a device) or holds more than\n"
 	"64 MiB.\n"
+	"--html FILE also writes one page comparing the runs, grouped by cell (the run's cell, else\n"
+	"target label and workload, else machine): bar charts with 95 % intervals per phase, the\n"
+	"sweep's heat maps, I/O per member device and latency percentiles, in inline SVG with no\n"
+	"script and nothing fetched.  FILE is replaced; anything there but a regular file is refused.\n"
 	"Exit status: 0 ok, 1 bad option or no run read at all, 5 output not written.\n"
 	"See arraybench-report(1).";
 
@@ -121,6 +140,64 @@ static gboolean read_whole(const char *path, GString *text, GError **error)
 	return ok;
 }
 
+/* --html's FILE may be new or a regular file (replaced): never a device,
+ * a FIFO or a directory, which the page would be written into or hang on.
+ * Checked before reading the inputs, and again on the descriptor. */
+static gboolean html_target_ok(const char *path, GError **error)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		if (errno == ENOENT)
+			return TRUE;
+		ab_set_error_errno(error, AB_ERROR_OUTPUT, errno, "cannot write the HTML report to '%s'", path);
+		return FALSE;
+	}
+	if (S_ISREG(st.st_mode))
+		return TRUE;
+	g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "refusing to write the HTML report to '%s': not a regular file",
+		    path);
+	return FALSE;
+}
+
+static gboolean write_html(const char *path, const GString *page, GError **error)
+{
+	if (!html_target_ok(path, error))
+		return FALSE;
+	int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		ab_set_error_errno(error, AB_ERROR_OUTPUT, errno, "cannot write the HTML report to '%s'", path);
+		if (fd >= 0)
+			close(fd);
+		return FALSE;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "refusing to write the HTML report to '%s': not a regular file", path);
+		return FALSE;
+	}
+	size_t done = 0;
+	gboolean ok = ftruncate(fd, 0) == 0;
+	while (ok && done < page->len) {
+		ssize_t n = write(fd, page->str + done, page->len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		ok = n > 0;
+		if (ok)
+			done += (size_t)n;
+	}
+	int e = ok ? 0 : errno ? errno : EIO;
+	if (close(fd) != 0 && ok) {
+		ok = FALSE;
+		e = errno;
+	}
+	if (!ok)
+		g_set_error(error, AB_ERROR, AB_ERROR_OUTPUT, "cannot write the HTML report to '%s': %s", path,
+			    g_strerror(e));
+	return ok;
+}
+
 static void warn(const char *text)
 {
 	g_autofree char *line = ab_one_line(text);
@@ -130,15 +207,20 @@ static void warn(const char *text)
 int ab_cmd_report(int argc, char **argv, GError **error)
 {
 	g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
-	struct report_opts o = { &ab_writer_text, files };
-	if (!ab_cmd_options_parse("report", "FILE...",
-				  "Write saved results (arraybench JSON, bonnie++ CSV) as a table, CSV or JSON.",
-				  report_description, entries, &o, argc, argv, error))
+	struct report_opts o = { &ab_writer_text, files, NULL };
+	g_autofree char *html_path = NULL;
+	gboolean parsed = ab_cmd_options_parse(
+		"report", "FILE...", "Write saved results (arraybench JSON, bonnie++ CSV) as a table, CSV or JSON.",
+		report_description, entries, &o, argc, argv, error);
+	html_path = o.html;
+	if (!parsed)
 		return AB_ERROR_USAGE;
 	if (!files->len) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "report: no FILE given ('-' reads standard input)");
 		return AB_ERROR_USAGE;
 	}
+	if (html_path && !html_target_ok(html_path, error))
+		return ab_error_exit_status(*error);
 	struct ab_run_set set;
 	ab_run_set_init(&set);
 	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
@@ -165,6 +247,13 @@ int ab_cmd_report(int argc, char **argv, GError **error)
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "no run could be read from any of the %u files",
 				    files->len);
 		return AB_ERROR_USAGE;
+	}
+	if (html_path) {
+		g_autoptr(GString) page = g_string_new(NULL);
+		if (!ab_html_write(&set, page, error) || !write_html(html_path, page, error)) {
+			ab_run_set_clear(&set);
+			return ab_error_exit_status(*error);
+		}
 	}
 	g_autoptr(GString) out = g_string_new(NULL);
 	gboolean ok = ab_writer_write_set(o.writer, &set, out, error);
