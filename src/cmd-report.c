@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `arraybench report`: saved results (our JSON, bonnie++'s CSV) read back
- * and written again in one format, the runs in the order of the files. */
+ * and written again in one format, the runs in the order of the files; or,
+ * with --compare, the runs grouped by cell and compared (reports/compare.h). */
 #include "cmd-options.h"
 #include "commands.h"
 #include "error.h"
+#include "../reports/compare.h"
 #include "../reports/report.h"
 
 #include <errno.h>
@@ -18,12 +20,17 @@ struct report_opts {
 	const struct ab_writer *writer;
 	GPtrArray *files; /* char *, in order */
 	char *html;       /* --html FILE, or NULL */
+	char *format;     /* as given, for --compare's own formats */
+	gboolean compare;
+	char *baseline;
 };
 
 static gboolean opt_format(const char *name, const char *value, gpointer data, GError **error)
 {
 	struct report_opts *o = data;
 	o->writer = ab_writer_by_name(value);
+	g_free(o->format);
+	o->format = g_strdup(value);
 	if (o->writer)
 		return TRUE;
 	g_autoptr(GString) names = g_string_new(NULL);
@@ -54,9 +61,32 @@ static gboolean opt_html(const char *name, const char *value, gpointer data, GEr
 	return TRUE;
 }
 
+static gboolean opt_compare(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)value, (void)error;
+	((struct report_opts *)data)->compare = TRUE;
+	return TRUE;
+}
+
+static gboolean opt_baseline(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct report_opts *o = data;
+	if (!*value) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "invalid %s '': a group's label is not empty", name);
+		return FALSE;
+	}
+	g_free(o->baseline);
+	o->baseline = g_strdup(value);
+	return TRUE;
+}
+
 static const GOptionEntry entries[] = {
 	{ "format", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)opt_format, "Output format: text (default), csv, json or sweep-csv",
 	  "FORMAT" },
+	{ "compare", 0, G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK, (gpointer)opt_compare,
+	  "Group the runs by cell and compare them: statistics, ratios to a baseline, noise", NULL },
+	{ "baseline", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)opt_baseline,
+	  "The group --compare gives ratios to (default: the first group)", "LABEL" },
 	{ "html", 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (gpointer)opt_html,
 	  "Also write one self-contained HTML page of charts to FILE", "FILE" },
 	{ G_OPTION_REMAINING, 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (gpointer)opt_file, NULL, NULL },
@@ -76,7 +106,15 @@ static const char report_description[] =
 	"target label and workload, else machine): bar charts with 95 % intervals per phase, the\n"
 	"sweep's heat maps, I/O per member device and latency percentiles, in inline SVG with no\n"
 	"script and nothing fetched.  FILE is replaced; anything there but a regular file is refused.\n"
-	"Exit status: 0 ok, 1 bad option or no run read at all, 5 output not written.\n"
+	"--compare groups the runs by cell (a matrix run's cell; else target label and workload; else\n"
+	"the machine, as a bonnie++ line's name) and prints, per figure (each phase's rate, CPU %,\n"
+	"p99 latency), each group's n, median, mean with its 95% Student t interval, CV, outliers\n"
+	"(shown, not dropped), its ratio to the baseline group with an interval (delta method), and\n"
+	"whether the difference is within the noise (Welch's t-test, p >= 0.05); the best is marked\n"
+	"'*'.  Failed runs are listed, not averaged; +++++ figures are shown, not counted.  Formats:\n"
+	"text, csv (one row per figure and group), json (one object).\n"
+	"Exit status: 0 ok, 1 bad option, no run read at all or a --baseline that names no group,\n"
+	"5 output not written.\n"
 	"See arraybench-report(1).";
 
 gboolean ab_stdin_closed;
@@ -207,14 +245,24 @@ static void warn(const char *text)
 int ab_cmd_report(int argc, char **argv, GError **error)
 {
 	g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
-	struct report_opts o = { &ab_writer_text, files, NULL };
-	g_autofree char *html_path = NULL;
-	gboolean parsed = ab_cmd_options_parse(
-		"report", "FILE...", "Write saved results (arraybench JSON, bonnie++ CSV) as a table, CSV or JSON.",
-		report_description, entries, &o, argc, argv, error);
-	html_path = o.html;
+	struct report_opts o = { &ab_writer_text, files, NULL, NULL, FALSE, NULL };
+	gboolean parsed = ab_cmd_options_parse("report", "FILE...",
+					       "Write saved results (arraybench JSON, bonnie++ CSV) as a table, CSV or JSON, "
+					       "or compare them.",
+					       report_description, entries, &o, argc, argv, error);
+	g_autofree char *format = o.format, *baseline = o.baseline, *html_path = o.html;
 	if (!parsed)
 		return AB_ERROR_USAGE;
+	if (baseline && !o.compare) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "--baseline needs --compare");
+		return AB_ERROR_USAGE;
+	}
+	if (o.compare && format && !g_str_equal(format, "text") && !g_str_equal(format, "csv") &&
+	    !g_str_equal(format, "json")) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --format '%s' with --compare: expected 'text', 'csv' or 'json'", format);
+		return AB_ERROR_USAGE;
+	}
 	if (!files->len) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "report: no FILE given ('-' reads standard input)");
 		return AB_ERROR_USAGE;
@@ -256,7 +304,20 @@ int ab_cmd_report(int argc, char **argv, GError **error)
 		}
 	}
 	g_autoptr(GString) out = g_string_new(NULL);
-	gboolean ok = ab_writer_write_set(o.writer, &set, out, error);
+	gboolean ok;
+	if (o.compare) {
+		struct ab_compare *c = ab_compare_build(&set, baseline, error);
+		ok = c != NULL;
+		if (ok) {
+			char *(*view)(const struct ab_compare *) = !format || g_str_equal(format, "text") ? ab_compare_text
+				: g_str_equal(format, "csv") ? ab_compare_csv : ab_compare_json;
+			g_autofree char *text = view(c);
+			g_string_append(out, text);
+		}
+		ab_compare_free(c);
+	} else {
+		ok = ab_writer_write_set(o.writer, &set, out, error);
+	}
 	ab_run_set_clear(&set);
 	if (!ok)
 		return ab_error_exit_status(*error);

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 plan 5
 # As -isystem, the libraries' headers are left out of gcc -MM's list.
-cflags=$(pkg-config --cflags glib-2.0 libgtop-2.0 json-glib-1.0 blkid mount 2>"$T/pc.err" | sed 's/-I/-isystem /g')
+cflags=$(pkg-config --cflags glib-2.0 libgtop-2.0 json-glib-1.0 blkid mount gsl 2>"$T/pc.err" | sed 's/-I/-isystem /g')
 ok $? "pkg-config gives the libraries' flags (the observer of the checks below)"
 deps() { # folder: every project header a file of that folder reads, "file: header" per line
 	local f
@@ -21,8 +21,8 @@ for d in reports workloads fs-setup; do deps $d >"$T/$d.deps"; done
 # What a folder's files may read besides their own folder (an ERE over the
 # header's path); anything else they read is listed.
 bad() { grep -Ev ": ($1/|$2)" "$T/$1.deps"; }
-is "$(bad reports 'src/(run|units|histogram|error)\.h$|workloads/(phase|step|sweep)\.h$')" "" \
-	"reports/ reads the results model and the phase facts: no config, runner or cache"
+is "$(bad reports 'src/(run|units|histogram|error|stats)\.h$|workloads/(phase|step|sweep)\.h$')" "" \
+	"reports/ reads the results model, the statistics and the phase facts: no config, runner or cache"
 is "$(bad workloads 'src/(histogram|timing|rng|units)\.h$')" "" \
 	"workloads/ reads only small utilities of src/, never config.h"
 is "$(bad fs-setup 'src/(error|runid|parse|units)\.h$')" "" \

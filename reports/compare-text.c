@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The comparison as tables a storage engineer reads: one per column, a row
+ * per group with its spread, its ratio to the baseline and whether that
+ * difference is within the noise, the best marked. */
+#include "compare.h"
+#include "report.h"
+#include "../src/error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A figure in its column's terms; "-" when unknown. */
+static void figure_text(const struct ab_compare_column *col, double v, char *out, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(out, len, "-");
+	else if (col->figure == AB_FIGURE_P99 && v < 0)
+		snprintf(out, len, "<0"); /* an interval's low end, wide enough to pass 0 */
+	else if (col->figure == AB_FIGURE_P99)
+		ab_text_format_latency((uint64_t)llround(v), out, len);
+	else if (col->figure == AB_FIGURE_CPU || fabs(v) < 1000)
+		snprintf(out, len, "%.1f", v);
+	else
+		snprintf(out, len, "%.0f", v);
+}
+
+static void size_text(GString *s, uint64_t bytes)
+{
+	if (bytes >= (1ull << 30))
+		g_string_append_printf(s, "%.1fG", bytes / (double)(1ull << 30));
+	else if (bytes >= (1ull << 20))
+		g_string_append_printf(s, "%.1fM", bytes / (double)(1ull << 20));
+	else
+		g_string_append_printf(s, "%.1fK", bytes / 1024.0);
+}
+
+/* Do the groups' I/O phases use different file sizes?  Then a line says
+ * which, since bonnie++'s columns do not tell sizes apart. */
+static void sizes_line(GString *s, const struct ab_compare *c)
+{
+	gboolean differ = FALSE;
+	uint64_t first = AB_UNSET;
+	for (guint i = 0; i < c->groups->len; i++) {
+		const struct ab_compare_group *g = g_ptr_array_index(c->groups, i);
+		for (guint k = 0; k < g->file_sizes->len; k++) {
+			uint64_t v = g_array_index(g->file_sizes, uint64_t, k);
+			if (!ab_known(first))
+				first = v;
+			else if (v != first)
+				differ = TRUE;
+		}
+	}
+	if (!differ)
+		return;
+	g_string_append(s, "note: the groups ran different file sizes:");
+	for (guint i = 0; i < c->groups->len; i++) {
+		const struct ab_compare_group *g = g_ptr_array_index(c->groups, i);
+		if (!g->file_sizes->len)
+			continue;
+		g_autofree char *label = ab_one_line(g->label);
+		g_string_append_printf(s, "%s %s ", i ? ";" : "", label);
+		for (guint k = 0; k < g->file_sizes->len; k++) {
+			if (k)
+				g_string_append_c(s, ',');
+			size_text(s, g_array_index(g->file_sizes, uint64_t, k));
+		}
+	}
+	g_string_append_c(s, '\n');
+}
+
+/* The words for a group's difference from the baseline. */
+static void difference(GString *note, const struct ab_compare *c, const struct ab_compare_column *col,
+		       const struct ab_compare_cell *cell)
+{
+	if (cell->group == c->baseline)
+		return;
+	const struct ab_compare_cell *base = NULL;
+	for (guint k = 0; k < col->cells->len; k++) {
+		const struct ab_compare_cell *other = g_ptr_array_index(col->cells, k);
+		if (other->group == c->baseline)
+			base = other;
+	}
+	if (!base || base->stats.n == 0) {
+		const struct ab_compare_group *g = g_ptr_array_index(c->groups, c->baseline);
+		g_autofree char *label = ab_one_line(g->label);
+		g_string_append_printf(note, "no figure of the baseline '%s'", label);
+	} else if (cell->stats.n < 2 || base->stats.n < 2) {
+		g_string_append_printf(note, "too few runs for a test (n=%zu, baseline n=%zu)", cell->stats.n,
+				       base->stats.n);
+	} else {
+		g_autofree char *noise = ab_compare_noise_text(&cell->welch);
+		g_string_append(note, noise);
+	}
+}
+
+enum { COL_MARK, COL_GROUP, COL_N, COL_MEDIAN, COL_CI, COL_CV, COL_RATIO, COL_NOTE, COLS };
+
+static void column_table(GString *s, const struct ab_compare *c, const struct ab_compare_column *col)
+{
+	/* Latency shows its own units ("87us"). */
+	if (col->figure == AB_FIGURE_P99)
+		g_string_append_printf(s, "\n%s (lower is better)", col->name);
+	else
+		g_string_append_printf(s, "\n%s (%s, %s is better)", col->name, col->unit,
+				       col->higher_better ? "higher" : "lower");
+	if (col->best >= 0) {
+		const struct ab_compare_cell *best = g_ptr_array_index(col->cells, col->best);
+		g_autofree char *label = ab_one_line(((struct ab_compare_group *)g_ptr_array_index(c->groups, best->group))->label);
+		g_string_append_printf(s, ": best %s", label);
+		if (col->runner_up >= 0 && !isnan(col->best_vs_next.p)) {
+			const struct ab_compare_cell *next = g_ptr_array_index(col->cells, col->runner_up);
+			g_autofree char *next_label =
+				ab_one_line(((struct ab_compare_group *)g_ptr_array_index(c->groups, next->group))->label);
+			g_autofree char *noise = ab_compare_noise_text(&col->best_vs_next);
+			g_string_append_printf(s, "; against the next, %s: %s", next_label, noise);
+		}
+	}
+	g_string_append_c(s, '\n');
+	/* The rows as text first, then the widths they need. */
+	guint rows = col->cells->len + 1;
+	g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func(g_free);
+	static const char *const head[COLS] = { "", "group", "n", "median", "mean [95% CI]", "CV%",
+						"ratio to baseline [95% CI]", "difference; outliers" };
+	for (int k = 0; k < COLS; k++)
+		g_ptr_array_add(cells, g_strdup(head[k]));
+	for (guint i = 0; i < col->cells->len; i++) {
+		const struct ab_compare_cell *cell = g_ptr_array_index(col->cells, i);
+		const struct ab_stats *st = &cell->stats;
+		char median[32], mean[32], lo[32], hi[32];
+		if (st->n == 0 && cell->unmeasurable)
+			snprintf(median, sizeof(median), "+++++");
+		else
+			figure_text(col, st->median, median, sizeof(median));
+		figure_text(col, st->mean, mean, sizeof(mean));
+		figure_text(col, st->ci_low, lo, sizeof(lo));
+		figure_text(col, st->ci_high, hi, sizeof(hi));
+		g_ptr_array_add(cells, g_strdup(cell->best ? "*" : ""));
+		g_ptr_array_add(cells, ab_one_line(((struct ab_compare_group *)g_ptr_array_index(c->groups, cell->group))->label));
+		g_ptr_array_add(cells, g_strdup_printf("%zu", st->n));
+		g_ptr_array_add(cells, g_strdup(median));
+		g_ptr_array_add(cells, isnan(st->ci_low) ? g_strdup(mean) : g_strdup_printf("%s [%s, %s]", mean, lo, hi));
+		g_ptr_array_add(cells, isnan(st->cv) ? g_strdup("-") : g_strdup_printf("%.1f", 100 * st->cv));
+		if (cell->group == c->baseline)
+			g_ptr_array_add(cells, g_strdup("baseline"));
+		else if (isnan(cell->ratio.ratio))
+			g_ptr_array_add(cells, g_strdup("-"));
+		else if (isnan(cell->ratio.low))
+			g_ptr_array_add(cells, g_strdup_printf("%.3f", cell->ratio.ratio));
+		else
+			g_ptr_array_add(cells, g_strdup_printf("%.3f [%.3f, %.3f]", cell->ratio.ratio, cell->ratio.low,
+							       cell->ratio.high));
+		GString *note = g_string_new(NULL);
+		difference(note, c, col, cell);
+		if (cell->unmeasurable)
+			g_string_append_printf(note, "%s%zu +++++ (too short to measure) not counted", note->len ? "; " : "",
+					       cell->unmeasurable);
+		if (cell->outliers) {
+			g_string_append_printf(note, "%soutlier%s", note->len ? "; " : "", cell->outliers > 1 ? "s" : "");
+			for (guint k = 0; k < cell->values->len; k++) {
+				if (!cell->outlier[k])
+					continue;
+				char v[32];
+				figure_text(col, g_array_index(cell->values, double, k), v, sizeof(v));
+				uint64_t rep = g_array_index(cell->repeats, uint64_t, k);
+				if (ab_known(rep))
+					g_string_append_printf(note, " %s (repeat %" G_GUINT64_FORMAT ")", v, rep);
+				else
+					g_string_append_printf(note, " %s", v);
+			}
+		}
+		g_ptr_array_add(cells, g_string_free(note, FALSE));
+	}
+	int w[COLS] = { 0 };
+	for (guint r = 0; r < rows; r++)
+		for (int k = 0; k < COLS; k++)
+			w[k] = MAX(w[k], (int)g_utf8_strlen(g_ptr_array_index(cells, r * COLS + k), -1));
+	w[COL_GROUP] = MIN(w[COL_GROUP], 40);
+	for (guint r = 0; r < rows; r++) {
+		GString *line = g_string_new(NULL);
+		for (int k = 0; k < COLS; k++) {
+			const char *v = g_ptr_array_index(cells, r * COLS + k);
+			int pad = MAX(0, w[k] - (int)g_utf8_strlen(v, -1));
+			/* Names left, figures right, the note last and unpadded. */
+			gboolean left = k == COL_MARK || k == COL_GROUP || k == COL_NOTE;
+			if (k == COL_NOTE) {
+				g_string_append(line, v);
+				break;
+			}
+			if (!left)
+				g_string_append_printf(line, "%*s", pad, "");
+			g_string_append(line, v);
+			if (left)
+				g_string_append_printf(line, "%*s", pad, "");
+			g_string_append(line, k == COL_MARK ? " " : "  ");
+		}
+		while (line->len && line->str[line->len - 1] == ' ')
+			g_string_truncate(line, line->len - 1);
+		g_string_append_printf(s, "%s\n", line->str);
+		g_string_free(line, TRUE);
+	}
+}
+
+char *ab_compare_text(const struct ab_compare *c)
+{
+	GString *s = g_string_new(NULL);
+	const struct ab_compare_group *base = g_ptr_array_index(c->groups, c->baseline);
+	g_autofree char *base_label = ab_one_line(base->label);
+	g_string_append_printf(s, "comparison of %u group%s (%u run%s); baseline '%s'\n", c->groups->len,
+			       c->groups->len == 1 ? "" : "s", c->runs, c->runs == 1 ? "" : "s", base_label);
+	g_string_append(s,
+			"n: runs with the figure; mean's 95% CI: Student t; CV: sd / mean; ratio: mean / the baseline's\n"
+			"mean, its 95% CI by the delta method on the log of the means (Welch-Satterthwaite df);\n"
+			"difference: Welch's t-test against the baseline, within noise when p >= 0.05; '*': best mean;\n"
+			"outliers (beyond 3 scaled MADs of the median) are shown and still counted\n");
+	sizes_line(s, c);
+	int w = 5;
+	for (guint i = 0; i < c->groups->len; i++) {
+		g_autofree char *label = ab_one_line(((struct ab_compare_group *)g_ptr_array_index(c->groups, i))->label);
+		w = MAX(w, (int)MIN(g_utf8_strlen(label, -1), 40));
+	}
+	/* (w: the failed runs' list below) */
+	for (guint i = 0; i < c->columns->len; i++)
+		column_table(s, c, g_ptr_array_index(c->columns, i));
+	if (!c->columns->len)
+		g_string_append(s, "\nno figure to compare\n");
+	if (c->failures->len) {
+		g_string_append_printf(s, "\nfailed runs (listed, not averaged): %u\n", c->failures->len);
+		for (guint i = 0; i < c->failures->len; i++) {
+			const struct ab_compare_failure *f = g_ptr_array_index(c->failures, i);
+			g_autofree char *label = ab_one_line(f->group);
+			g_autofree char *reason = ab_one_line(f->reason);
+			g_autofree char *id = ab_one_line(f->run_id ? f->run_id : "-");
+			g_string_append_printf(s, "  %-*s ", w, label);
+			if (ab_known(f->repeat))
+				g_string_append_printf(s, "repeat %" G_GUINT64_FORMAT " ", f->repeat);
+			g_string_append_printf(s, "run %s: %s\n", id, reason);
+		}
+	}
+	return g_string_free(s, FALSE);
+}
