@@ -3,6 +3,7 @@
  * chart per phase (mean, 95 % interval, each run as a dot) with its
  * figures in a table under it. */
 #include "html.h"
+#include "compare.h"
 #include "../src/stats.h"
 
 #include <math.h>
@@ -76,16 +77,14 @@ static void ranking(const struct figures *f, guint n, int *best, int *next)
 	}
 }
 
-/* Do the two cells' figures differ beyond their noise?  The statement the
- * page makes: overlap of the 95 % intervals (a visual rule, not a test;
- * the text report's comparison view says which test it runs). */
-static const char *noise_words(const struct figures *a, const struct figures *b)
+/* Do the two cells' figures differ beyond their noise?  Said as `report
+ * --compare` says it (Welch's t-test), so the page and the table agree. */
+static char *noise_words(const struct figures *a, const struct figures *b)
 {
-	if (a->st.n < 2 || b->st.n < 2)
-		return "fewer than 2 runs: no interval, the difference may be noise";
-	if (a->st.ci_low > b->st.ci_high || b->st.ci_low > a->st.ci_high)
-		return "their 95 % intervals do not overlap";
-	return "their 95 % intervals overlap: within the noise of these runs";
+	struct ab_welch w;
+	ab_stats_welch((double *)(void *)a->values->data, a->values->len, (double *)(void *)b->values->data,
+		       b->values->len, &w);
+	return ab_compare_noise_text(&w);
 }
 
 static void figures_free(struct figures *f, guint n)
@@ -170,7 +169,8 @@ void ab_html_summary(GString *s, const struct ab_html_page *page)
 			ab_html_cell_name(s, g_ptr_array_index(page->cells, next));
 			double ratio = f[next].st.mean > 0 ? f[best].st.mean / f[next].st.mean : NAN;
 			g_string_append_printf(s, "</td><td class=\"n\">%.2f&#215;</td><td>", ratio);
-			ab_html_escape(s, noise_words(&f[best], &f[next]));
+			g_autofree char *noise = noise_words(&f[best], &f[next]);
+			ab_html_escape(s, noise);
 			g_string_append(s, "</td></tr>\n");
 		}
 		figures_free(f, page->cells->len);
@@ -209,7 +209,7 @@ static void chart(GString *s, const struct ab_html_page *page, const struct ab_h
 	ab_svg_nice_range(&lo, &hi, FALSE);
 	struct ab_svg_scale sc = { lo, hi, LABEL_W, W - RIGHT, FALSE };
 	double axis_y = TOP + n * ROW + 2, h = axis_y + 38;
-	g_string_append_printf(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"bars\" width=\"%.0f\" height=\"%.0f\" "
+	g_string_append_printf(s, "<svg class=\"bars\" width=\"%.0f\" height=\"%.0f\" "
 				  "viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n",
 			       W, h, W, h);
 	double ticks[12];
@@ -248,12 +248,17 @@ static void chart(GString *s, const struct ab_html_page *page, const struct ab_h
 			ab_svg_text(s, LABEL_W + 6, y + BAR / 2 + 4, "start", "class=\"i\"", "no figure");
 			continue;
 		}
+		/* Each run, an outlier (3 scaled MADs off the median) in red:
+		 * shown, never dropped. */
+		g_autofree bool *out = g_new0(bool, f[i].values->len + 1);
+		ab_stats_outliers((double *)(void *)f[i].values->data, f[i].values->len, out);
 		for (guint k = 0; k < f[i].values->len; k++)
 			g_string_append_printf(s,
-					       "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.6\" fill=\"#fff\" stroke=\"#222\" "
+					       "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\" stroke=\"#222\" "
 					       "stroke-width=\"1\"/>\n",
 					       ab_svg_map(&sc, g_array_index(f[i].values, double, k) / u.div),
-					       y + BAR / 2 + (k % 2 ? 4.5 : -4.5) * (f[i].values->len > 1));
+					       y + BAR / 2 + (k % 2 ? 4.5 : -4.5) * (f[i].values->len > 1),
+					       out[k] ? "3.4" : "2.6", out[k] ? "#d62728" : "#fff");
 		double end = ab_svg_map(&sc, MAX(st->mean, isfinite(st->ci_high) ? st->ci_high : 0) / u.div);
 		for (guint k = 0; k < f[i].values->len; k++)
 			end = MAX(end, ab_svg_map(&sc, g_array_index(f[i].values, double, k) / u.div));
@@ -265,8 +270,7 @@ static void chart(GString *s, const struct ab_html_page *page, const struct ab_h
 static void table(GString *s, const struct ab_html_page *page, struct figures *f, struct shown_unit u, int best)
 {
 	g_string_append(s, "<table><tr><th>cell</th><th>n</th><th>mean</th><th>median</th><th>95 % CI</th>"
-			   "<th>CV</th><th>vs first</th></tr>\n");
-	double first = f[0].st.mean;
+			   "<th>CV</th><th>vs first (95 % CI)</th></tr>\n");
 	for (guint i = 0; i < page->cells->len; i++) {
 		const struct ab_stats *st = &f[i].st;
 		char m[32], md[32], lo[32], hi[32];
@@ -291,13 +295,26 @@ static void table(GString *s, const struct ab_html_page *page, struct figures *f
 			g_string_append_printf(s, "<td class=\"n\">%.1f %%</td>", st->cv * 100);
 		else
 			g_string_append(s, "<td class=\"n\">-</td>");
-		if (isfinite(st->mean) && first > 0)
-			g_string_append_printf(s, "<td class=\"n\">%.2f&#215;</td>", st->mean / first);
-		else
+		struct ab_ratio ra;
+		ab_stats_ratio_ci((double *)(void *)f[i].values->data, f[i].values->len, (double *)(void *)f[0].values->data,
+				  f[0].values->len, 0.95, &ra);
+		if (!isfinite(ra.ratio))
 			g_string_append(s, "<td class=\"n\">-</td>");
+		else if (i > 0 && isfinite(ra.low))
+			g_string_append_printf(s, "<td class=\"n\">%.2f&#215; (%.2f &#8211; %.2f)</td>", ra.ratio, ra.low,
+					       ra.high);
+		else
+			g_string_append_printf(s, "<td class=\"n\">%.2f&#215;</td>", ra.ratio);
 		g_string_append(s, "</tr>\n");
 	}
 	g_string_append(s, "</table>\n");
+	for (guint i = 0; i < page->cells->len; i++)
+		if (f[i].unmeasurable) {
+			g_string_append(s, "<p class=\"note\">too short: a run lasted under the 0.5 s bonnie++ asks of a "
+					   "phase (it prints +++++); the figure is shown and counted, but timer and cache "
+					   "noise weigh on it: use a larger file.</p>\n");
+			break;
+		}
 }
 
 void ab_html_bars(GString *s, const struct ab_html_page *page)
@@ -338,7 +355,8 @@ void ab_html_bars(GString *s, const struct ab_html_page *page)
 			g_string_append_printf(s, "</b>, %.2f&#215; ", ratio);
 			ab_html_escape(s, ((struct ab_html_cell *)g_ptr_array_index(page->cells, next))->label);
 			g_string_append(s, "; ");
-			ab_html_escape(s, noise_words(&f[best], &f[next]));
+			g_autofree char *noise = noise_words(&f[best], &f[next]);
+			ab_html_escape(s, noise);
 			g_string_append(s, ".</p>\n");
 		}
 		chart(s, page, se, f, u);

@@ -84,7 +84,7 @@ static void chart(GString *s, const struct ab_html_page *page, GArray **per_cell
 	ab_svg_nice_range(&lo, &hi, FALSE);
 	struct ab_svg_scale sc = { lo, hi, LABEL_W, W - RIGHT, FALSE };
 	double top = 22, axis_y = top + rows * PAIR + 2, h = axis_y + 38;
-	g_string_append_printf(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"io\" width=\"%.0f\" height=\"%.0f\" "
+	g_string_append_printf(s, "<svg class=\"io\" width=\"%.0f\" height=\"%.0f\" "
 				  "viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n",
 			       W, h, W, h);
 	/* The legend: read light, written dark, in the cell's colour. */

@@ -77,7 +77,7 @@ static void chart(GString *s, const struct ab_html_page *page, double (*pts)[NP]
 	ab_svg_nice_range(&lo, &hi, TRUE);
 	struct ab_svg_scale y = { lo, hi, H - BOTTOM, TOP, TRUE };
 	double step = (W - LEFT - RIGHT) / (NP - 1) * 0.92, x0 = LEFT + (W - LEFT - RIGHT) * 0.04;
-	g_string_append_printf(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"latency\" width=\"%.0f\" "
+	g_string_append_printf(s, "<svg class=\"latency\" width=\"%.0f\" "
 				  "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n",
 			       W, H, W, H);
 	double ticks[16];
@@ -95,7 +95,7 @@ static void chart(GString *s, const struct ab_html_page *page, double (*pts)[NP]
 	for (int k = 0; k < NP; k++)
 		ab_svg_text(s, x0 + k * step, H - BOTTOM + 15, "middle", NULL, pct_name[k]);
 	ab_svg_text(s, (LEFT + W - RIGHT) / 2, H - 10, "middle", "class=\"b\"",
-		    "percentile of single operations (median of a cell's runs); time on a log axis");
+		    "percentile of single operations (median of a cell's runs); time per operation, log axis");
 	for (guint i = 0; i < page->cells->len; i++) {
 		if (!has[i])
 			continue;

@@ -89,7 +89,7 @@ static void heat_map(GString *s, const struct ab_html_cell *c, const char *test,
 	g_string_append(s, "<div class=\"heat\"><div class=\"note\">");
 	ab_html_cell_name(s, c);
 	g_string_append(s, "</div>\n");
-	g_string_append_printf(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"heatmap\" width=\"%.0f\" height=\"%.0f\" "
+	g_string_append_printf(s, "<svg class=\"heatmap\" width=\"%.0f\" height=\"%.0f\" "
 				  "viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n"
 				  "<defs><pattern id=\"hatch%u\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
 				  "patternTransform=\"rotate(45)\"><rect width=\"2\" height=\"6\" fill=\"#fff\" "
@@ -150,7 +150,7 @@ static void heat_map(GString *s, const struct ab_html_cell *c, const char *test,
 static void legend(GString *s, double lo, double hi)
 {
 	const double w = 420, x0 = 10, x1 = 410;
-	g_string_append_printf(s, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"legend\" width=\"%.0f\" height=\"56\" "
+	g_string_append_printf(s, "<svg class=\"legend\" width=\"%.0f\" height=\"56\" "
 				  "viewBox=\"0 0 %.0f 56\" role=\"img\">\n<defs><linearGradient id=\"heatscale\">",
 			       w + 200, w + 200);
 	for (int k = 0; k <= 8; k++) {

@@ -3,6 +3,7 @@
  * script, nothing fetched), from the runs the report read: what was
  * compared and under which conditions, then the charts (reports/html-*.c). */
 #include "html.h"
+#include "compare.h"
 #include "../workloads/phase.h"
 
 #include <stdarg.h>
@@ -15,15 +16,8 @@ static const char *const palette[] = { "#4e79a7", "#f28e2b", "#e15759", "#76b7b2
 
 char *ab_html_cell_label(const struct ab_run *run)
 {
-	if (run->cell && *run->cell)
-		return g_strdup(run->cell);
-	const char *label = run->target.label && *run->target.label ? run->target.label : NULL;
-	const char *work = run->workload && *run->workload ? run->workload : NULL;
-	if (label || work)
-		return g_strjoin(" ", label ? label : work, label && work ? work : NULL, NULL);
-	if (run->machine && *run->machine)
-		return g_strdup(run->machine);
-	return g_strdup("(unnamed)");
+	/* The groups of `report --compare`, so the page and the table agree. */
+	return ab_compare_group_label(run);
 }
 
 static void cell_free(gpointer p)
@@ -154,7 +148,8 @@ static const char css[] =
 	"tr.best td{font-weight:600;background:#f3f8ec}tr.key td:first-child{font-weight:700}.sw{display:inline-block;width:11px;height:11px;"
 	"margin-right:5px;border:1px solid #555;vertical-align:-1px}\n"
 	".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:14px 22px}\n"
-	".chart{border:1px solid #e2e2e2;border-radius:4px;padding:8px 10px}\n"
+	".chart{border:1px solid #e2e2e2;border-radius:4px;padding:8px 10px}.chart table{width:100%}\n"
+	".chart td:first-child{min-width:11em}\n"
 	".heats{display:flex;flex-wrap:wrap;gap:6px 26px}.sweepgrid{display:grid;grid-template-columns:repeat(auto-fill,minmax(380px,1fr));gap:12px 18px}\n"
 	".note{color:#555;font-size:12.5px}.none{color:#666;font-style:italic}\n"
 	".verdict{font-size:13.5px}.warn{color:#8a4b00}\n"
@@ -366,7 +361,9 @@ gboolean ab_html_write(const struct ab_run_set *set, GString *out, GError **erro
 	if (page.failed->len)
 		g_string_append_printf(out, ", %u without", page.failed->len);
 	g_string_append(out, ". Bars are the mean of a cell's runs, the black line across a bar its 95 % confidence "
-			     "interval (Student t), dots each run; higher is better for every rate.</p>\n");
+			     "interval (Student t), dots each run (red: an outlier, over 3 scaled MADs from the median, shown and "
+			     "counted); higher is better for every rate. Whether a difference is beyond the noise is "
+			     "Welch's t-test, as <code>arraybench report --compare</code> says it.</p>\n");
 	compared(out, &page, set);
 	ab_html_summary(out, &page);
 	ab_html_bars(out, &page);
