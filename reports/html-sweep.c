@@ -41,6 +41,19 @@ static gboolean is_cell(const struct ab_result *r, const char *test)
 	return ab_text_is_grid_result(r) && r->key.pass == 1 && g_strcmp0(r->key.test, test) == 0;
 }
 
+/* Did any run of the cell run this test?  (A cell without a sweep gets
+ * no map of grey squares.) */
+static gboolean has_test(const struct ab_html_cell *c, const char *test)
+{
+	for (guint k = 0; k < c->runs->len; k++) {
+		const struct ab_run *run = g_ptr_array_index(c->runs, k);
+		for (guint i = 0; i < run->results->len; i++)
+			if (is_cell(g_ptr_array_index(run->results, i), test))
+				return TRUE;
+	}
+	return FALSE;
+}
+
 /* Median rate of a cell's runs at one grid point and its mark (the worst
  * of its runs': 'c' over 'w'); NAN when none ran it. */
 static double point(const struct ab_html_cell *c, const char *test, uint64_t fsz, uint64_t rec, char *mark)
@@ -238,7 +251,8 @@ void ab_html_sweep(GString *s, const struct ab_html_page *page)
 			ab_html_escape(s, test);
 			g_string_append(s, "</h3><div class=\"heats\">\n");
 			for (guint i = 0; i < page->cells->len; i++)
-				heat_map(s, g_ptr_array_index(page->cells, i), test, &h, lo, hi);
+				if (has_test(g_ptr_array_index(page->cells, i), test))
+					heat_map(s, g_ptr_array_index(page->cells, i), test, &h, lo, hi);
 			g_string_append(s, "</div></div>\n");
 		}
 		g_array_unref(h.files);
