@@ -202,7 +202,7 @@ char *ab_compare_json(const struct ab_compare *c)
 	json_builder_begin_object(b);
 	str_member(b, "format", "arraybench-compare");
 	u64_member(b, "format_version", 1);
-	dbl_member(b, "confidence", AB_COMPARE_CONFIDENCE);
+	u64_member(b, "confidence_percent", (uint64_t)llround(100 * AB_COMPARE_CONFIDENCE));
 	str_member(b, "baseline", ((struct ab_compare_group *)g_ptr_array_index(c->groups, c->baseline))->label);
 	json_builder_set_member_name(b, "methods");
 	json_builder_begin_object(b);

@@ -73,7 +73,7 @@ static void sizes_line(GString *s, const struct ab_compare *c)
 static void difference(GString *note, const struct ab_compare *c, const struct ab_compare_column *col,
 		       const struct ab_compare_cell *cell)
 {
-	if (cell->group == c->baseline)
+	if (cell->group == c->baseline || cell->stats.n == 0)
 		return;
 	const struct ab_compare_cell *base = NULL;
 	for (guint k = 0; k < col->cells->len; k++) {
@@ -94,6 +94,13 @@ static void difference(GString *note, const struct ab_compare *c, const struct a
 	}
 }
 
+/* Characters a cell takes on screen; bytes for text that is not UTF-8 (a
+ * Latin-1 machine name), which g_utf8_strlen must not be given. */
+static int width_of(const char *v)
+{
+	return g_utf8_validate(v, -1, NULL) ? (int)g_utf8_strlen(v, -1) : (int)strlen(v);
+}
+
 enum { COL_MARK, COL_GROUP, COL_N, COL_MEDIAN, COL_CI, COL_CV, COL_RATIO, COL_NOTE, COLS };
 
 static void column_table(GString *s, const struct ab_compare *c, const struct ab_compare_column *col)
@@ -107,9 +114,12 @@ static void column_table(GString *s, const struct ab_compare *c, const struct ab
 	if (col->best >= 0) {
 		const struct ab_compare_cell *best = g_ptr_array_index(col->cells, col->best);
 		g_autofree char *label = ab_one_line(((struct ab_compare_group *)g_ptr_array_index(c->groups, best->group))->label);
-		g_string_append_printf(s, ": best %s", label);
-		if (col->runner_up >= 0 && !isnan(col->best_vs_next.p)) {
-			const struct ab_compare_cell *next = g_ptr_array_index(col->cells, col->runner_up);
+		const struct ab_compare_cell *next = col->runner_up >= 0 ? g_ptr_array_index(col->cells, col->runner_up) : NULL;
+		if (next && next->best)
+			g_string_append(s, ": no best, the groups marked '*' are tied");
+		else
+			g_string_append_printf(s, ": best %s", label);
+		if (next && !next->best && !isnan(col->best_vs_next.p)) {
 			g_autofree char *next_label =
 				ab_one_line(((struct ab_compare_group *)g_ptr_array_index(c->groups, next->group))->label);
 			g_autofree char *noise = ab_compare_noise_text(&col->best_vs_next);
@@ -157,9 +167,18 @@ static void column_table(GString *s, const struct ab_compare *c, const struct ab
 					       cell->unmeasurable);
 		if (cell->outliers) {
 			g_string_append_printf(note, "%soutlier%s", note->len ? "; " : "", cell->outliers > 1 ? "s" : "");
+			/* A handful by value; past it a count (a group of a
+			 * thousand runs may have hundreds). */
+			size_t shown = 0;
 			for (guint k = 0; k < cell->values->len; k++) {
 				if (!cell->outlier[k])
 					continue;
+				if (++shown > 5) {
+					g_string_append_printf(note, " and %zu more", cell->outliers - 5);
+					break;
+				}
+				if (shown > 1)
+					g_string_append_c(note, ',');
 				char v[32];
 				figure_text(col, g_array_index(cell->values, double, k), v, sizeof(v));
 				uint64_t rep = g_array_index(cell->repeats, uint64_t, k);
@@ -171,16 +190,16 @@ static void column_table(GString *s, const struct ab_compare *c, const struct ab
 		}
 		g_ptr_array_add(cells, g_string_free(note, FALSE));
 	}
-	int w[COLS] = { 0 };
+	int w[COLS] = { 1 }; /* the mark's column, even when none is marked */
 	for (guint r = 0; r < rows; r++)
 		for (int k = 0; k < COLS; k++)
-			w[k] = MAX(w[k], (int)g_utf8_strlen(g_ptr_array_index(cells, r * COLS + k), -1));
+			w[k] = MAX(w[k], width_of(g_ptr_array_index(cells, r * COLS + k)));
 	w[COL_GROUP] = MIN(w[COL_GROUP], 40);
 	for (guint r = 0; r < rows; r++) {
 		GString *line = g_string_new(NULL);
 		for (int k = 0; k < COLS; k++) {
 			const char *v = g_ptr_array_index(cells, r * COLS + k);
-			int pad = MAX(0, w[k] - (int)g_utf8_strlen(v, -1));
+			int pad = MAX(0, w[k] - width_of(v));
 			/* Names left, figures right, the note last and unpadded. */
 			gboolean left = k == COL_MARK || k == COL_GROUP || k == COL_NOTE;
 			if (k == COL_NOTE) {
@@ -217,7 +236,7 @@ char *ab_compare_text(const struct ab_compare *c)
 	int w = 5;
 	for (guint i = 0; i < c->groups->len; i++) {
 		g_autofree char *label = ab_one_line(((struct ab_compare_group *)g_ptr_array_index(c->groups, i))->label);
-		w = MAX(w, (int)MIN(g_utf8_strlen(label, -1), 40));
+		w = MAX(w, MIN(width_of(label), 40));
 	}
 	/* (w: the failed runs' list below) */
 	for (guint i = 0; i < c->columns->len; i++)

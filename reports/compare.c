@@ -280,9 +280,16 @@ static void column_stats(struct ab_compare_column *col, guint baseline)
 		}
 	}
 	col->best_vs_next = (struct ab_welch){ NAN, NAN, NAN };
+	/* A group alone in its column is no best of anything. */
+	if (col->runner_up < 0)
+		col->best = -1;
 	if (col->best >= 0) {
 		struct ab_compare_cell *best = g_ptr_array_index(col->cells, col->best);
-		best->best = true;
+		/* Groups tied with the best are marked best too. */
+		for (guint i = 0; i < col->cells->len; i++) {
+			struct ab_compare_cell *cell = g_ptr_array_index(col->cells, i);
+			cell->best = cell->stats.n > 0 && cell->stats.mean == best->stats.mean;
+		}
 		if (col->runner_up >= 0) {
 			const struct ab_compare_cell *next = g_ptr_array_index(col->cells, col->runner_up);
 			ab_stats_welch((double *)best->values->data, best->values->len, (double *)next->values->data,

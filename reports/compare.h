@@ -43,7 +43,7 @@ struct ab_compare_cell {
 	struct ab_ratio ratio;   /* to the baseline: delta method (the text's) */
 	struct ab_ratio boot;    /* the same by the percentile bootstrap of means */
 	struct ab_welch welch;   /* against the baseline */
-	bool best;
+	bool best;               /* the best mean, or tied with it */
 };
 
 struct ab_compare_column {

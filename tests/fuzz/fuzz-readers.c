@@ -2,8 +2,13 @@
 /* libFuzzer target (`make fuzz`, `make fuzz-run`): any bytes through the
  * readers, every run read written with every writer, and the JSON written
  * read back: it must give the same runs, with no complaint, and write the
- * same JSON again (a run read back is the same value as the one written). */
+ * same JSON again (a run read back is the same value as the one written).
+ * The runs are also compared (report --compare) in its three views, and
+ * the comparison's JSON must parse. */
+#include "../../reports/compare.h"
 #include "../../reports/report.h"
+
+#include <json-glib/json-glib.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -67,6 +72,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			g_autofree char *both = g_strdup_printf("first:\n%s\nagain:\n%s", json->str, json2->str);
 			fail("the JSON read back writes other JSON", both);
 		}
+	}
+	if (set.runs->len) {
+		g_autoptr(GError) error = NULL;
+		struct ab_compare *c = ab_compare_build(&set, NULL, &error);
+		if (!c)
+			fail("a set of runs gives no comparison", error->message);
+		g_autofree char *t = ab_compare_text(c), *csv = ab_compare_csv(c), *cj = ab_compare_json(c);
+		if (!g_str_has_prefix(t, "comparison of ") || !g_str_has_prefix(csv, "column,"))
+			fail("a comparison view does not start as it should", t);
+		g_autoptr(JsonParser) parser = json_parser_new();
+		if (!json_parser_load_from_data(parser, cj, -1, &error))
+			fail("the comparison's JSON does not parse", cj);
+		ab_compare_free(c);
 	}
 	ab_run_set_clear(&again);
 	ab_run_set_clear(&set);

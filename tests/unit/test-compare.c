@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "../../reports/compare.h"
+#include "../../src/error.h"
+
+/* A run of cell `cell` (NULL for none) with a block-write rate and CPU, and
+ * a seq-create that bonnie++ would print as +++++ when rate is NAN. */
+static struct ab_run *run_of(const char *cell, const char *machine, uint64_t repeat, double rate, double cpu)
+{
+	struct ab_run *run = ab_run_new();
+	run->cell = g_strdup(cell);
+	run->machine = g_strdup(machine);
+	run->repeat = repeat;
+	run->run_id = g_strdup_printf("id-%s-%" G_GUINT64_FORMAT, cell ? cell : machine, repeat);
+	struct ab_result *r = ab_result_new("block-write");
+	r->key.file_size = 8 << 20;
+	r->key.record_size = 8192;
+	r->key.streams = 1;
+	r->measurable = TRUE;
+	r->rate = rate;
+	r->cpu_percent = cpu;
+	ab_run_add_result(run, r);
+	r = ab_result_new("seq-create");
+	r->key.streams = 1;
+	r->measurable = FALSE;
+	ab_run_add_result(run, r);
+	return run;
+}
+
+static const struct ab_compare_column *column(const struct ab_compare *c, const char *name)
+{
+	for (guint i = 0; i < c->columns->len; i++) {
+		const struct ab_compare_column *col = g_ptr_array_index(c->columns, i);
+		if (strcmp(col->name, name) == 0)
+			return col;
+	}
+	return NULL;
+}
+
+static const struct ab_compare_cell *cell_of(const struct ab_compare *c, const struct ab_compare_column *col,
+					     const char *label)
+{
+	for (guint i = 0; i < col->cells->len; i++) {
+		const struct ab_compare_cell *cell = g_ptr_array_index(col->cells, i);
+		const struct ab_compare_group *g = g_ptr_array_index(c->groups, cell->group);
+		if (strcmp(g->label, label) == 0)
+			return cell;
+	}
+	return NULL;
+}
+
+static void add(struct ab_run_set *set, struct ab_run *run)
+{
+	g_ptr_array_add(set->runs, run);
+}
+
+static void test_group_labels(void **state)
+{
+	(void)state;
+	g_autoptr(ab_run) run = ab_run_new();
+	g_autofree char *none = ab_compare_group_label(run);
+	assert_string_equal(none, "(unnamed)");
+	run->machine = g_strdup("debian");
+	g_autofree char *machine = ab_compare_group_label(run);
+	assert_string_equal(machine, "debian");
+	run->workload = g_strdup("bonnie");
+	g_autofree char *workload = ab_compare_group_label(run);
+	assert_string_equal(workload, "bonnie");
+	run->target.label = g_strdup("btrfs-raid1");
+	g_autofree char *both = ab_compare_group_label(run);
+	assert_string_equal(both, "btrfs-raid1 bonnie");
+	run->cell = g_strdup("raid10 noatime");
+	g_autofree char *cell = ab_compare_group_label(run);
+	assert_string_equal(cell, "raid10 noatime");
+}
+
+/* Two cells of three repeats, one failed visit, bonnie++-style unknowns. */
+static void make_set(struct ab_run_set *set)
+{
+	ab_run_set_init(set);
+	const double a[] = { 100, 104, 98 }, b[] = { 150, 149, 155 };
+	for (int i = 0; i < 3; i++) {
+		add(set, run_of("raid1", "host", (uint64_t)i + 1, a[i], 40 + i));
+		add(set, run_of("raid10", "host", (uint64_t)i + 1, b[i], 30 + i));
+	}
+	struct ab_run *failed = run_of("raid10", "host", 4, 1, 1);
+	failed->failure = g_strdup("mkfs.btrfs failed: device busy");
+	add(set, failed);
+}
+
+static void test_build(void **state)
+{
+	(void)state;
+	struct ab_run_set set;
+	make_set(&set);
+	g_autoptr(GError) error = NULL;
+	struct ab_compare *c = ab_compare_build(&set, NULL, &error);
+	assert_non_null(c);
+	assert_int_equal(c->groups->len, 2);
+	assert_int_equal(c->runs, 7);
+	assert_int_equal(c->baseline, 0); /* the first group */
+	/* Columns: the rate, its CPU next to it, then seq-create (no CPU). */
+	assert_int_equal(c->columns->len, 3);
+	assert_string_equal(((struct ab_compare_column *)g_ptr_array_index(c->columns, 0))->name, "block-write");
+	assert_string_equal(((struct ab_compare_column *)g_ptr_array_index(c->columns, 1))->name, "block-write CPU");
+	assert_string_equal(((struct ab_compare_column *)g_ptr_array_index(c->columns, 2))->name, "seq-create");
+	const struct ab_compare_column *bw = column(c, "block-write");
+	assert_true(bw->higher_better);
+	assert_string_equal(bw->unit, "KiB/s");
+	const struct ab_compare_cell *r1 = cell_of(c, bw, "raid1"), *r10 = cell_of(c, bw, "raid10");
+	/* The failed visit is not averaged: n 3, mean of the three. */
+	assert_int_equal(r10->stats.n, 3);
+	assert_true(fabs(r10->stats.mean - 151.33333333333334) < 1e-9);
+	assert_true(r10->best && !r1->best);
+	assert_true(fabs(r1->ratio.ratio - 1) < 1e-12);
+	assert_true(fabs(r10->ratio.ratio - 454.0 / 302.0) < 1e-12);
+	assert_true(r10->ratio.low < r10->ratio.ratio && r10->ratio.ratio < r10->ratio.high);
+	assert_true(r10->welch.p < 0.05);
+	assert_string_equal(ab_compare_noise_word(&r10->welch), "beyond");
+	assert_true(r10->boot.low <= r10->ratio.ratio && r10->ratio.ratio <= r10->boot.high);
+	/* CPU: lower is better. */
+	const struct ab_compare_column *cpu = column(c, "block-write CPU");
+	assert_false(cpu->higher_better);
+	assert_true(cell_of(c, cpu, "raid10")->best);
+	/* +++++: shown as unmeasurable, not counted. */
+	const struct ab_compare_column *sc = column(c, "seq-create");
+	assert_int_equal(cell_of(c, sc, "raid1")->stats.n, 0);
+	assert_int_equal(cell_of(c, sc, "raid1")->unmeasurable, 3);
+	assert_int_equal(sc->best, -1);
+	/* The failure is listed. */
+	assert_int_equal(c->failures->len, 1);
+	const struct ab_compare_failure *f = g_ptr_array_index(c->failures, 0);
+	assert_string_equal(f->group, "raid10");
+	assert_int_equal(f->repeat, 4);
+	assert_string_equal(f->reason, "mkfs.btrfs failed: device busy");
+	assert_int_equal(((struct ab_compare_group *)g_ptr_array_index(c->groups, 1))->failed, 1);
+
+	/* The text names both groups, the best, the noise test, the failure. */
+	g_autofree char *text = ab_compare_text(c);
+	assert_non_null(strstr(text, "baseline 'raid1'"));
+	assert_non_null(strstr(text, "* raid10"));
+	assert_non_null(strstr(text, "beyond noise: Welch p"));
+	assert_non_null(strstr(text, "3 +++++ (too short to measure) not counted"));
+	assert_non_null(strstr(text, "failed runs (listed, not averaged): 1"));
+	/* CSV: a header and one row per (column, group) with figures. */
+	g_autofree char *csv = ab_compare_csv(c);
+	g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
+	assert_int_equal(g_strv_length(lines), 1 + 6 + 1); /* last: empty after the final newline */
+	assert_true(g_str_has_prefix(lines[0], "column,phase,"));
+	g_auto(GStrv) head = g_strsplit(lines[0], ",", -1);
+	for (int i = 1; i <= 6; i++) {
+		g_auto(GStrv) f2 = g_strsplit(lines[i], ",", -1);
+		assert_int_equal(g_strv_length(f2), g_strv_length(head));
+	}
+	/* JSON: one object that parses. */
+	g_autofree char *json = ab_compare_json(c);
+	g_autoptr(JsonParser) p = json_parser_new();
+	assert_true(json_parser_load_from_data(p, json, -1, NULL));
+	JsonObject *o = json_node_get_object(json_parser_get_root(p));
+	assert_string_equal(json_object_get_string_member(o, "baseline"), "raid1");
+	assert_int_equal(json_array_get_length(json_object_get_array_member(o, "columns")), 3);
+	assert_int_equal(json_array_get_length(json_object_get_array_member(o, "failures")), 1);
+	ab_compare_free(c);
+
+	/* --baseline: ratios to raid10; raid1 within/beyond by the same test. */
+	c = ab_compare_build(&set, "raid10", &error);
+	assert_non_null(c);
+	assert_int_equal(c->baseline, 1);
+	bw = column(c, "block-write");
+	assert_true(fabs(cell_of(c, bw, "raid1")->ratio.ratio - 302.0 / 454.0) < 1e-12);
+	ab_compare_free(c);
+	/* A baseline that names no group. */
+	c = ab_compare_build(&set, "raid5", &error);
+	assert_null(c);
+	assert_true(g_error_matches(error, AB_ERROR, AB_ERROR_USAGE));
+	assert_non_null(strstr(error->message, "'raid5'"));
+	assert_non_null(strstr(error->message, "'raid1', 'raid10'"));
+	ab_run_set_clear(&set);
+}
+
+static void test_within_noise(void **state)
+{
+	(void)state;
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	/* Overlapping samples: Welch p well above 0.05. */
+	const double a[] = { 100, 110, 95 }, b[] = { 104, 97, 108 };
+	for (int i = 0; i < 3; i++) {
+		add(&set, run_of("ext4", "h", (uint64_t)i + 1, a[i], NAN));
+		add(&set, run_of("xfs", "h", (uint64_t)i + 1, b[i], NAN));
+	}
+	/* An outlier is shown and still counted. */
+	add(&set, run_of("xfs", "h", 4, 300, NAN));
+	add(&set, run_of("xfs", "h", 5, 103, NAN));
+	g_autoptr(GError) error = NULL;
+	struct ab_compare *c = ab_compare_build(&set, NULL, &error);
+	assert_non_null(c);
+	/* No CPU known anywhere: no CPU column. */
+	assert_null(column(c, "block-write CPU"));
+	const struct ab_compare_column *bw = column(c, "block-write");
+	const struct ab_compare_cell *x = cell_of(c, bw, "xfs");
+	assert_int_equal(x->stats.n, 5);
+	assert_int_equal(x->outliers, 1);
+	assert_true(x->outlier[3]);
+	assert_string_equal(ab_compare_noise_word(&x->welch), "within");
+	g_autofree char *text = ab_compare_text(c);
+	assert_non_null(strstr(text, "within noise: Welch p="));
+	assert_non_null(strstr(text, "outlier 300.0 (repeat 4)"));
+	ab_compare_free(c);
+	ab_run_set_clear(&set);
+	/* No run at all. */
+	ab_run_set_init(&set);
+	assert_null(ab_compare_build(&set, NULL, &error));
+	ab_run_set_clear(&set);
+}
+
+/* The best: higher or lower by the figure, all tied ones, none alone. */
+static void test_best_rules(void **state)
+{
+	(void)state;
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	for (int i = 0; i < 2; i++) {
+		add(&set, run_of("a", "h", (uint64_t)i + 1, 100, 50));
+		add(&set, run_of("b", "h", (uint64_t)i + 1, 100, 60));
+	}
+	add(&set, run_of("c", "h", 1, NAN, NAN)); /* +++++ only: never best */
+	g_autoptr(GError) error = NULL;
+	struct ab_compare *c = ab_compare_build(&set, "b", &error);
+	assert_non_null(c);
+	const struct ab_compare_column *bw = column(c, "block-write");
+	assert_true(cell_of(c, bw, "a")->best && cell_of(c, bw, "b")->best);
+	assert_false(cell_of(c, bw, "c")->best);
+	g_autofree char *text = ab_compare_text(c);
+	assert_non_null(strstr(text, "block-write (KiB/s, higher is better): no best, the groups marked '*' are tied"));
+	assert_true(cell_of(c, column(c, "block-write CPU"), "a")->best);
+	assert_false(cell_of(c, column(c, "block-write CPU"), "b")->best);
+	ab_compare_free(c);
+	ab_run_set_clear(&set);
+	/* One group: nothing to be best among. */
+	ab_run_set_init(&set);
+	add(&set, run_of("a", "h", 1, 100, 50));
+	add(&set, run_of("a", "h", 2, 110, 50));
+	c = ab_compare_build(&set, NULL, &error);
+	bw = column(c, "block-write");
+	assert_int_equal(bw->best, -1);
+	assert_false(cell_of(c, bw, "a")->best);
+	ab_compare_free(c);
+	ab_run_set_clear(&set);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_group_labels),
+		cmocka_unit_test(test_build),
+		cmocka_unit_test(test_within_noise),
+		cmocka_unit_test(test_best_rules),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
