@@ -185,15 +185,6 @@ void ab_html_summary(GString *s, const struct ab_html_page *page)
 #define BAR 17.0
 #define TOP 6.0
 
-/* At most 26 characters of a label on the chart; the table has all of it. */
-static char *short_label(const char *label)
-{
-	if (g_utf8_strlen(label, -1) <= 26)
-		return g_strdup(label);
-	g_autofree char *head = g_utf8_substring(label, 0, 25);
-	return g_strconcat(head, "\xe2\x80\xa6", NULL);
-}
-
 static void chart(GString *s, const struct ab_html_page *page, const struct ab_html_series *se, struct figures *f,
 		  struct shown_unit u)
 {
@@ -231,7 +222,7 @@ static void chart(GString *s, const struct ab_html_page *page, const struct ab_h
 	for (guint i = 0; i < n; i++) {
 		const struct ab_html_cell *c = g_ptr_array_index(page->cells, i);
 		double y = TOP + i * ROW + (ROW - BAR) / 2;
-		g_autofree char *lab = short_label(c->label);
+		g_autofree char *lab = ab_html_short_label(c, 24);
 		g_string_append_printf(s, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", LABEL_W - 6, y + BAR / 2 + 4);
 		ab_html_escape(s, lab);
 		g_string_append(s, "<title>");
@@ -269,7 +260,7 @@ static void chart(GString *s, const struct ab_html_page *page, const struct ab_h
 
 static void table(GString *s, const struct ab_html_page *page, struct figures *f, struct shown_unit u, int best)
 {
-	g_string_append(s, "<table><tr><th>cell</th><th>n</th><th>mean</th><th>median</th><th>95 % CI</th>"
+	g_string_append(s, "<div class=\"scroll\"><table><tr><th>cell</th><th>n</th><th>mean</th><th>median</th><th>95 % CI</th>"
 			   "<th>CV</th><th>vs first (95 % CI)</th></tr>\n");
 	for (guint i = 0; i < page->cells->len; i++) {
 		const struct ab_stats *st = &f[i].st;
@@ -301,18 +292,19 @@ static void table(GString *s, const struct ab_html_page *page, struct figures *f
 		if (!isfinite(ra.ratio))
 			g_string_append(s, "<td class=\"n\">-</td>");
 		else if (i > 0 && isfinite(ra.low))
-			g_string_append_printf(s, "<td class=\"n\">%.2f&#215; (%.2f &#8211; %.2f)</td>", ra.ratio, ra.low,
-					       ra.high);
+			g_string_append_printf(s, "<td class=\"n\">%.2f&#215;<br><small>%.2f &#8211; %.2f</small></td>",
+					       ra.ratio, ra.low, ra.high);
 		else
 			g_string_append_printf(s, "<td class=\"n\">%.2f&#215;</td>", ra.ratio);
 		g_string_append(s, "</tr>\n");
 	}
-	g_string_append(s, "</table>\n");
+	g_string_append(s, "</table></div>\n");
 	for (guint i = 0; i < page->cells->len; i++)
 		if (f[i].unmeasurable) {
 			g_string_append(s, "<p class=\"note\">too short: a run lasted under the 0.5 s bonnie++ asks of a "
-					   "phase (it prints +++++); the figure is shown and counted, but timer and cache "
-					   "noise weigh on it: use a larger file.</p>\n");
+					   "phase. arraybench keeps its figure (shown and counted here, but timer and cache "
+					   "noise weigh on it: use a larger file); bonnie++ prints +++++ and keeps none, so "
+					   "n counts only the runs with a figure.</p>\n");
 			break;
 		}
 }

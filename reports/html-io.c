@@ -114,10 +114,11 @@ static void chart(GString *s, const struct ab_html_page *page, GArray **per_cell
 		for (guint k = 0; k < per_cell[i]->len; k++, row++) {
 			const struct member *mb = &g_array_index(per_cell[i], struct member, k);
 			double y = top + row * PAIR + 2;
-			g_autofree char *lab = g_strdup_printf("%.14s%s %s", c->label, g_utf8_strlen(c->label, -1) > 14 ? "\xe2\x80\xa6" : "", mb->name);
+			g_autofree char *cut = ab_html_short_label(c, 14);
+			g_autofree char *lab = g_strdup_printf("%s %s", cut, mb->name);
 			g_autofree char *full = g_strdup_printf("%s: %s", c->label, mb->name);
 			g_string_append_printf(s, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", LABEL_W - 6, y + BAR + 3);
-			ab_html_escape(s, g_utf8_validate(lab, -1, NULL) ? lab : full);
+			ab_html_escape(s, lab);
 			g_string_append(s, "<title>");
 			ab_html_escape(s, full);
 			g_string_append(s, "</title></text>\n");

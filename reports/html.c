@@ -93,6 +93,7 @@ void ab_html_page_init(struct ab_html_page *page, const struct ab_run_set *set)
 			cell = g_new0(struct ab_html_cell, 1);
 			cell->label = g_steal_pointer(&label);
 			cell->colour = palette[page->cells->len % G_N_ELEMENTS(palette)];
+			cell->number = page->cells->len + 1;
 			cell->runs = g_ptr_array_new();
 			g_ptr_array_add(page->cells, cell);
 		}
@@ -128,8 +129,21 @@ void ab_html_none(GString *s, const char *fmt, ...)
 
 void ab_html_cell_name(GString *s, const struct ab_html_cell *c)
 {
-	g_string_append_printf(s, "<span class=\"sw\" style=\"background:%s\"></span>", c->colour);
+	g_string_append_printf(s, "<span class=\"sw\" style=\"background:%s\"></span><span class=\"num\">%u</span> ",
+			       c->colour, c->number);
 	ab_html_escape(s, c->label);
+}
+
+char *ab_html_short_label(const struct ab_html_cell *c, guint max)
+{
+	g_autofree char *label = g_utf8_make_valid(c->label, -1);
+	glong len = g_utf8_strlen(label, -1);
+	if (len <= (glong)max)
+		return g_strdup_printf("%u %s", c->number, label);
+	glong head = (max - 1) / 2, tail = max - 1 - head;
+	g_autofree char *a = g_utf8_substring(label, 0, head);
+	g_autofree char *b = g_utf8_substring(label, len - tail, len);
+	return g_strdup_printf("%u %s\xe2\x80\xa6%s", c->number, a, b);
 }
 
 void ab_html_ns(double ns, char *out, size_t len)
@@ -143,10 +157,11 @@ static const char css[] =
 	"h1{font-size:24px;margin:8px 0 4px}h2{font-size:19px;margin:28px 0 6px;border-bottom:2px solid #ddd}\n"
 	"h3{font-size:15px;margin:0 0 4px}p{margin:4px 0 8px}.lead{color:#444}\n"
 	"table{border-collapse:collapse;margin:4px 0 10px;font-size:13px}\n"
-	"th,td{border:1px solid #d6d6d6;padding:2px 7px;text-align:left;vertical-align:top}\n"
+	"th,td{border:1px solid #d6d6d6;padding:2px 7px;text-align:left;vertical-align:top}td{overflow-wrap:anywhere}\n"
 	"th{background:#f2f2f2}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
 	"tr.best td{font-weight:600;background:#f3f8ec}tr.key td:first-child{font-weight:700}.sw{display:inline-block;width:11px;height:11px;"
-	"margin-right:5px;border:1px solid #555;vertical-align:-1px}\n"
+	"margin-right:5px;border:1px solid #555;vertical-align:-1px}.num{color:#666;font-size:12px}\n"
+	".scroll{overflow-x:auto}\n"
 	".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:14px 22px}\n"
 	".chart{border:1px solid #e2e2e2;border-radius:4px;padding:8px 10px}.chart table{width:100%}\n"
 	".chart td:first-child{min-width:11em}\n"
@@ -318,7 +333,21 @@ static void compared(GString *s, const struct ab_html_page *page, const struct a
 	}
 	if (!page->series->len)
 		return;
-	g_string_append(s, "<h3>Conditions per phase</h3>\n<table><tr><th>phase</th><th>unit</th><th>cache state</th>"
+	g_string_append(s, "<h3>Conditions per phase</h3>\n");
+	gboolean known = FALSE;
+	for (guint i = 0; i < set->runs->len && !known; i++) {
+		const struct ab_run *run = g_ptr_array_index(set->runs, i);
+		for (guint k = 0; k < run->results->len && !known; k++) {
+			const struct ab_result *r = g_ptr_array_index(run->results, k);
+			known = r->cache_state || r->sync_mode || r->direct != AB_FLAG_UNKNOWN;
+		}
+	}
+	if (!known) {
+		ab_html_none(s, "Not recorded: the runs (bonnie++'s CSV) say nothing of cache state, sync mode or "
+				"direct I/O per phase.");
+		return;
+	}
+	g_string_append(s, "<table><tr><th>phase</th><th>unit</th><th>cache state</th>"
 			   "<th>sync mode (what its timing holds)</th><th>I/O</th></tr>\n");
 	for (guint i = 0; i < page->series->len; i++) {
 		const struct ab_html_series *se = g_ptr_array_index(page->series, i);

@@ -17,6 +17,7 @@
 struct ab_html_cell {
 	char *label;
 	const char *colour;  /* its colour in every chart */
+	guint number;        /* 1, 2...: names it where the label is cut short */
 	GPtrArray *runs;     /* const struct ab_run *, those with results */
 };
 
@@ -47,6 +48,10 @@ const char *ab_html_unit(const char *phase);
 void ab_html_none(GString *s, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /* A swatch of the cell's colour and its label. */
 void ab_html_cell_name(GString *s, const struct ab_html_cell *c);
+/* The cell as a chart's label: "N label", the label cut in the middle
+ * to at most `max` characters (its start and end usually tell cells
+ * apart; the number always does); to g_free. */
+char *ab_html_short_label(const struct ab_html_cell *c, guint max);
 /* Latency for people, as the text table writes it ("87us"). */
 void ab_html_ns(double ns, char *out, size_t len);
 

@@ -178,28 +178,62 @@ static gboolean read_whole(const char *path, GString *text, GError **error)
 	return ok;
 }
 
-/* --html's FILE may be new or a regular file (replaced): never a device,
- * a FIFO or a directory, which the page would be written into or hang on.
- * Checked before reading the inputs, and again on the descriptor. */
-static gboolean html_target_ok(const char *path, GError **error)
+/* Who else could have put this here?  (As run's outputs: root writing
+ * where another user can plant a file or symlink, /tmp say.) */
+static gboolean foreign_owner(const struct stat *st)
 {
+	return st->st_uid != 0 && st->st_uid != geteuid();
+}
+
+/* --html's FILE may be new or a regular file of ours (replaced): never a
+ * device, FIFO or directory (the page would go into it, or hang), another
+ * user's file or symlink, or one of the FILEs being read (the results
+ * would be lost).  Checked before reading, and again on the descriptor. */
+static gboolean html_target_ok(const char *path, GPtrArray *inputs, GError **error)
+{
+	if (g_str_equal(path, "-")) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --html '-': the page goes to a file (standard output has the report; "
+			    "'./-' names a file called '-')");
+		return FALSE;
+	}
 	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && foreign_owner(&st)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+			    "refusing to write the HTML report to '%s': it is a symbolic link of another user", path);
+		return FALSE;
+	}
 	if (stat(path, &st) != 0) {
 		if (errno == ENOENT)
 			return TRUE;
 		ab_set_error_errno(error, AB_ERROR_OUTPUT, errno, "cannot write the HTML report to '%s'", path);
 		return FALSE;
 	}
-	if (S_ISREG(st.st_mode))
-		return TRUE;
-	g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "refusing to write the HTML report to '%s': not a regular file",
-		    path);
-	return FALSE;
+	if (!S_ISREG(st.st_mode)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "refusing to write the HTML report to '%s': not a regular file", path);
+		return FALSE;
+	}
+	if (foreign_owner(&st)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+			    "refusing to write the HTML report to '%s': it belongs to uid %u", path, (unsigned)st.st_uid);
+		return FALSE;
+	}
+	for (guint i = 0; inputs && i < inputs->len; i++) {
+		struct stat in;
+		const char *file = g_ptr_array_index(inputs, i);
+		if (!g_str_equal(file, "-") && stat(file, &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "refusing to write the HTML report to '%s': it is one of the FILEs read", path);
+			return FALSE;
+		}
+	}
+	return TRUE;
 }
 
-static gboolean write_html(const char *path, const GString *page, GError **error)
+static gboolean write_html(const char *path, GPtrArray *inputs, const GString *page, GError **error)
 {
-	if (!html_target_ok(path, error))
+	if (!html_target_ok(path, inputs, error))
 		return FALSE;
 	int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
 	struct stat st;
@@ -209,10 +243,11 @@ static gboolean write_html(const char *path, const GString *page, GError **error
 			close(fd);
 		return FALSE;
 	}
-	if (!S_ISREG(st.st_mode)) {
+	if (!S_ISREG(st.st_mode) || foreign_owner(&st)) {
 		close(fd);
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "refusing to write the HTML report to '%s': not a regular file", path);
+		g_set_error(error, AB_ERROR, S_ISREG(st.st_mode) ? AB_ERROR_UNSAFE : AB_ERROR_USAGE,
+			    "refusing to write the HTML report to '%s': %s", path,
+			    S_ISREG(st.st_mode) ? "it belongs to another user" : "not a regular file");
 		return FALSE;
 	}
 	size_t done = 0;
@@ -267,7 +302,7 @@ int ab_cmd_report(int argc, char **argv, GError **error)
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "report: no FILE given ('-' reads standard input)");
 		return AB_ERROR_USAGE;
 	}
-	if (html_path && !html_target_ok(html_path, error))
+	if (html_path && !html_target_ok(html_path, files, error))
 		return ab_error_exit_status(*error);
 	struct ab_run_set set;
 	ab_run_set_init(&set);
@@ -298,7 +333,7 @@ int ab_cmd_report(int argc, char **argv, GError **error)
 	}
 	if (html_path) {
 		g_autoptr(GString) page = g_string_new(NULL);
-		if (!ab_html_write(&set, page, error) || !write_html(html_path, page, error)) {
+		if (!ab_html_write(&set, page, error) || !write_html(html_path, files, page, error)) {
 			ab_run_set_clear(&set);
 			return ab_error_exit_status(*error);
 		}
