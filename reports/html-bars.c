@@ -261,7 +261,7 @@ static void chart(GString *s, const struct ab_html_page *page, const struct ab_h
 static void table(GString *s, const struct ab_html_page *page, struct figures *f, struct shown_unit u, int best)
 {
 	g_string_append(s, "<div class=\"scroll\"><table><tr><th>cell</th><th>n</th><th>mean</th><th>median</th><th>95 % CI</th>"
-			   "<th>CV</th><th>vs first (95 % CI)</th></tr>\n");
+			   "<th>CV</th><th>vs first<br><small>95 % CI</small></th></tr>\n");
 	for (guint i = 0; i < page->cells->len; i++) {
 		const struct ab_stats *st = &f[i].st;
 		char m[32], md[32], lo[32], hi[32];
@@ -299,14 +299,6 @@ static void table(GString *s, const struct ab_html_page *page, struct figures *f
 		g_string_append(s, "</tr>\n");
 	}
 	g_string_append(s, "</table></div>\n");
-	for (guint i = 0; i < page->cells->len; i++)
-		if (f[i].unmeasurable) {
-			g_string_append(s, "<p class=\"note\">too short: a run lasted under the 0.5 s bonnie++ asks of a "
-					   "phase. arraybench keeps its figure (shown and counted here, but timer and cache "
-					   "noise weigh on it: use a larger file); bonnie++ prints +++++ and keeps none, so "
-					   "n counts only the runs with a figure.</p>\n");
-			break;
-		}
 }
 
 void ab_html_bars(GString *s, const struct ab_html_page *page)
@@ -316,6 +308,22 @@ void ab_html_bars(GString *s, const struct ab_html_page *page)
 		ab_html_none(s, "No bar charts: the runs hold no phase results outside the sweep.");
 		return;
 	}
+	gboolean short_ = FALSE;
+	for (guint i = 0; i < page->cells->len && !short_; i++) {
+		const struct ab_html_cell *c = g_ptr_array_index(page->cells, i);
+		for (guint k = 0; k < c->runs->len && !short_; k++) {
+			const struct ab_run *run = g_ptr_array_index(c->runs, k);
+			for (guint j = 0; j < run->results->len && !short_; j++) {
+				const struct ab_result *r = g_ptr_array_index(run->results, j);
+				short_ = !ab_text_is_grid_result(r) && !r->measurable;
+			}
+		}
+	}
+	if (short_)
+		g_string_append(s, "<p class=\"note\"><span class=\"warn\">(too short)</span>: a run lasted under the "
+				   "0.5 s bonnie++ asks of a phase. arraybench keeps its figure (shown and counted, but "
+				   "timer and cache noise weigh on it: use a larger file); bonnie++ prints +++++ and "
+				   "keeps none, so n counts only the runs with a figure.</p>\n");
 	g_string_append(s, "<div class=\"grid\">\n");
 	g_autoptr(GPtrArray) order = ordered_series(page);
 	for (guint i = 0; i < order->len; i++) {

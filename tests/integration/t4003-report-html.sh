@@ -8,7 +8,7 @@
 # the cells' bar colours and the heat maps' colours.  Without chromium those
 # checks skip; with it, a page that does not render fails.
 . "$(dirname "$0")/lib.sh"
-plan 28
+plan 32
 cd "$T" || exit 1
 export ARRAYBENCH_STATE_DIR=$T/state
 mkdir d1 d2
@@ -63,6 +63,20 @@ is "$? $(cat e3)" "1 arraybench: error: refusing to write the HTML report to 'fi
 "$AB" report --html nodir/p.html a2.json >/dev/null 2>e4
 is "$? $(cat e4)" "5 arraybench: error: cannot write the HTML report to 'nodir/p.html': No such file or directory" \
 	"a FILE that cannot be made: exit 5"
+cp a2.json keep.json
+"$AB" report --html a2.json a2.json >/dev/null 2>e5
+is "$? $(cat e5)" "1 arraybench: error: refusing to write the HTML report to 'a2.json': it is one of the FILEs read" \
+	"a FILE being read is refused (the results would be lost)"
+cmp -s a2.json keep.json; ok $? "and left as it was"
+"$AB" report --html - a2.json >/dev/null 2>e6
+is "$?" 1 "'-' is refused: standard output has the report ($(cat e6))"
+if is_root; then
+	echo precious >precious; ln -s "$T/precious" planted; chown -h nobody planted
+	"$AB" report --html planted a2.json >/dev/null 2>e7
+	is "$? $(cat precious)" "4 precious" "root refuses another user's symlink (exit 4), the file it points to untouched"
+else
+	skip "another user's symlink needs root to make"
+fi
 "$AB" report --html new.html missing.json >/dev/null 2>/dev/null
 is "$? $([ -e new.html ] && echo made)" "1 " "no run read: exit 1 and no page made"
 
