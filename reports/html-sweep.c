@@ -36,14 +36,22 @@ static void add_sorted(GArray *a, uint64_t v)
 	g_array_sort(a, cmp_u64);
 }
 
-static gboolean is_cell(const struct ab_result *r, const char *test)
+/* Which maps: one test at one stream count (--streams N,M draws a map
+ * for each, never a median across them). */
+struct which {
+	const char *test;
+	uint64_t streams;
+};
+
+static gboolean is_cell(const struct ab_result *r, const struct which *w)
 {
-	return ab_text_is_grid_result(r) && r->key.pass == 1 && g_strcmp0(r->key.test, test) == 0;
+	return ab_text_is_grid_result(r) && r->key.pass == 1 && g_strcmp0(r->key.test, w->test) == 0 &&
+	       r->key.streams == w->streams;
 }
 
 /* Did any run of the cell run this test?  (A cell without a sweep gets
  * no map of grey squares.) */
-static gboolean has_test(const struct ab_html_cell *c, const char *test)
+static gboolean has_test(const struct ab_html_cell *c, const struct which *test)
 {
 	for (guint k = 0; k < c->runs->len; k++) {
 		const struct ab_run *run = g_ptr_array_index(c->runs, k);
@@ -56,7 +64,7 @@ static gboolean has_test(const struct ab_html_cell *c, const char *test)
 
 /* Median rate of a cell's runs at one grid point and its mark (the worst
  * of its runs': 'c' over 'w'); NAN when none ran it. */
-static double point(const struct ab_html_cell *c, const char *test, uint64_t fsz, uint64_t rec, char *mark)
+static double point(const struct ab_html_cell *c, const struct which *test, uint64_t fsz, uint64_t rec, char *mark)
 {
 	g_autoptr(GArray) v = g_array_new(FALSE, FALSE, sizeof(double));
 	*mark = ' ';
@@ -94,7 +102,7 @@ static void mib_text(double kib_s, char *out, size_t len)
 
 static unsigned map_id;
 
-static void heat_map(GString *s, const struct ab_html_cell *c, const char *test, const struct heat *h, double lo,
+static void heat_map(GString *s, const struct ab_html_cell *c, const struct which *test, const struct heat *h, double lo,
 		     double hi)
 {
 	double w = LEFT + h->records->len * CW + 8, ht = TOP + h->files->len * CH + 8;
@@ -198,6 +206,40 @@ static void legend(GString *s, double lo, double hi)
 	g_string_append(s, "</svg>\n");
 }
 
+/* The maps of one test and stream count, a map per cell that ran it. */
+static void test_maps(GString *s, const struct ab_html_page *page, const struct which *w, gboolean say_streams,
+		      double lo, double hi)
+{
+	struct heat h = { g_array_new(FALSE, FALSE, sizeof(uint64_t)), g_array_new(FALSE, FALSE, sizeof(uint64_t)) };
+	for (guint i = 0; i < page->cells->len; i++) {
+		const struct ab_html_cell *c = g_ptr_array_index(page->cells, i);
+		for (guint k = 0; k < c->runs->len; k++) {
+			const struct ab_run *run = g_ptr_array_index(c->runs, k);
+			for (guint j = 0; j < run->results->len; j++) {
+				const struct ab_result *r = g_ptr_array_index(run->results, j);
+				if (is_cell(r, w)) {
+					add_sorted(h.files, r->key.file_size);
+					add_sorted(h.records, r->key.record_size);
+				}
+			}
+		}
+	}
+	if (h.files->len) {
+		g_string_append(s, "<div class=\"chart\"><h3>");
+		ab_html_escape(s, w->test);
+		if (say_streams && ab_known(w->streams))
+			g_string_append_printf(s, ", %" G_GUINT64_FORMAT " stream%s", w->streams,
+					       w->streams == 1 ? "" : "s (end-to-end rate)");
+		g_string_append(s, "</h3><div class=\"heats\">\n");
+		for (guint i = 0; i < page->cells->len; i++)
+			if (has_test(g_ptr_array_index(page->cells, i), w))
+				heat_map(s, g_ptr_array_index(page->cells, i), w, &h, lo, hi);
+		g_string_append(s, "</div></div>\n");
+	}
+	g_array_unref(h.files);
+	g_array_unref(h.records);
+}
+
 void ab_html_sweep(GString *s, const struct ab_html_page *page)
 {
 	g_string_append(s, "<h2 id=\"sweep\">Record-size sweep</h2>\n");
@@ -229,34 +271,24 @@ void ab_html_sweep(GString *s, const struct ab_html_page *page)
 	legend(s, lo, hi);
 	if (later_pass)
 		ab_html_none(s, "Only each run's first sweep is drawn; `arraybench report` shows the later ones as grids.");
-	g_string_append(s, "<div class=\"sweepgrid\">\n");
-	for (unsigned t = 0; t < AB_SWEEP_TEST_COUNT; t++) {
-		const char *test = ab_sweep_test_info(t)->name;
-		struct heat h = { g_array_new(FALSE, FALSE, sizeof(uint64_t)), g_array_new(FALSE, FALSE, sizeof(uint64_t)) };
-		for (guint i = 0; i < page->cells->len; i++) {
-			const struct ab_html_cell *c = g_ptr_array_index(page->cells, i);
-			for (guint k = 0; k < c->runs->len; k++) {
-				const struct ab_run *run = g_ptr_array_index(c->runs, k);
-				for (guint j = 0; j < run->results->len; j++) {
-					const struct ab_result *r = g_ptr_array_index(run->results, j);
-					if (is_cell(r, test)) {
-						add_sorted(h.files, r->key.file_size);
-						add_sorted(h.records, r->key.record_size);
-					}
-				}
+	/* The stream counts the sweep ran, ascending. */
+	g_autoptr(GArray) streams = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	for (guint i = 0; i < page->cells->len; i++) {
+		const struct ab_html_cell *c = g_ptr_array_index(page->cells, i);
+		for (guint k = 0; k < c->runs->len; k++) {
+			const struct ab_run *run = g_ptr_array_index(c->runs, k);
+			for (guint j = 0; j < run->results->len; j++) {
+				const struct ab_result *r = g_ptr_array_index(run->results, j);
+				if (ab_text_is_grid_result(r) && r->key.pass == 1)
+					add_sorted(streams, r->key.streams);
 			}
 		}
-		if (h.files->len) {
-			g_string_append(s, "<div class=\"chart\"><h3>");
-			ab_html_escape(s, test);
-			g_string_append(s, "</h3><div class=\"heats\">\n");
-			for (guint i = 0; i < page->cells->len; i++)
-				if (has_test(g_ptr_array_index(page->cells, i), test))
-					heat_map(s, g_ptr_array_index(page->cells, i), test, &h, lo, hi);
-			g_string_append(s, "</div></div>\n");
-		}
-		g_array_unref(h.files);
-		g_array_unref(h.records);
 	}
+	g_string_append(s, "<div class=\"sweepgrid\">\n");
+	for (unsigned t = 0; t < AB_SWEEP_TEST_COUNT; t++)
+		for (guint n = 0; n < streams->len; n++) {
+			struct which w = { ab_sweep_test_info(t)->name, g_array_index(streams, uint64_t, n) };
+			test_maps(s, page, &w, streams->len > 1, lo, hi);
+		}
 	g_string_append(s, "</div>\n");
 }
