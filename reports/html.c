@@ -300,7 +300,7 @@ static void compared(GString *s, const struct ab_html_page *page, const struct a
 		ab_html_cell_name(s, c);
 		g_string_append_printf(s, "</td><td class=\"n\">%u</td>", c->runs->len);
 		for (int w = 0; w < 5; w++)
-			cell_runs_text(s, c, w == 0 ? 0 : w == 1 ? 1 : w == 2 ? 2 : w == 3 ? 3 : 4);
+			cell_runs_text(s, c, w);
 		g_string_append(s, "</tr>\n");
 	}
 	g_string_append(s, "</table>\n");

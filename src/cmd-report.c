@@ -105,7 +105,8 @@ static const char report_description[] =
 	"--html FILE also writes one page comparing the runs, grouped by cell (the run's cell, else\n"
 	"target label and workload, else machine): bar charts with 95 % intervals per phase, the\n"
 	"sweep's heat maps, I/O per member device and latency percentiles, in inline SVG with no\n"
-	"script and nothing fetched.  FILE is replaced; anything there but a regular file is refused.\n"
+	"script and nothing fetched.  FILE is replaced; anything there but a regular file (or one of\n"
+	"the FILEs read) is refused, and another user's file or symlink (exit 4).\n"
 	"--compare groups the runs by cell (a matrix run's cell; else target label and workload; else\n"
 	"the machine, as a bonnie++ line's name) and prints, per figure (each phase's rate, CPU %,\n"
 	"p99 latency), each group's n, median, mean with its 95% Student t interval, CV, outliers\n"
@@ -114,7 +115,7 @@ static const char report_description[] =
 	"'*'.  Failed runs are listed, not averaged; +++++ figures are shown, not counted.  Formats:\n"
 	"text, csv (one row per figure and group), json (one object).\n"
 	"Exit status: 0 ok, 1 bad option, no run read at all or a --baseline that names no group,\n"
-	"5 output not written.\n"
+	"4 an --html FILE of another user, 5 output not written.\n"
 	"See arraybench-report(1).";
 
 gboolean ab_stdin_closed;
