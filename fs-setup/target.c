@@ -39,6 +39,26 @@ struct build {
 };
 
 
+static ab_target_activity_fn activity_fn;
+
+void ab_target_set_activity_fn(ab_target_activity_fn fn)
+{
+	activity_fn = fn;
+}
+
+/* Says what the build does next, when building for real. */
+static void activity(const struct build *b, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void activity(const struct build *b, const char *fmt, ...)
+{
+	if (b->mode != BUILD || !activity_fn)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	g_autofree char *what = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	activity_fn(what);
+}
+
 static gboolean interrupted(const struct build *b, GError **error)
 {
 	if (!b->stop_requested || !b->stop_requested())
@@ -86,7 +106,7 @@ static gboolean spawn(struct build *b, const struct ab_plan_step *step, GError *
 }
 
 /* Journal the step's undo, then run its command. */
-static gboolean run_step(struct build *b, const struct ab_plan_step *step, GError **error)
+static gboolean run_step(struct build *b, const struct ab_plan_step *step, const char *doing, GError **error)
 {
 	if (b->mode == PRINT) {
 		if (step->argv) {
@@ -111,8 +131,11 @@ static gboolean run_step(struct build *b, const struct ab_plan_step *step, GErro
 	if (step->undo != AB_UNDO_KIND_COUNT &&
 	    !(intent = ab_undo_intend(b->undo, step->undo, step->undo_arg, step->undo_detail, NULL, error)))
 		return FALSE;
-	if (step->argv && !spawn(b, step, error))
-		return FALSE;
+	if (step->argv) {
+		activity(b, "%s: %s", doing, step->what);
+		if (!spawn(b, step, error))
+			return FALSE;
+	}
 	/* The array's device node, so that stopping it later checks it is
 	 * still this array. */
 	if (step->undo == AB_UNDO_MDADM_STOP && stat(step->undo_arg, &st) == 0)
@@ -120,10 +143,11 @@ static gboolean run_step(struct build *b, const struct ab_plan_step *step, GErro
 	return TRUE;
 }
 
-static gboolean run_plan(struct build *b, struct ab_plan *plan, GError **error)
+/* `doing` heads each command's activity ("formatting"). */
+static gboolean run_plan(struct build *b, struct ab_plan *plan, const char *doing, GError **error)
 {
 	for (guint i = 0; i < plan->steps->len; i++)
-		if (!run_step(b, g_ptr_array_index(plan->steps, i), error))
+		if (!run_step(b, g_ptr_array_index(plan->steps, i), doing, error))
 			return FALSE;
 	return TRUE;
 }
@@ -142,6 +166,7 @@ static gboolean make_loop(struct build *b, uint32_t i, GError **error)
 	}
 	if (interrupted(b, error))
 		return FALSE;
+	activity(b, "making loop image %u of %u", i + 1, spec->loop_count);
 	g_autofree char *size = g_strdup_printf("%" G_GUINT64_FORMAT, spec->loop_size);
 	struct ab_undo_step *made = ab_undo_intend(b->undo, AB_UNDO_UNLINK, img, size, NULL, error);
 	if (!made)
@@ -277,7 +302,9 @@ static gboolean build_array(struct build *b, enum ab_fs_type fs, struct ab_array
 {
 	struct ab_plan plan;
 	ab_plan_init(&plan);
-	gboolean ok = build_array_plan(b, fs, &plan, geo, error) && run_plan(b, &plan, error);
+	/* btrfs makes its array as it formats */
+	gboolean ok = build_array_plan(b, fs, &plan, geo, error) &&
+		      run_plan(b, &plan, g_str_equal(b->t->backend, "btrfs") ? "formatting" : "building the array", error);
 	ab_plan_clear(&plan);
 	return ok;
 }
@@ -345,7 +372,7 @@ static gboolean format_and_mount(struct build *b, enum ab_fs_type fs, const stru
 		gboolean ok = ab_mkfs_plan(&plan, fs, t->source, geo, spec->no_stripe_hint, spec->mkfs_opts, error);
 		if (ok) {
 			t->mkfs_command = ab_plan_step_command(g_ptr_array_index(plan.steps, 0));
-			ok = run_plan(b, &plan, error);
+			ok = run_plan(b, &plan, "formatting", error);
 		}
 		ab_plan_clear(&plan);
 		if (!ok)
@@ -371,6 +398,7 @@ static gboolean format_and_mount(struct build *b, enum ab_fs_type fs, const stru
 	struct ab_undo_step *mounted = ab_undo_intend(b->undo, AB_UNDO_UMOUNT, dir, t->source, NULL, error);
 	if (!mounted)
 		return FALSE;
+	activity(b, "mounting %s", t->source);
 	if (!ab_mount(t->source, t->mount_fd, dir, t->fs, spec->mount_opts, extra, error)) {
 		ab_undo_done(b->undo, mounted);
 		return FALSE;

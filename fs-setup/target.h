@@ -94,6 +94,11 @@ gboolean ab_target_spec_check_options(struct ab_target_spec *spec, GError **erro
  * Touches nothing.
  */
 gboolean ab_target_check(struct ab_target_spec *spec, const char *run_id, FILE *out, GError **error);
+/* Told what the build is about to do ("formatting: create xfs file system
+ * on /dev/md/ab..."), for the caller's status line; set once by main()'s
+ * side, as fs-setup prints nothing itself.  NULL (the default): nobody. */
+typedef void (*ab_target_activity_fn)(const char *what);
+void ab_target_set_activity_fn(ab_target_activity_fn fn);
 /* Has the user asked to stop (Ctrl-C)?  The build checks between steps. */
 typedef gboolean (*ab_stop_check_fn)(void);
 /* Called once the block devices exist and before anything is written on

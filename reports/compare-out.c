@@ -10,7 +10,7 @@
 
 static const char csv_header[] =
 	"column,phase,test,file_size_bytes,record_size_bytes,streams,pass,figure,unit,better,group,runs,failed,"
-	"n,unmeasurable,median,mean,sd,ci_low,ci_high,cv_percent,min,max,outliers,best,baseline,"
+	"n,unmeasurable,short,median,mean,sd,ci_low,ci_high,cv_percent,min,max,outliers,best,baseline,"
 	"ratio,ratio_low,ratio_high,bootstrap_ratio_low,bootstrap_ratio_high,welch_t,welch_df,welch_p,noise\n";
 
 /* Every field but the first starts with a comma; text is quoted when it
@@ -91,6 +91,7 @@ char *ab_compare_csv(const struct ab_compare *c)
 			u64(s, g->failed);
 			u64(s, st->n);
 			u64(s, cell->unmeasurable);
+			u64(s, cell->short_runs);
 			dbl(s, st->median);
 			dbl(s, st->mean);
 			dbl(s, st->sd);
@@ -131,11 +132,27 @@ static void str_member(JsonBuilder *b, const char *key, const char *value)
 	}
 }
 
+/* json-glib 1.6 writes a double by its shortest form and appends ".0" when
+ * that has no point, so 2e-05 (a Welch p) came out as "2e-05.0", which is no
+ * JSON.  Such a value is moved by one ulp, whose shortest form has digits
+ * after a point; a p or a rate is no worse for it. */
+static double json_safe(double v)
+{
+	char buf[G_ASCII_DTOSTR_BUF_SIZE];
+	for (int i = 0; i < 4; i++) {
+		g_ascii_dtostr(buf, sizeof(buf), v);
+		if (!strpbrk(buf, "eE") || strchr(buf, '.'))
+			break;
+		v = nextafter(v, 0);
+	}
+	return v;
+}
+
 static void dbl_member(JsonBuilder *b, const char *key, double v)
 {
 	json_builder_set_member_name(b, key);
 	if (isfinite(v))
-		json_builder_add_double_value(b, v);
+		json_builder_add_double_value(b, json_safe(v));
 	else
 		json_builder_add_null_value(b);
 }
@@ -163,6 +180,7 @@ static void json_cell(JsonBuilder *b, const struct ab_compare *c, const struct a
 	str_member(b, "group", g->label);
 	u64_member(b, "n", st->n);
 	u64_member(b, "unmeasurable", cell->unmeasurable);
+	u64_member(b, "short", cell->short_runs);
 	dbl_member(b, "median", st->median);
 	dbl_member(b, "mean", st->mean);
 	dbl_member(b, "sd", st->sd);
@@ -207,7 +225,8 @@ char *ab_compare_json(const struct ab_compare *c)
 	json_builder_set_member_name(b, "methods");
 	json_builder_begin_object(b);
 	str_member(b, "interval", "mean, Student t");
-	str_member(b, "ratio", "mean over the baseline's mean; interval by the delta method on the log, Welch-Satterthwaite df");
+	str_member(b, "ratio",
+		   "mean over the baseline's mean; interval by the delta method on the log, Welch-Satterthwaite df");
 	str_member(b, "bootstrap",
 		   "percentile bootstrap of the ratio of means, up to 10000 resamples, fixed seed");
 	str_member(b, "noise", "Welch's t-test against the baseline, two-sided; within noise when p >= 0.05");

@@ -131,7 +131,7 @@ static void column_table(GString *s, const struct ab_compare *c, const struct ab
 	guint rows = col->cells->len + 1;
 	g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func(g_free);
 	static const char *const head[COLS] = { "", "group", "n", "median", "mean [95% CI]", "CV%",
-						"ratio to baseline [95% CI]", "difference; outliers" };
+						"ratio to baseline [95% CI]", "difference; notes" };
 	for (int k = 0; k < COLS; k++)
 		g_ptr_array_add(cells, g_strdup(head[k]));
 	for (guint i = 0; i < col->cells->len; i++) {
@@ -150,12 +150,13 @@ static void column_table(GString *s, const struct ab_compare *c, const struct ab
 		g_ptr_array_add(cells, g_strdup_printf("%zu", st->n));
 		g_ptr_array_add(cells, g_strdup(median));
 		g_ptr_array_add(cells, isnan(st->ci_low) ? g_strdup(mean) : g_strdup_printf("%s [%s, %s]", mean, lo, hi));
-		g_ptr_array_add(cells, isnan(st->cv) ? g_strdup("-") : g_strdup_printf("%.1f", 100 * st->cv));
+		g_ptr_array_add(cells, !isfinite(st->cv) ? g_strdup("-") : g_strdup_printf("%.1f", 100 * st->cv));
+		/* (Figures near DBL_MAX overflow the spread: shown as unknown.) */
 		if (cell->group == c->baseline)
 			g_ptr_array_add(cells, g_strdup("baseline"));
-		else if (isnan(cell->ratio.ratio))
+		else if (!isfinite(cell->ratio.ratio))
 			g_ptr_array_add(cells, g_strdup("-"));
-		else if (isnan(cell->ratio.low))
+		else if (!isfinite(cell->ratio.low) || !isfinite(cell->ratio.high))
 			g_ptr_array_add(cells, g_strdup_printf("%.3f", cell->ratio.ratio));
 		else
 			g_ptr_array_add(cells, g_strdup_printf("%.3f [%.3f, %.3f]", cell->ratio.ratio, cell->ratio.low,
@@ -165,6 +166,9 @@ static void column_table(GString *s, const struct ab_compare *c, const struct ab
 		if (cell->unmeasurable)
 			g_string_append_printf(note, "%s%zu +++++ (too short to measure) not counted", note->len ? "; " : "",
 					       cell->unmeasurable);
+		if (cell->short_runs)
+			g_string_append_printf(note, "%s%zu under %.1f s (too short for bonnie++: +++++)",
+					       note->len ? "; " : "", cell->short_runs, AB_CSV_MIN_TIME_S);
 		if (cell->outliers) {
 			g_string_append_printf(note, "%soutlier%s", note->len ? "; " : "", cell->outliers > 1 ? "s" : "");
 			/* A handful by value; past it a count (a group of a

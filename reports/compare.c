@@ -223,6 +223,8 @@ static void add_result(struct ab_compare *c, guint group, const struct ab_run *r
 			cell->unmeasurable++;
 			continue;
 		}
+		if (f == AB_FIGURE_RATE && !r->measurable)
+			cell->short_runs++;
 		g_array_append_val(cell->values, v);
 		g_array_append_val(cell->repeats, run->repeat);
 	}
@@ -252,6 +254,15 @@ static void note_size(struct ab_compare_group *g, uint64_t size)
 
 /* Statistics of one column: each cell's summary and outliers, the best,
  * and each cell against the baseline's cell. */
+/* Is cell's mean better than that of the column's cell `other` (-1: none)? */
+static gboolean better(const struct ab_compare_column *col, const struct ab_compare_cell *cell, int other)
+{
+	if (other < 0)
+		return TRUE;
+	double them = ((const struct ab_compare_cell *)g_ptr_array_index(col->cells, other))->stats.mean;
+	return col->higher_better ? cell->stats.mean > them : cell->stats.mean < them;
+}
+
 static void column_stats(struct ab_compare_column *col, guint baseline)
 {
 	const struct ab_compare_cell *base = NULL;
@@ -265,17 +276,10 @@ static void column_stats(struct ab_compare_column *col, guint baseline)
 		/* Best by the mean (what the interval is of); ties keep the first. */
 		if (cell->stats.n == 0)
 			continue;
-		double m = cell->stats.mean;
-		gboolean better_than_best = col->best < 0 ||
-			(col->higher_better ? m > ((struct ab_compare_cell *)g_ptr_array_index(col->cells, col->best))->stats.mean
-					    : m < ((struct ab_compare_cell *)g_ptr_array_index(col->cells, col->best))->stats.mean);
-		if (better_than_best) {
+		if (better(col, cell, col->best)) {
 			col->runner_up = col->best;
 			col->best = (int)i;
-		} else if (col->runner_up < 0 ||
-			   (col->higher_better
-				    ? m > ((struct ab_compare_cell *)g_ptr_array_index(col->cells, col->runner_up))->stats.mean
-				    : m < ((struct ab_compare_cell *)g_ptr_array_index(col->cells, col->runner_up))->stats.mean)) {
+		} else if (better(col, cell, col->runner_up)) {
 			col->runner_up = (int)i;
 		}
 	}

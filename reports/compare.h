@@ -39,6 +39,7 @@ struct ab_compare_cell {
 	bool *outlier;           /* per value */
 	size_t outliers;
 	size_t unmeasurable;     /* results with no figure (bonnie++'s +++++) */
+	size_t short_runs;       /* rates counted that lasted under the measurable time */
 	struct ab_stats stats;
 	struct ab_ratio ratio;   /* to the baseline: delta method (the text's) */
 	struct ab_ratio boot;    /* the same by the percentile bootstrap of means */

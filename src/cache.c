@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "cache.h"
 #include "error.h"
+#include "progress.h"
 
 #include "../workloads/phase.h"
 
@@ -190,14 +191,19 @@ gboolean ab_cache_before_read(const struct ab_cache *cache, int io_fd, gboolean 
 	if (cache->mode == AB_CACHE_NONE || cache->mode == AB_CACHE_REMOUNT)
 		return TRUE; /* remount: the suite unmounts and mounts the target again */
 	if (io_fd >= 0) {
+		ab_progress_activity("syncing the test file");
 		fdatasync(io_fd);
+		ab_progress_activity("evicting the test file from the cache");
 		posix_fadvise(io_fd, 0, 0, POSIX_FADV_DONTNEED);
 	}
 	if (cache->mode == AB_CACHE_DROP || metadata) {
+		ab_progress_activity("syncing");
 		sync();
+		ab_progress_activity("dropping caches");
 		return write_text("/proc/sys/vm/drop_caches", "3", error);
 	}
 	if (cache->cgroup_version == 1 && cache->cgroup_dir) {
+		ab_progress_activity("emptying the memory group's cache");
 		/* Empties the group's own page cache only, not the machine's. */
 		g_autofree char *f = g_strdup_printf("%s/memory.force_empty", cache->cgroup_dir);
 		write_text(f, "0", NULL);

@@ -2,16 +2,24 @@
 /* `arraybench list`: the phases, in run order, and what each does. */
 #include "commands.h"
 #include "error.h"
-#include "presets.h"
+#include "profile.h"
 #include "result.h"
 
 #include <stdio.h>
+
+static char *join(const GPtrArray *words)
+{
+	GString *s = g_string_new(NULL);
+	for (guint i = 0; i < words->len; i++)
+		g_string_append_printf(s, "%s%s", i ? " " : "", (const char *)g_ptr_array_index(words, i));
+	return g_string_free(s, FALSE);
+}
 
 int ab_cmd_list(int argc, char **argv, GError **error)
 {
 	if (argc > 1 && (g_str_equal(argv[1], "--help") || g_str_equal(argv[1], "-h"))) {
 		printf("Usage: arraybench list\n\nList the phases in the order they run, with the bonnie++ "
-		       "CSV column, the unit, and what each does, and the built-in workloads with their options.\n");
+		       "CSV column, the unit, and what each does, and the built-in workload profiles with their summaries and steps.\n");
 		return 0;
 	}
 	if (argc > 1) {
@@ -37,10 +45,20 @@ int ab_cmd_list(int argc, char **argv, GError **error)
 		if (ph && (ph->flags & AB_PHASE_DEVICE))
 			printf("%-15s %-11s %-8s %s\n", ph->name, "-", ab_rate_unit_name(ph->unit), ph->summary);
 	}
-	printf("\nBuilt-in workloads (run --workload NAME; options given with it change it):\n");
-	for (const struct ab_preset *const *p = ab_presets; *p; p++) {
-		g_autofree char *args = g_strjoinv(" ", (char **)(*p)->args);
-		printf("%-15s %s\n%-15s   = %s\n", (*p)->name, (*p)->summary, "", args);
+	printf("\nBuilt-in workload profiles (run --workload NAME; options given with it change every step;\n"
+	       "arraybench-workload(5) says how to write your own):\n");
+	for (const char *const *name = ab_profile_builtin_names(); *name; name++) {
+		g_autoptr(ab_profile_auto) p = ab_profile_load(*name, error);
+		if (!p)
+			return AB_ERROR_USAGE; /* a broken build: test-profile parses them all */
+		printf("%-15s %s\n", p->name, p->summary ? p->summary : "");
+		g_autofree char *run_words = join(p->run_words);
+		for (guint i = 0; i < p->steps->len; i++) {
+			const struct ab_profile_step *st = g_ptr_array_index(p->steps, i);
+			g_autofree char *words = join(st->words);
+			printf("%-15s   [step %s] %s%s%s\n", "", st->name, *run_words ? run_words : "",
+			       *run_words && *words ? " " : "", *words ? words : "(the default phases and sizes)");
+		}
 	}
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include "error.h"
 #include "fsutil.h"
 #include "outfile.h"
+#include "progress.h"
 #include "run-options.h"
 #include "pipeline.h"
 #include "runid.h"
@@ -126,6 +127,8 @@ static gboolean deliver(const struct ab_run *run, void *data, GError **error)
 	 * that failed and the ones that hold this run. */
 	g_autoptr(GString) written = g_string_new(NULL), failed = g_string_new(NULL);
 	int first_errno = 0;
+	/* Stdout and stderr share the terminal, as a rule. */
+	ab_progress_clear();
 	for (size_t i = 0; i < G_N_ELEMENTS(dest); i++) {
 		if (!dest[i].f)
 			continue;
@@ -278,7 +281,9 @@ int ab_cmd_run(int argc, char **argv, GError **error)
 		.cfg = &cfg, .run_id = run_id, .state_dir = state_dir, .dir_fd = dir_fd, .ram_bytes = ram_bytes,
 		.deliver = deliver, .deliver_data = &sink,
 	};
+	ab_progress_start(stderr, ab_progress_mode_for(stderr, cfg.quiet));
 	ok = ab_pipeline_run(&p, error);
+	ab_progress_stop();
 	close_outputs(&out);
 	return ok ? 0 : ab_error_exit_status(*error);
 }

@@ -46,7 +46,17 @@ void ab_config_clear(struct ab_config *cfg)
 		g_array_unref(cfg->phase_ids);
 	if (cfg->steps)
 		g_array_unref(cfg->steps);
+	g_free(cfg->workload);
+	g_free(cfg->step_where);
+	if (cfg->step_configs)
+		g_ptr_array_unref(cfg->step_configs);
 	memset(cfg, 0, sizeof(*cfg));
+}
+
+void ab_config_free(gpointer cfg)
+{
+	ab_config_clear(cfg);
+	g_free(cfg);
 }
 
 const char *ab_cache_mode_name(enum ab_cache_mode mode)
@@ -227,8 +237,10 @@ static gboolean check_sweep_order(const struct ab_config *cfg, const GArray *cel
 
 /* The sweep's grid (iozone -a's where no list was given), its tests and
  * its timing rule. */
-static gboolean finish_sweep(struct ab_config *cfg, uint64_t physical_ram_bytes, GError **error)
+static gboolean finish_sweep(struct ab_config *cfg, uint64_t physical_ram_bytes, uint64_t *results_out,
+			     GError **error)
 {
+	*results_out = cfg->phase_ids->len;
 	if (!asks_for(cfg, 0, AB_PHASE_SWEEP)) {
 		const char *opt = sweep_option_given(cfg);
 		if (opt) {
@@ -303,42 +315,15 @@ static gboolean finish_sweep(struct ab_config *cfg, uint64_t physical_ram_bytes,
 			    results, cells->len, tests, passes, AB_RUN_MAX_RESULTS);
 		return FALSE;
 	}
+	*results_out = results;
 	return check_sweep_order(cfg, cells, most, physical_ram_bytes, error);
 }
 
-gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GError **error)
+/* The checks and defaults of one step's parameters (a profile's step, or
+ * the whole run without one), then its steps built; `results` is what
+ * they will add to the run. */
+static gboolean finish_step(struct ab_config *cfg, uint64_t physical_ram_bytes, uint64_t *results, GError **error)
 {
-	if (!cfg->dir && !ab_target_spec_builds(&cfg->target)) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "missing -d DIR (a directory to test in) or a target to build (--device, --array, --loop)");
-		return FALSE;
-	}
-	if (cfg->dir && ab_target_spec_builds(&cfg->target)) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "-d '%s' and a target to build exclude each other: the built target is mounted privately",
-			    cfg->dir);
-		return FALSE;
-	}
-	if (cfg->cache == AB_CACHE_REMOUNT && !ab_target_spec_builds(&cfg->target)) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "invalid --cache 'remount': it needs a target arraybench mounts itself "
-			    "(--device, --array or --loop), not -d");
-		return FALSE;
-	}
-	if (cfg->cold_metadata && cfg->cache == AB_CACHE_NONE) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "--cold-metadata and --cache 'none' contradict each other: one evicts, the other never does");
-		return FALSE;
-	}
-	if (!cfg->machine_name)
-		cfg->machine_name = default_machine_name();
-	if (cfg->cache == AB_CACHE_CGROUP && cfg->ram_given && cfg->ram_mib < AB_CGROUP_MIN_RAM_MIB) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "invalid -r '%" G_GUINT64_FORMAT "': --cache cgroup needs at least %u MiB "
-			    "or the workers themselves would not fit",
-			    cfg->ram_mib, AB_CGROUP_MIN_RAM_MIB);
-		return FALSE;
-	}
 	uint64_t ram_mib = ab_config_effective_ram_mib(cfg, physical_ram_bytes);
 	/* A sweep asked for without bonnie++'s I/O phases has its own sizes:
 	 * no default -s file (nor its twice-the-RAM rule) applies. */
@@ -379,14 +364,83 @@ gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GE
 			    cfg->seekers, cfg->seeks);
 		return FALSE;
 	}
-	if (!cfg->seed_given) {
-		uint64_t st = (uint64_t)g_get_real_time() ^ ((uint64_t)getpid() << 32);
-		cfg->seed = ab_rng_splitmix(&st) >> 32; /* bonnie++-sized: fits 32 bits */
-	}
-	if (!check_phases(cfg, error) || !finish_sweep(cfg, physical_ram_bytes, error))
+	if (!check_phases(cfg, error) || !finish_sweep(cfg, physical_ram_bytes, results, error))
 		return FALSE;
 	if (cfg->steps)
 		g_array_unref(cfg->steps);
 	cfg->steps = ab_steps_build(cfg);
+	return TRUE;
+}
+
+/* A profile's step names itself in the errors of its checks. */
+static gboolean finish_labelled(struct ab_config *cfg, uint64_t physical_ram_bytes, uint64_t *results, GError **error)
+{
+	if (finish_step(cfg, physical_ram_bytes, results, error))
+		return TRUE;
+	if (cfg->step_where)
+		g_prefix_error(error, "%s: ", cfg->step_where);
+	return FALSE;
+}
+
+gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GError **error)
+{
+	if (!cfg->dir && !ab_target_spec_builds(&cfg->target)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "missing -d DIR (a directory to test in) or a target to build (--device, --array, --loop)");
+		return FALSE;
+	}
+	if (cfg->dir && ab_target_spec_builds(&cfg->target)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "-d '%s' and a target to build exclude each other: the built target is mounted privately",
+			    cfg->dir);
+		return FALSE;
+	}
+	if (cfg->cache == AB_CACHE_REMOUNT && !ab_target_spec_builds(&cfg->target)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --cache 'remount': it needs a target arraybench mounts itself "
+			    "(--device, --array or --loop), not -d");
+		return FALSE;
+	}
+	if (cfg->cold_metadata && cfg->cache == AB_CACHE_NONE) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "--cold-metadata and --cache 'none' contradict each other: one evicts, the other never does");
+		return FALSE;
+	}
+	if (!cfg->machine_name)
+		cfg->machine_name = default_machine_name();
+	if (cfg->cache == AB_CACHE_CGROUP && cfg->ram_given && cfg->ram_mib < AB_CGROUP_MIN_RAM_MIB) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid -r '%" G_GUINT64_FORMAT "': --cache cgroup needs at least %u MiB "
+			    "or the workers themselves would not fit",
+			    cfg->ram_mib, AB_CGROUP_MIN_RAM_MIB);
+		return FALSE;
+	}
+	if (!cfg->seed_given) {
+		uint64_t st = (uint64_t)g_get_real_time() ^ ((uint64_t)getpid() << 32);
+		cfg->seed = ab_rng_splitmix(&st) >> 32; /* bonnie++-sized: fits 32 bits */
+	}
+	uint64_t results = 0, more = 0;
+	if (!finish_labelled(cfg, physical_ram_bytes, &results, error))
+		return FALSE;
+	/* A profile's other steps, each finished alone, run after the first
+	 * in file order: one list of steps for the suite. */
+	for (guint i = 0; cfg->step_configs && i < cfg->step_configs->len; i++) {
+		struct ab_config *sub = g_ptr_array_index(cfg->step_configs, i);
+		if (!finish_labelled(sub, physical_ram_bytes, &more, error))
+			return FALSE;
+		g_array_append_vals(cfg->steps, sub->steps->data, sub->steps->len);
+		results += more;
+	}
+	if (cfg->steps->len > AB_MAX_STEPS) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "workload '%s': %u phases in all its steps, more than %d",
+			    cfg->workload, cfg->steps->len, AB_MAX_STEPS);
+		return FALSE;
+	}
+	if (results > AB_RUN_MAX_RESULTS) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "workload '%s' makes %" G_GUINT64_FORMAT " results in all its steps, more than the %d one "
+			    "run holds", cfg->workload, results, AB_RUN_MAX_RESULTS);
+		return FALSE;
+	}
 	return TRUE;
 }

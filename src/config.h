@@ -99,10 +99,20 @@ struct ab_config {
 	uint64_t files_per_stream;       /* --sweep-files; 0: not given (1) */
 	/* What to build and mount before the phases (--device, --array, --loop). */
 	struct ab_target_spec target;
+	/* --workload: the profile's name (the run's "workload"), where this
+	 * config's step is ("mirror.ini:5: [step mirror]", for the errors of
+	 * its checks), and the configs of its steps after the first (struct
+	 * ab_config *, each of the profile's words then the user's): the
+	 * first step is this config itself. */
+	char *workload;
+	char *step_where;
+	GPtrArray *step_configs;
 };
 
 void ab_config_init(struct ab_config *cfg);
 void ab_config_clear(struct ab_config *cfg);
+/* Clear and free one from g_new (a profile's step config). */
+void ab_config_free(gpointer cfg);
 
 /* Parsers; each names the bad value in its error (AB_ERROR_USAGE). */
 gboolean ab_parse_size_spec(const char *text, struct ab_config *cfg, GError **error);

@@ -3,6 +3,8 @@
 #include "commands.h"
 #include "rundir.h"
 #include "error.h"
+#include "progress.h"
+#include "../fs-setup/target.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -65,6 +67,8 @@ int main(int argc, char **argv)
 	setlocale(LC_NUMERIC, "C");
 	/* fs-setup journals the run's directory and test file; src knows them. */
 	ab_undo_exec_set_run_files(ab_run_files_undo);
+	/* ... and says what it builds on the status line. */
+	ab_target_set_activity_fn(ab_progress_activity);
 	if (argc < 2) {
 		usage(stderr);
 		return AB_ERROR_USAGE;
@@ -87,6 +91,7 @@ int main(int argc, char **argv)
 				    g_strerror(errno ? errno : EIO));
 			status = AB_ERROR_OUTPUT;
 		}
+		ab_progress_stop();
 		if (error) {
 			g_autofree char *line = ab_one_line(error->message);
 			fprintf(stderr, "arraybench: error: %s\n", line);

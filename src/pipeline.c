@@ -7,6 +7,7 @@
 #include "cache.h"
 #include "error.h"
 #include "fsutil.h"
+#include "progress.h"
 #include "run-capture.h"
 #include "rundir.h"
 #include "runner.h"
@@ -28,6 +29,10 @@ static gboolean check_space(const struct ab_config *cfg, GError **error)
 	 * comes: after the phases before it, however long they took. */
 	for (guint i = 0; cfg->steps && i < cfg->steps->len; i++) {
 		const struct ab_step *st = &g_array_index(cfg->steps, struct ab_step, i);
+		/* A profile's steps each have their own sizes. */
+		need = MAX(need, st->file_size);
+		if (st->num_files_k && st->file_max > 0)
+			need = MAX(need, (uint64_t)st->num_files_k * 1024u * (uint64_t)st->file_max);
 		if (!st->sweep_grid)
 			continue;
 		/* Every stream's files at once, for the most streams asked for. */
@@ -55,7 +60,7 @@ static gboolean run_all(const struct ab_pipeline *p, const struct ab_config *cfg
 			GError **error)
 {
 	struct ab_suite suite;
-	ab_suite_init(&suite, cfg, cache, run_dir, cfg->quiet ? NULL : stderr);
+	ab_suite_init(&suite, cfg, cache, run_dir);
 	suite.target = target;
 	g_autoptr(GPtrArray) disks = NULL;
 	if (target->members && target->members->len) {
@@ -69,15 +74,19 @@ static gboolean run_all(const struct ab_pipeline *p, const struct ab_config *cfg
 	}
 	gboolean ok = TRUE;
 	for (unsigned i = 0; ok && i < cfg->repeats; i++) {
+		ab_progress_set_repeat(i + 1, cfg->repeats);
+		ab_progress_activity("reading the machine's state");
 		g_autoptr(ab_run) run = ab_run_capture(cfg, cache, target, p->run_id, i, p->ram_bytes);
 		ab_raw_baseline_add(raw, run);
 		ok = ab_suite_run(&suite, run, error);
+		ab_progress_activity(NULL);
 		/* A failed or interrupted run is not delivered: no partial
 		 * result shown as whole. */
 		if (ok)
 			ok = p->deliver(run, p->deliver_data, error);
 	}
 	ab_suite_clear(&suite);
+	ab_progress_set_repeat(0, 0);
 	return ok;
 }
 
@@ -97,12 +106,15 @@ static gboolean measure(const struct ab_pipeline *p, const struct ab_config *cfg
 	struct ab_run_dir run_dir;
 	ab_run_dir_init(&run_dir, cfg->dir, run_id);
 	/* First: whether DIR takes anything at all is the clearer error. */
+	ab_progress_activity("making the run directory");
 	gboolean ok = ab_run_dir_create(&run_dir, dir_fd, undo, cfg->user_given && geteuid() == 0, cfg->uid, cfg->gid,
 					error) &&
 		      check_space(cfg, error);
 	g_autofree char *warning = ok ? ab_run_cache_warning(cfg, p->ram_bytes) : NULL;
-	if (warning)
+	if (warning) {
+		ab_progress_clear();
 		fprintf(stderr, "arraybench: warning: %s\n", warning);
+	}
 	struct ab_cache cache = { 0 };
 	if (ok)
 		ok = ab_cache_setup(&cache, cfg, undo, run_id, error);
@@ -119,8 +131,11 @@ static gboolean measure(const struct ab_pipeline *p, const struct ab_config *cfg
 static gboolean build_target(struct ab_config *cfg, struct ab_target *target, struct ab_undo *undo,
 			     const char *run_id, struct ab_raw_baseline *raw, GError **error)
 {
+	if (ab_target_spec_builds(&cfg->target))
+		ab_progress_activity("building the target");
 	gboolean ok = ab_target_build(&cfg->target, target, undo, run_id, ab_runner_stop_requested,
 				      cfg->target.raw_baseline ? ab_raw_baseline_measure : NULL, raw, error);
+	ab_progress_clear();
 	if (cfg->verbose && target->tool_output && target->tool_output->len)
 		fprintf(stderr, "arraybench: what the set-up tools said:\n%s", target->tool_output->str);
 	if (!ok || !ab_target_spec_builds(&cfg->target))
@@ -142,7 +157,10 @@ static gboolean unwind(struct ab_undo *undo, gboolean ok, GError **error)
 {
 	g_autoptr(GString) report = g_string_new(NULL);
 	g_autoptr(GError) teardown_error = NULL;
+	ab_progress_activity("tearing down");
 	gboolean unwound = ab_undo_unwind(undo, report, &teardown_error);
+	ab_progress_activity(NULL);
+	ab_progress_clear();
 	/* What was left alone (not the run's any more) is worth a word. */
 	g_auto(GStrv) lines = g_strsplit(report->str, "\n", -1);
 	for (char **l = lines; *l; l++)

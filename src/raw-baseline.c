@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "raw-baseline.h"
 #include "error.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <sys/stat.h>
@@ -30,6 +31,8 @@ static gboolean measure_one(struct ab_raw_baseline *rb, const char *dev, GArray 
 		if (g_array_index(seen, dev_t, i) == st.st_rdev)
 			return TRUE;
 	g_array_append_val(seen, st.st_rdev);
+	g_autofree char *what = g_strdup_printf("reading %s raw (--raw-baseline)", dev);
+	ab_progress_activity(what);
 	struct ab_result *res = ab_rawdev_measure(dev, st.st_rdev, FALSE, &rb->params, error);
 	if (!res) {
 		g_prefix_error(error, "raw baseline: ");

@@ -2,15 +2,41 @@
 #include "run-capture.h"
 #include "rng.h"
 #include "sysinfo.h"
+#include "../workloads/phase.h"
 
 static const char *file_kind(int64_t file_max)
 {
 	return file_max == AB_FILES_HARDLINK ? "hardlink" : file_max == AB_FILES_SYMLINK ? "symlink" : "file";
 }
 
-static void capture_conditions(struct ab_conditions *c, const struct ab_config *cfg)
+static gboolean runs_bonnie_phase(const struct ab_config *cfg)
 {
-	c->dir = g_strdup(cfg->dir);
+	for (guint i = 0; cfg->phase_ids && i < cfg->phase_ids->len; i++)
+		if (g_array_index(cfg->phase_ids, unsigned, i) < AB_PHASE_COUNT)
+			return TRUE;
+	return FALSE;
+}
+
+/* Whose sizes a run states (JSON "config", the bonnie++ CSV line): a
+ * profile's first step that runs one of bonnie++'s phases, else its first
+ * step; without a profile the one config there is. */
+static const struct ab_config *stated_config(const struct ab_config *cfg)
+{
+	if (runs_bonnie_phase(cfg))
+		return cfg;
+	for (guint i = 0; cfg->step_configs && i < cfg->step_configs->len; i++) {
+		const struct ab_config *sub = g_ptr_array_index(cfg->step_configs, i);
+		if (runs_bonnie_phase(sub))
+			return sub;
+	}
+	return cfg;
+}
+
+/* The run's own facts from cfg, the sizes from the step that states them. */
+static void capture_conditions(struct ab_conditions *c, const struct ab_config *run_cfg)
+{
+	const struct ab_config *cfg = stated_config(run_cfg);
+	c->dir = g_strdup(run_cfg->dir);
 	c->file_size = cfg->file_size;
 	c->io_chunk = cfg->io_chunk;
 	c->seeks = cfg->seeks; /* the seeks phase sets the count it reported */
@@ -96,12 +122,13 @@ struct ab_run *ab_run_capture(const struct ab_config *cfg, const struct ab_cache
 	run->start_unix = g_get_real_time() / G_USEC_PER_SEC;
 	run->concurrency = 1;
 	run->machine = g_strdup(cfg->machine_name);
+	run->workload = g_strdup(cfg->workload); /* NULL: no profile */
 	run->kernel = ab_sysinfo_kernel();
 	run->cpus = ab_sysinfo_cpu_count();
 	run->ram_bytes = ram_bytes;
 	run->fs_type = ab_sysinfo_fs_type(cfg->dir);
 	run->cache_desc = ab_cache_describe(cache);
-	run->cache_warning = ab_run_cache_warning(cfg, ram_bytes);
+	run->cache_warning = ab_run_cache_warning(stated_config(cfg), ram_bytes);
 	run->cache_controlled = run->cache_warning == NULL;
 	capture_conditions(&run->cond, cfg);
 	capture_target(&run->target, target, cfg);

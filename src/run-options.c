@@ -2,7 +2,7 @@
 /* `arraybench run` options: bonnie++'s letters and meanings, plus long ones. */
 #include "run-options.h"
 #include "error.h"
-#include "presets.h"
+#include "profile.h"
 #include "../fs-setup/safety.h"
 #include "cmd-options.h"
 #include "../workloads/phase.h"
@@ -513,16 +513,12 @@ static gboolean opt_shared_file(const char *name, const char *value, gpointer da
 	return TRUE;
 }
 
-/* The preset's options were parsed before the user's (see
- * ab_run_options_parse); here the name is only checked. */
+/* The profile was read before any option (see ab_run_options_parse):
+ * nothing is left to do with the name here. */
 static gboolean opt_workload(const char *name, const char *value, gpointer data, GError **error)
 {
-	(void)data;
-	if (ab_preset_by_name(value))
-		return TRUE;
-	g_autofree char *names = ab_preset_names();
-	g_autofree char *why = g_strdup_printf("no such workload (built in: %s)", names);
-	return bad_option(error, name, value, why);
+	(void)name, (void)value, (void)data, (void)error;
+	return TRUE;
 }
 
 static gboolean opt_sweep_csv(const char *name, const char *value, gpointer data, GError **error)
@@ -549,7 +545,7 @@ static const GOptionEntry entries[] = {
 	{ "fast", 'f', G_OPTION_FLAG_OPTIONAL_ARG, CB(opt_fast),
 	  "-f skips the per-char phases; -fSIZE (attached) sets their size (3m)", "SIZE" },
 	{ "sync-each-write", 'b', NOARG, CB(opt_sync), "fsync after every write (and file create/delete)", NULL },
-	{ "quiet", 'q', NOARG, CB(opt_quiet), "Table and progress to stderr; stdout has only the CSV", NULL },
+	{ "quiet", 'q', NOARG, CB(opt_quiet), "Table to stderr, no progress line; stdout has only the CSV", NULL },
 	{ "verbose", 'v', NOARG, CB(opt_verbose), "Show all that mkfs, mdadm and the other set-up tools said", NULL },
 	{ "user", 'u', 0, CB(opt_user), "Run the workers as this user (as root)", "USER[:GROUP]" },
 	{ "seekers", 0, 0, CB(opt_seekers), "Forked seeker processes (5)", "N" },
@@ -594,8 +590,9 @@ static const GOptionEntry entries[] = {
 	{ "yes-destroy", 0, 0, CB(opt_yes_destroy),
 	  "Overwrite these devices even though they carry a signature", "DEV,DEV..." },
 	{ "dry-run", 0, NOARG, CB(opt_dry_run), "Print the set-up plan with each undo and touch nothing", NULL },
-	{ "workload", 0, 0, CB(opt_workload),
-	  "Start from a built-in workload's options (see 'arraybench list'); the others given change them", "NAME" },
+	{ "workload", 0, G_OPTION_FLAG_FILENAME, CB(opt_workload),
+	  "Run a workload profile's steps: a built-in NAME (see 'arraybench list') or a FILE (with a '/' or "
+	  "ending in .ini; arraybench-workload(5)); the other options given change every step", "NAME|FILE" },
 	{ "sweep-file-sizes", 0, 0, CB(opt_sweep_sizes),
 	  "Sweep: file sizes, a list or MIN-MAX doubling (KiB without a suffix; 64k-512m)", "LIST|MIN-MAX" },
 	{ "sweep-records", 0, 0, CB(opt_sweep_records),
@@ -628,6 +625,10 @@ static const char run_description[] =
 	"Runs bonnie++'s phases in DIR and prints a table and a bonnie++ 1.98 CSV line.\n"
 	"Exit status: 0 ok, 1 bad input, 2 a phase failed, 3 missing resource or privilege,\n"
 	"4 unsafe target or state directory, 5 results not written, 130 interrupted.\n"
+	"On a terminal, stderr shows one live status line: repeat, phase, percent done,\n"
+	"current rate, elapsed time and ETA, or what the run is doing between phases\n"
+	"(building, formatting, syncing, dropping caches, tearing down); off a terminal,\n"
+	"one line per finished phase with its rate and time.  -q silences both.\n"
 	"Every run journals what it makes (in $ARRAYBENCH_STATE_DIR, /var/lib/arraybench for\n"
 	"root, ~/.local/state/arraybench for others) so 'arraybench cleanup' can undo it\n"
 	"after a crash.  See arraybench(1).";
@@ -661,13 +662,16 @@ static gboolean takes_next_word(const char *arg)
 	return FALSE;
 }
 
-/* The value of the last --workload in argv (before any "--"), or NULL. */
+/* The value of the last --workload in argv (before any "--"), or NULL;
+ * NULL too when help is asked for, which needs no profile read. */
 static const char *workload_asked(int argc, char **argv)
 {
 	const char *name = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (g_str_equal(argv[i], "--"))
 			break;
+		if (g_str_has_prefix(argv[i], "--help") || g_str_equal(argv[i], "-h") || g_str_equal(argv[i], "-?"))
+			return NULL;
 		if (g_str_has_prefix(argv[i], "--workload="))
 			name = argv[i] + strlen("--workload=");
 		else if (g_str_equal(argv[i], "--workload") && i + 1 < argc)
@@ -680,23 +684,75 @@ static const char *workload_asked(int argc, char **argv)
 
 static gboolean parse_words(int argc, char **argv, struct ab_config *cfg, GError **error);
 
+/* argv[0] and then `words`, parsed into cfg. */
+static gboolean parse_list(const GPtrArray *words, char *argv0, struct ab_config *cfg, GError **error)
+{
+	g_autoptr(GPtrArray) v = g_ptr_array_new();
+	g_ptr_array_add(v, argv0);
+	for (guint i = 0; i < words->len; i++)
+		g_ptr_array_add(v, g_ptr_array_index(words, i));
+	g_ptr_array_add(v, NULL);
+	return parse_words((int)v->len - 1, (char **)v->pdata, cfg, error);
+}
+
+/* One step of a profile: the run-wide words of [workload], the step's own,
+ * then the user's, which so change every step. */
+static gboolean parse_step(const struct ab_profile *p, const struct ab_profile_step *st, int argc, char **argv,
+			   struct ab_config *cfg, GError **error)
+{
+	if (!parse_list(p->run_words, argv[0], cfg, error) || !parse_list(st->words, argv[0], cfg, error)) {
+		g_prefix_error(error, "%s: ", st->where);
+		return FALSE;
+	}
+	g_free(cfg->workload);
+	cfg->workload = g_strdup(p->name);
+	g_free(cfg->step_where);
+	cfg->step_where = g_strdup(st->where);
+	return parse_words(argc, argv, cfg, error);
+}
+
 gboolean ab_run_options_parse(int argc, char **argv, struct ab_config *cfg, GError **error)
 {
-	/* A workload's options first, so that the user's change them. */
 	const char *workload = workload_asked(argc, argv);
-	const struct ab_preset *preset = workload ? ab_preset_by_name(workload) : NULL;
-	if (preset) {
-		g_autoptr(GPtrArray) words = g_ptr_array_new();
-		g_ptr_array_add(words, argv[0]);
-		for (const char *const *a = preset->args; *a; a++)
-			g_ptr_array_add(words, (gpointer)*a);
-		g_ptr_array_add(words, NULL);
-		if (!parse_words((int)words->len - 1, (char **)words->pdata, cfg, error)) {
-			g_prefix_error(error, "workload '%s': ", preset->name);
-			return FALSE;
+	if (!workload)
+		return parse_words(argc, argv, cfg, error);
+	g_autoptr(ab_profile_auto) p = ab_profile_load(workload, error);
+	if (!p)
+		return FALSE;
+	/* The first step is cfg itself (its conditions are the run's); each
+	 * other step gets a config of its own, finished with cfg. */
+	for (guint i = 0; i < p->steps->len; i++) {
+		const struct ab_profile_step *st = g_ptr_array_index(p->steps, i);
+		if (i == 0) {
+			if (!parse_step(p, st, argc, argv, cfg, error))
+				return FALSE;
+			continue;
 		}
+		struct ab_config *sub = g_new(struct ab_config, 1);
+		ab_config_init(sub);
+		if (!cfg->step_configs)
+			cfg->step_configs = g_ptr_array_new_with_free_func(ab_config_free);
+		g_ptr_array_add(cfg->step_configs, sub);
+		if (!parse_step(p, st, argc, argv, sub, error))
+			return FALSE;
 	}
-	return parse_words(argc, argv, cfg, error);
+	return TRUE;
+}
+
+gboolean ab_run_options_check_word(const char *word, GError **error)
+{
+	g_auto(ab_config_auto) scratch;
+	ab_config_init(&scratch);
+	char *argv[] = { "run", (char *)word, NULL };
+	return parse_words(2, argv, &scratch, error);
+}
+
+gboolean ab_run_option_known(const char *long_name)
+{
+	for (const GOptionEntry *e = entries; e->long_name; e++)
+		if (g_str_equal(e->long_name, long_name))
+			return TRUE;
+	return FALSE;
 }
 
 static gboolean parse_words(int argc, char **argv, struct ab_config *cfg, GError **error)

@@ -11,6 +11,11 @@
 /* Parse `arraybench run` arguments (argv[0] is "run") into cfg; every bad
  * value is one AB_ERROR_USAGE error naming it.  --help prints and exits 0. */
 gboolean ab_run_options_parse(int argc, char **argv, struct ab_config *cfg, GError **error);
+/* One option word ("--streams=4") parsed alone, for a profile's keys:
+ * TRUE when the option parser takes it. */
+gboolean ab_run_options_check_word(const char *word, GError **error);
+/* Is there a run option of this long name? */
+gboolean ab_run_option_known(const char *long_name);
 /* Comma-separated phase names into cfg->phase_mask. */
 gboolean ab_parse_phase_list(const char *text, struct ab_config *cfg, GError **error);
 

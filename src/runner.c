@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "runner.h"
 #include "error.h"
+#include "progress.h"
 #include "sysinfo.h"
 #include "timing.h"
 #include "../fs-setup/spawn.h"
@@ -147,7 +148,23 @@ struct reaped {
 	long max_rss_kib;
 };
 
-static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, struct reaped *out)
+/* The workers' progress, summed, to the status line.  Relaxed loads of
+ * what the workers store relaxed: a figure a moment old is good enough. */
+static void show_progress(const struct ab_sample *samples, unsigned n)
+{
+	uint64_t done = 0, total = 0;
+	for (unsigned i = 0; i < n; i++) {
+		done += __atomic_load_n(&samples[i].progress_done, __ATOMIC_RELAXED);
+		total += __atomic_load_n(&samples[i].progress_total, __ATOMIC_RELAXED);
+	}
+	ab_progress_work(done, total);
+}
+
+/* Reaps every worker.  The wait wakes on SIGCHLD, on a stop signal, and at
+ * least every 200 ms; each wake passes the workers' counters to the status
+ * line (which redraws at most every AB_PROGRESS_INTERVAL_NS). */
+static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, const struct ab_sample *samples,
+		     struct reaped *out)
 {
 	gboolean killed = FALSE;
 	/* Only the workers that were forked: a failed fork leaves its slot 0. */
@@ -186,6 +203,7 @@ static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, struct 
 			}
 		}
 		if (!any && out->left) {
+			show_progress(samples, n);
 			struct timespec ts = { 0, 200 * 1000 * 1000 };
 			ppoll(NULL, 0, &ts, unblocked);
 		}
@@ -310,7 +328,7 @@ gboolean ab_runner_run_step(const struct ab_runner *r, const struct ab_step *ste
 	close(go[1]); /* the start signal: every worker's read() returns 0 */
 	close(ready[0]);
 	struct reaped rp = { 0 };
-	reap_all(pids, n, &unblocked, &rp);
+	reap_all(pids, n, &unblocked, samples, &rp);
 	ab_sysinfo_cpu(&cpu_b);
 	ab_diskstats_read("", r->disk_names, &disks_b);
 	sigprocmask(SIG_SETMASK, &orig, NULL);

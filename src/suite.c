@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "suite.h"
 #include "error.h"
+#include "progress.h"
 #include "residency.h"
 #include "rng.h"
 #include "runner.h"
@@ -8,18 +9,18 @@
 #include "../workloads/fileset.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 void ab_suite_init(struct ab_suite *s, const struct ab_config *cfg, const struct ab_cache *cache,
-		   struct ab_run_dir *run_dir, FILE *progress)
+		   struct ab_run_dir *run_dir)
 {
 	memset(s, 0, sizeof(*s));
 	s->cfg = cfg;
 	s->cache = cache;
 	s->run_dir = run_dir;
-	s->progress = progress;
 }
 
 void ab_suite_clear(struct ab_suite *s)
@@ -92,6 +93,7 @@ static gboolean make_cold(struct ab_suite *s, struct ab_runner *r, const struct 
 	if (remounts(s, ph)) {
 		/* Our own hold on the directories would keep it busy. */
 		ab_run_dir_release(s->run_dir);
+		ab_progress_activity("unmounting and mounting the target again");
 		gboolean ok = ab_target_remount(s->target, error);
 		ok = ab_run_dir_reopen(s->run_dir, ok ? error : NULL) && ok;
 		r->dir_fd = s->run_dir->dir_fd;
@@ -158,6 +160,19 @@ static uint64_t phase_seed(uint64_t run_seed, unsigned id, unsigned nth)
 	return ab_rng_splitmix(&st);
 }
 
+/* What a phase's work counts, for the status line: bytes for a KiB/s
+ * phase (NULL), else its operations. */
+static const char *work_noun(const struct ab_phase *ph)
+{
+	return ph->unit == AB_UNIT_KIB_PER_SEC ? NULL : ph->unit == AB_UNIT_SEEKS_PER_SEC ? "seeks" : "files";
+}
+
+/* A result's rate per second in the unit of work_noun(). */
+static double work_rate(const struct ab_phase *ph, const struct ab_result *res)
+{
+	return ph->unit == AB_UNIT_KIB_PER_SEC ? res->rate * 1024 : res->rate;
+}
+
 /* Runs `ph` with the parameters of `like`, untimed (a layout or a create
  * that a later step needs). */
 static gboolean run_untimed(struct ab_runner *r, const struct ab_phase *ph, const struct ab_step *like,
@@ -166,7 +181,11 @@ static gboolean run_untimed(struct ab_runner *r, const struct ab_phase *ph, cons
 	struct ab_step step = *like;
 	step.phase = ph;
 	g_autoptr(ab_result) scratch = ab_result_new(ph->name);
-	return ab_runner_run_step(r, &step, seed, scratch, error);
+	g_autofree char *detail = g_strdup_printf("(untimed, for '%s')", like->phase->name);
+	ab_progress_phase_begin(ph->name, detail, work_noun(ph));
+	gboolean ok = ab_runner_run_step(r, &step, seed, scratch, error);
+	ab_progress_phase_end(ok, NAN);
+	return ok;
 }
 
 /* Makes the cache cold when the phase starts cold, runs it timed, and
@@ -188,21 +207,13 @@ static gboolean run_measured(struct ab_suite *s, struct ab_runner *r, const stru
 		ok = !cold || make_cold(s, r, ph, error);
 		if (!ok)
 			break;
-		if (s->progress) {
-			if (grow && pass.seeks != step->seeks)
-				fprintf(s->progress, "arraybench: phase '%s' again with %" G_GUINT64_FORMAT " seeks...",
-					ph->name, pass.seeks);
-			else
-				fprintf(s->progress, "arraybench: phase '%s'...", ph->name);
-			fflush(s->progress);
-		}
+		g_autofree char *again = grow && pass.seeks != step->seeks
+			? g_strdup_printf("again with %" G_GUINT64_FORMAT " seeks", pass.seeks) : NULL;
+		ab_progress_phase_begin(ph->name, again, work_noun(ph));
 		if (ph->flags & AB_PHASE_NEEDS_FILE)
 			res->resident_at_start = io_file_resident(s, step);
 		ok = ab_runner_run_step(r, &pass, seed, res, error);
-		if (s->progress) {
-			fprintf(s->progress, ok ? " done\n" : " failed\n");
-			fflush(s->progress);
-		}
+		ab_progress_phase_end(ok, ok ? work_rate(ph, res) : NAN);
 		if (!ok || !grow || res->elapsed_s >= AB_SEEKS_MIN_S || pass.seeks >= AB_SEEKS_MAX)
 			break;
 		/* At least double; jump further when the pass was far too short,
@@ -250,11 +261,6 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 			continue;
 		}
 		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !io_file_ready(s, step)) {
-			if (s->progress) {
-				fprintf(s->progress, "arraybench: laying out the test file for '%s' (untimed)\n",
-					ph->name);
-				fflush(s->progress);
-			}
 			ok = run_untimed(&r, &ab_phase_layout, step, seed, error);
 			s->io_from_layout = TRUE;
 		}

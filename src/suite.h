@@ -3,7 +3,6 @@
 #define AB_SUITE_H
 
 #include <glib.h>
-#include <stdio.h>
 
 #include "cache.h"
 #include "result.h"
@@ -15,7 +14,6 @@ struct ab_suite {
 	const struct ab_config *cfg;
 	const struct ab_cache *cache;
 	struct ab_run_dir *run_dir; /* where the files go: made by the caller */
-	FILE *progress; /* NULL for none */
 	GPtrArray *disk_names; /* devices whose I/O each phase records, or NULL */
 	const struct ab_target *target; /* for --cache remount */
 	/* The test file now holds what the untimed layout wrote (kept across
@@ -24,7 +22,7 @@ struct ab_suite {
 };
 
 void ab_suite_init(struct ab_suite *s, const struct ab_config *cfg, const struct ab_cache *cache,
-		   struct ab_run_dir *run_dir, FILE *progress);
+		   struct ab_run_dir *run_dir);
 void ab_suite_clear(struct ab_suite *s);
 /* One pass; whatever happens, it ends by removing the files it made, by name. */
 gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error);

@@ -4,6 +4,7 @@
  * says it was. */
 #include "sweep-run.h"
 #include "error.h"
+#include "progress.h"
 #include "residency.h"
 #include "rng.h"
 #include "sweep-grid.h"
@@ -319,21 +320,16 @@ gboolean ab_sweep_run(struct ab_suite *s, struct ab_runner *r, const struct ab_s
 			cs.file_size = cell->file_size;
 			cs.io_chunk = (uint32_t)cell->record;
 			cf.read_bytes = shares_file(&cs) ? cs.streams * cs.file_size : cs.file_size;
-			if (s->progress) {
-				g_autofree char *streams = ncounts > 1 || cs.streams > 1
-					? g_strdup_printf(", %" G_GUINT64_FORMAT " stream%s", cs.streams, cs.streams == 1 ? "" : "s")
-					: g_strdup("");
-				fprintf(s->progress,
-					"arraybench: sweep file %" G_GUINT64_FORMAT "k, records %" G_GUINT64_FORMAT
-					"k%s (cell %u of %u)...",
-					cell->file_size / 1024, cell->record / 1024, streams, c + 1, cells->len);
-				fflush(s->progress);
-			}
+			g_autofree char *streams = ncounts > 1 || cs.streams > 1
+				? g_strdup_printf(", %" G_GUINT64_FORMAT " stream%s", cs.streams, cs.streams == 1 ? "" : "s")
+				: g_strdup("");
+			g_autofree char *detail = g_strdup_printf("file %" G_GUINT64_FORMAT "k, records %" G_GUINT64_FORMAT
+								  "k%s (cell %u of %u)", cell->file_size / 1024,
+								  cell->record / 1024, streams, c + 1, cells->len);
+			/* Its tests' rates are in the table; the line says it ended. */
+			ab_progress_phase_begin(step->phase->name, detail, NULL);
 			ok = run_cell(s, r, &cf, &cs, c, seed, run, error);
-			if (s->progress) {
-				fprintf(s->progress, ok ? " done\n" : " failed\n");
-				fflush(s->progress);
-			}
+			ab_progress_phase_end(ok, NAN);
 		}
 		/* Their blocks back to the file system; the files stay (named)
 		 * until the run directory goes. */

@@ -18,6 +18,7 @@ static int run(struct ab_phase_ctx *ctx)
 	int fd = ab_open_io(ctx, O_WRONLY | O_TRUNC, step->direct);
 	if (fd < 0)
 		return -1;
+	ab_worker_progress_total(ctx, chunks * step->io_chunk);
 	ab_worker_start(ctx);
 	int rc = 0;
 	uint64_t prev = ctx->sample->start_ns;
@@ -32,6 +33,7 @@ static int run(struct ab_phase_ctx *ctx)
 			break;
 		}
 		ab_worker_tick(ctx, &prev);
+		ab_worker_progress(ctx, (i + 1) * step->io_chunk);
 	}
 	rc = ab_worker_finish_fd(ctx, fd, rc, TRUE);
 	ctx->sample->bytes = step->file_size;

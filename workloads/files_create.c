@@ -106,6 +106,7 @@ static int run(struct ab_phase_ctx *ctx)
 	int top = -1;
 	if (make_dirs(ctx, &top) != 0)
 		return -1;
+	ab_worker_progress_total(ctx, ctx->files->count);
 	ab_worker_start(ctx);
 	int rc = 0;
 	uint64_t bytes = 0;
@@ -114,6 +115,7 @@ static int run(struct ab_phase_ctx *ctx)
 		if ((rc = create_one(ctx, top, i, &db, &bytes)) != 0)
 			break;
 		ab_worker_tick(ctx, &prev);
+		ab_worker_progress(ctx, i + 1);
 	}
 	sync();
 	ab_worker_stop(ctx);

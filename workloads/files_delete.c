@@ -36,6 +36,7 @@ static int unlink_dir_entries(struct ab_phase_ctx *ctx, int dirfd, uint64_t *see
 		}
 		(*seen)++;
 		ab_worker_tick(ctx, prev);
+		ab_worker_progress(ctx, *seen);
 	}
 	closedir(dir);
 	return rc;
@@ -88,6 +89,7 @@ static int run_random(struct ab_phase_ctx *ctx, int top, uint64_t *prev)
 				return ab_worker_fail(ctx, e, "cannot fsync directory of '%s'", rel);
 		}
 		ab_worker_tick(ctx, prev);
+		ab_worker_progress(ctx, k + 1);
 	}
 	return 0;
 }
@@ -98,6 +100,7 @@ static int run(struct ab_phase_ctx *ctx)
 	if (top < 0)
 		return -1;
 	gboolean random_order = (ctx->phase->flags & AB_PHASE_RANDOM_ORDER) != 0;
+	ab_worker_progress_total(ctx, ctx->files->count);
 	ab_worker_start(ctx);
 	uint64_t prev = ctx->sample->start_ns;
 	int rc = random_order ? run_random(ctx, top, &prev) : run_seq(ctx, top, &prev);

@@ -54,6 +54,7 @@ static int stat_dir(struct ab_phase_ctx *ctx, int dirfd, void *buf, uint64_t *se
 			break;
 		(*seen)++;
 		ab_worker_tick(ctx, prev);
+		ab_worker_progress(ctx, *seen);
 	}
 	closedir(dir);
 	return rc;
@@ -92,6 +93,7 @@ static int run_random(struct ab_phase_ctx *ctx, int top, void *buf, uint64_t *by
 		if (stat_one(ctx, top, ctx->files->blob + ctx->files->order_offset[k], buf, bytes) != 0)
 			return -1;
 		ab_worker_tick(ctx, &prev);
+		ab_worker_progress(ctx, k + 1);
 	}
 	return 0;
 }
@@ -106,6 +108,7 @@ static int run(struct ab_phase_ctx *ctx)
 		return -1;
 	gboolean random_order = (ctx->phase->flags & AB_PHASE_RANDOM_ORDER) != 0;
 	uint64_t bytes = 0;
+	ab_worker_progress_total(ctx, ctx->files->count);
 	ab_worker_start(ctx);
 	int rc = random_order ? run_random(ctx, top, buf, &bytes) : run_seq(ctx, top, buf, &bytes);
 	ab_worker_stop(ctx);

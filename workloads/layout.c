@@ -19,13 +19,16 @@ static int run(struct ab_phase_ctx *ctx)
 	int fd = ab_open_io(ctx, O_WRONLY | O_TRUNC, FALSE);
 	if (fd < 0)
 		return -1;
+	ab_worker_progress_total(ctx, step->file_size / AB_MIB * AB_MIB);
 	ab_worker_start(ctx);
 	int rc = 0;
-	for (uint64_t i = 0; i < step->file_size / AB_MIB; i++)
+	for (uint64_t i = 0; i < step->file_size / AB_MIB; i++) {
 		if (ab_write_all(fd, ab_databuf_block(&db, i), AB_MIB) != 0) {
 			rc = ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
 			break;
 		}
+		ab_worker_progress(ctx, (i + 1) * AB_MIB);
+	}
 	if (rc == 0 && fdatasync(fd) != 0)
 		rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
 	if (step->evict_after_layout)

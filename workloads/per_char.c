@@ -30,6 +30,7 @@ static int write_syscall(struct ab_phase_ctx *ctx, int fd, struct ab_databuf *db
 				return ab_worker_fail(ctx, n < 0 ? errno : ENOSPC, "cannot write '%s'", ctx->io_path);
 		}
 		ab_worker_tick(ctx, &prev);
+		ab_worker_progress(ctx, (g + 1) * chunk);
 	}
 	return 0;
 }
@@ -44,6 +45,7 @@ static int write_stdio(struct ab_phase_ctx *ctx, FILE *f, struct ab_databuf *db,
 			if (putc(p[j], f) == EOF)
 				return ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
 		ab_worker_tick(ctx, &prev);
+		ab_worker_progress(ctx, (g + 1) * chunk);
 	}
 	if (fflush(f) != 0)
 		return ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
@@ -67,6 +69,7 @@ static int run_write(struct ab_phase_ctx *ctx)
 		ab_databuf_clear(&db);
 		return ab_worker_fail(ctx, errno, "cannot open '%s'", ctx->io_path);
 	}
+	ab_worker_progress_total(ctx, groups * step->io_chunk);
 	ab_worker_start(ctx);
 	int rc = f ? write_stdio(ctx, f, &db, groups) : write_syscall(ctx, fd, &db, groups);
 	if (rc == 0 && fsync(fd) != 0)
@@ -91,6 +94,7 @@ static int run_read(struct ab_phase_ctx *ctx)
 	FILE *f = NULL;
 	if (step->per_char == AB_PER_CHAR_STDIO && !(f = fdopen(fd, "r")))
 		return ab_worker_fail(ctx, errno, "cannot open '%s'", ctx->io_path);
+	ab_worker_progress_total(ctx, groups * step->io_chunk);
 	ab_worker_start(ctx);
 	int rc = 0;
 	uint64_t prev = ctx->sample->start_ns;
@@ -115,6 +119,7 @@ static int run_read(struct ab_phase_ctx *ctx)
 			}
 		}
 		ab_worker_tick(ctx, &prev);
+		ab_worker_progress(ctx, (g + 1) * chunk);
 	}
 	if (rc == 0 && fsync(fd) != 0)
 		rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);

@@ -90,6 +90,13 @@ struct ab_sample {
 	uint64_t bytes_at_stonewall;
 	int32_t stonewalled;
 	int32_t pid;       /* the worker's process id */
+	/* For the parent's live status line (src/progress.c), in the phase's
+	 * unit of work (bytes for a KiB/s phase, else operations): what this
+	 * worker will do and what it has done so far.  Stored relaxed from the
+	 * timed loop, read by the parent while it waits; never part of a
+	 * result. */
+	uint64_t progress_total;
+	uint64_t progress_done;
 	int error_code;    /* errno of the failure, 0 when fine */
 	char error[256];
 	struct ab_histogram latency;
@@ -185,6 +192,17 @@ int ab_worker_fail(struct ab_phase_ctx *ctx, int errnum, const char *fmt, ...) G
 static inline gboolean ab_worker_stonewall_fell(const struct ab_phase_ctx *ctx)
 {
 	return ctx->stonewall && __atomic_load_n(ctx->stonewall, __ATOMIC_RELAXED) != 0;
+}
+/* Progress for the parent's status line: one relaxed store each, no system
+ * call, lock or fence, so it costs the timed loop next to nothing.  The
+ * total before ab_worker_start(); the done count after each operation. */
+static inline void ab_worker_progress_total(struct ab_phase_ctx *ctx, uint64_t total)
+{
+	__atomic_store_n(&ctx->sample->progress_total, total, __ATOMIC_RELAXED);
+}
+static inline void ab_worker_progress(struct ab_phase_ctx *ctx, uint64_t done)
+{
+	__atomic_store_n(&ctx->sample->progress_done, done, __ATOMIC_RELAXED);
 }
 /* At the end of a worker's timed region (after ab_worker_stop): the first
  * to get here makes the stonewall fall at its end stamp; a worker that

@@ -22,6 +22,7 @@ static int run(struct ab_phase_ctx *ctx)
 	if (fd < 0)
 		return -1;
 	uint64_t stamp = ctx->seed * 0x2545f4914f6cdd1dull;
+	ab_worker_progress_total(ctx, chunks * step->io_chunk);
 	ab_worker_start(ctx);
 	int rc = 0;
 	uint64_t prev = ctx->sample->start_ns;
@@ -44,6 +45,7 @@ static int run(struct ab_phase_ctx *ctx)
 			break;
 		}
 		ab_worker_tick(ctx, &prev);
+		ab_worker_progress(ctx, (i + 1) * step->io_chunk);
 	}
 	rc = ab_worker_finish_fd(ctx, fd, rc, TRUE);
 	ctx->sample->bytes = step->file_size;

@@ -34,6 +34,10 @@ static int run(struct ab_phase_ctx *ctx)
 	int fd = ab_open_io(ctx, O_RDWR, step->direct);
 	if (fd < 0)
 		return -1;
+	/* The tickets go to whichever worker is free, so no worker knows its
+	 * own share: each claims an even one, and the sum is the whole count
+	 * (only the parent's sum is shown). */
+	ab_worker_progress_total(ctx, step->seeks / ctx->workers + (ctx->worker < step->seeks % ctx->workers));
 	ab_worker_start(ctx);
 	int rc = 0;
 	uint64_t bytes = 0, done = 0, k;
@@ -57,6 +61,7 @@ static int run(struct ab_phase_ctx *ctx)
 		}
 		done++;
 		ab_worker_tick(ctx, &prev);
+		ab_worker_progress(ctx, done);
 	}
 	rc = ab_worker_finish_fd(ctx, fd, rc, TRUE);
 	ctx->sample->bytes = bytes;

@@ -305,6 +305,7 @@ static int do_records(struct ab_phase_ctx *ctx, struct test_state *ts, struct io
 		}
 		*done += ts->record;
 		ab_worker_tick(ctx, prev);
+		ab_worker_progress(ctx, *done);
 		watch_stonewall(ctx, *done);
 	}
 	return 0;
@@ -344,6 +345,7 @@ static int run_files(struct ab_phase_ctx *ctx, struct test_state *ts)
 		g_free(io);
 		return rc;
 	}
+	ab_worker_progress_total(ctx, ts->files * ts->n * ts->record);
 	ab_worker_start(ctx);
 	uint64_t prev = ctx->sample->start_ns, done = 0;
 	for (uint64_t j = 0; rc == 0 && j < ts->files; j++) {

@@ -6,7 +6,7 @@
 # failed visit listed and not averaged, and seed 003's bonnie++ 1.03 lines
 # in one table with a run of ours.
 . "$(dirname "$0")/lib.sh"
-plan 32
+plan 33
 fx=$top/tests/fixtures
 cd "$T" || exit 1
 export ARRAYBENCH_STATE_DIR=$T/state
@@ -106,6 +106,8 @@ block craft.txt block-write >c.txt
 grep -Eq "^  slow-b +3 .* within noise: Welch p=0\.[0-9]+" c.txt; ok $? "overlapping cells: 'within noise: Welch p=...'"
 grep -Eq "^\* fast +3 .* (1\.99[0-9]|2\.0[0-9]{2}) \[[0-9.]+, [0-9.]+\]  beyond noise: Welch p" c.txt
 ok $? "the fast cell is best, about twice the baseline, beyond the noise (the failed visit not averaged)"
+grep -Eq "^  slow-a +3 .* baseline  3 under 0\.5 s \(too short for bonnie\+\+: \+\+\+\+\+\)$" c.txt
+ok $? "rates of ours under 0.5 s are counted, and the row says how many"
 grep -q "^block-write (KiB/s, higher is better): best fast; against the next, slow-b: beyond noise" c.txt
 ok $? "the title names the best and how it stands against the next"
 grep -q "^failed runs (listed, not averaged): 1$" craft.txt && grep -q "^  fast .*repeat 4 run .*: mkfs.btrfs: device busy$" craft.txt

@@ -200,7 +200,9 @@ static void test_within_noise(void **state)
 	}
 	/* An outlier is shown and still counted. */
 	add(&set, run_of("xfs", "h", 4, 300, NAN));
-	add(&set, run_of("xfs", "h", 5, 103, NAN));
+	struct ab_run *quick = run_of("xfs", "h", 5, 103, NAN);
+	((struct ab_result *)g_ptr_array_index(quick->results, 0))->measurable = FALSE;
+	add(&set, quick);
 	g_autoptr(GError) error = NULL;
 	struct ab_compare *c = ab_compare_build(&set, NULL, &error);
 	assert_non_null(c);
@@ -210,11 +212,26 @@ static void test_within_noise(void **state)
 	const struct ab_compare_cell *x = cell_of(c, bw, "xfs");
 	assert_int_equal(x->stats.n, 5);
 	assert_int_equal(x->outliers, 1);
+	assert_int_equal(x->short_runs, 1); /* counted, and said */
 	assert_true(x->outlier[3]);
 	assert_string_equal(ab_compare_noise_word(&x->welch), "within");
 	g_autofree char *text = ab_compare_text(c);
 	assert_non_null(strstr(text, "within noise: Welch p="));
 	assert_non_null(strstr(text, "outlier 300.0 (repeat 4)"));
+	assert_non_null(strstr(text, "1 under 0.5 s"));
+	ab_compare_free(c);
+	ab_run_set_clear(&set);
+	/* Figures whose shortest form has an exponent and no point (json-glib
+	 * 1.6 wrote "2e-05.0"): the JSON still parses. */
+	ab_run_set_init(&set);
+	const double tiny[] = { 2e-05, 1e-300, 3e+20 };
+	for (int i = 0; i < 3; i++)
+		add(&set, run_of("t", "h", (uint64_t)i + 1, tiny[i], 1e-05));
+	c = ab_compare_build(&set, NULL, &error);
+	g_autofree char *json = ab_compare_json(c);
+	g_autoptr(JsonParser) p = json_parser_new();
+	assert_true(json_parser_load_from_data(p, json, -1, NULL));
+	assert_null(strstr(json, "e-05.0"));
 	ab_compare_free(c);
 	ab_run_set_clear(&set);
 	/* No run at all. */

@@ -290,7 +290,7 @@ static void test_workloads(void **state)
 	GError *e = NULL;
 	ab_config_init(&cfg);
 	assert_false(parse_args(&cfg, &e, "-d", "/tmp", "--workload", "database", NULL));
-	expect_error(e, 1, "invalid --workload 'database': no such workload (built in: mirror, lab)");
+	expect_error(e, 1, "invalid --workload 'database': no such built-in profile (bonnie, iozone-auto, lab, mirror)");
 	g_clear_error(&e);
 	ab_config_clear(&cfg);
 	/* Too many files a cell. */
