@@ -85,9 +85,9 @@ if ! command -v chromium >/dev/null; then
 	for i in $(seq 8); do skip "chromium is not installed (make deps installs it)"; done
 	exit 0
 fi
-chrome() { # args...: headless, its own profile, a deadline (it can be slow to start)
+chrome() { # args...: headless, its own profile and home in $T, a deadline (it can be slow to start)
 	local sandbox=; is_root && sandbox=--no-sandbox
-	timeout 120 chromium --headless $sandbox --disable-gpu --no-first-run --user-data-dir="$T/profile" \
+	HOME=$T XDG_CONFIG_HOME=$T/config XDG_CACHE_HOME=$T/cache timeout 120 chromium --headless $sandbox --disable-gpu --no-first-run --user-data-dir="$T/profile" \
 		--hide-scrollbars "$@" 2>>chrome.err
 }
 chrome --dump-dom "file://$T/p.html" >dom.html
