@@ -100,6 +100,7 @@ static void mib_text(double kib_s, char *out, size_t len)
 	snprintf(out, len, v < 10 ? "%.1f" : "%.0f", v);
 }
 
+/* Each map's hatch pattern has an id of its own in the page. */
 static unsigned map_id;
 
 static void heat_map(GString *s, const struct ab_html_cell *c, const struct which *test, const struct heat *h, double lo,
@@ -243,6 +244,7 @@ static void test_maps(GString *s, const struct ab_html_page *page, const struct 
 void ab_html_sweep(GString *s, const struct ab_html_page *page)
 {
 	g_string_append(s, "<h2 id=\"sweep\">Record-size sweep</h2>\n");
+	map_id = 0;
 	double lo = INFINITY, hi = 0;
 	gboolean later_pass = FALSE;
 	for (guint i = 0; i < page->cells->len; i++) {

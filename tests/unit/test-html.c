@@ -201,11 +201,61 @@ static void test_page(void **state)
 	assert_true(g_str_has_suffix(s->str, "</html>\n"));
 }
 
+static struct ab_result *sweep_cell(const char *test, uint64_t fsz, uint64_t rec, double rate, const char *cache)
+{
+	struct ab_result *r = ab_result_new("sweep");
+	r->key.test = g_strdup(test);
+	r->key.file_size = fsz;
+	r->key.record_size = rec;
+	r->key.streams = 1;
+	r->rate = rate;
+	r->cache_state = g_strdup(cache);
+	return r;
+}
+
+static void test_page_sweep_members(void **state)
+{
+	(void)state;
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	struct ab_run *run = run_of("raid1", 500);
+	struct ab_result *bw = g_ptr_array_index(run->results, 0);
+	struct ab_device_io io[2] = { { g_strdup("loop0"), 0, 8 << 20, 0, 64, 10 },
+				      { g_strdup("loop1"), 0, 4 << 20, 0, 32, 5 } };
+	g_array_append_vals(bw->devices, io, 2);
+	bw->latency = (struct ab_latency){ 100, 1000, 2000, 1500, 3000, 9000, 40000, 90000 };
+	ab_run_add_result(run, sweep_cell("write", 65536, 4096, 1024.0 * 200, "cold"));
+	ab_run_add_result(run, sweep_cell("write", 65536, 8192, 1024.0 * 400, "cold"));
+	ab_run_add_result(run, sweep_cell("read", 65536, 4096, 1024.0 * 9000, "warm")); /* from the page cache */
+	g_ptr_array_add(set.runs, run);
+	g_autoptr(GString) s = g_string_new(NULL);
+	assert_true(ab_html_write(&set, s, NULL));
+	ab_run_set_clear(&set);
+	/* One heat map per test run, on one legend; the cached read hatched. */
+	assert_int_equal(count(s->str, "<svg class=\"heatmap\""), 2);
+	assert_int_equal(count(s->str, "<svg class=\"legend\""), 1);
+	/* The legend's swatch and the one square (of the second map: read). */
+	assert_int_equal(count(s->str, "fill=\"url(#hatch"), 2);
+	assert_int_equal(count(s->str, "fill=\"url(#hatch2)\""), 1);
+	assert_non_null(strstr(s->str, "file 64k, record 4k: 9000 MiB/s (page cache)"));
+	/* Two squares of the write map and one of the read: the same colour
+	 * scale, the slowest at its dark end, the fastest at its bright end. */
+	assert_non_null(strstr(s->str, "fill=\"#440154\" stroke=\"#fff\"><title>file 64k, record 4k: 200 MiB/s"));
+	assert_non_null(strstr(s->str, "fill=\"#fde725\" stroke=\"#fff\"><title>file 64k, record 4k: 9000 MiB/s"));
+	/* Members: a chart, and how uneven they were. */
+	assert_int_equal(count(s->str, "<svg class=\"io\""), 1);
+	assert_non_null(strstr(s->str, "written 2.00&#215;"));
+	assert_null(strstr(s->str, "No member charts"));
+	assert_int_equal(count(s->str, "<svg class=\"latency\""), 1);
+	assert_null(strstr(s->str, "No heat maps"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape), cmocka_unit_test(test_scale),  cmocka_unit_test(test_bar),
 		cmocka_unit_test(test_colour), cmocka_unit_test(test_ticks), cmocka_unit_test(test_page),
+		cmocka_unit_test(test_page_sweep_members),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
