@@ -95,7 +95,7 @@ static void chart(GString *s, const struct ab_html_page *page, double (*pts)[NP]
 	for (int k = 0; k < NP; k++)
 		ab_svg_text(s, x0 + k * step, H - BOTTOM + 15, "middle", NULL, pct_name[k]);
 	ab_svg_text(s, (LEFT + W - RIGHT) / 2, H - 10, "middle", "class=\"b\"",
-		    "percentile of single operations (median of a cell's runs); time per operation, log axis");
+		    "time per operation at each percentile (median of a cell's runs), log scale");
 	for (guint i = 0; i < page->cells->len; i++) {
 		if (!has[i])
 			continue;
