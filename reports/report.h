@@ -91,6 +91,10 @@ char *ab_text_format(const struct ab_run *run);
 void ab_text_sweep(GString *s, const struct ab_run *run);
 /* Is r a cell of a grid, shown there rather than as a row of the table? */
 gboolean ab_text_is_grid_result(const struct ab_result *r);
+/* A sweep cell's mark in the grid: 'c' read (partly) from the page cache,
+ * 'w' writes timed without an fsync (they reached only the page cache),
+ * ' ' a disk figure. */
+char ab_text_sweep_mark(const struct ab_result *r);
 /* Latency for people: "87us", "1.25ms", "3.40s". */
 void ab_text_format_latency(uint64_t ns, char *out, size_t len);
 /* The table's header for a run of `arraybench raw` (target backend "raw"):
@@ -111,6 +115,12 @@ void ab_text_efficiency(GString *s, const struct ab_run *run);
  * the header line, and the rows of one run (empty when it has no sweep). */
 const char *ab_sweep_csv_header(void);
 char *ab_sweep_csv_rows(const struct ab_run *run);
+
+/* One self-contained HTML page over all the runs (reports/html.c): the
+ * cells compared and their conditions, bar charts with 95 % intervals per
+ * phase, the sweep's heat maps, per-member I/O and latency curves; inline
+ * CSS and SVG, no script, nothing fetched. */
+gboolean ab_html_write(const struct ab_run_set *set, GString *out, GError **error);
 
 /* One JSON object (one line, no newline) describing the run. */
 char *ab_json_format(const struct ab_run *run);

@@ -47,6 +47,12 @@ static int test_index(const struct ab_result *r)
 	return r->key.test && ab_sweep_test_by_name(r->key.test, &t) ? (int)t : -1;
 }
 
+char ab_text_sweep_mark(const struct ab_result *r)
+{
+	int t = test_index(r);
+	return mark(r, t >= 0 ? ab_sweep_test_info(t) : NULL);
+}
+
 static struct row *find_row(GArray *rows, const struct ab_result *r)
 {
 	for (guint i = 0; i < rows->len; i++) {

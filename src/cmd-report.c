@@ -19,6 +19,7 @@
 struct report_opts {
 	const struct ab_writer *writer;
 	GPtrArray *files; /* char *, in order */
+	char *html;       /* --html FILE, or NULL */
 	char *format;     /* as given, for --compare's own formats */
 	gboolean compare;
 	char *baseline;
@@ -48,6 +49,18 @@ static gboolean opt_file(const char *name, const char *value, gpointer data, GEr
 	return TRUE;
 }
 
+static gboolean opt_html(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct report_opts *o = data;
+	if (!*value) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "invalid %s '': expected a file name", name);
+		return FALSE;
+	}
+	g_free(o->html);
+	o->html = g_strdup(value);
+	return TRUE;
+}
+
 static gboolean opt_compare(const char *name, const char *value, gpointer data, GError **error)
 {
 	(void)name, (void)value, (void)error;
@@ -74,6 +87,8 @@ static const GOptionEntry entries[] = {
 	  "Group the runs by cell and compare them: statistics, ratios to a baseline, noise", NULL },
 	{ "baseline", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)opt_baseline,
 	  "The group --compare gives ratios to (default: the first group)", "LABEL" },
+	{ "html", 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (gpointer)opt_html,
+	  "Also write one self-contained HTML page of charts to FILE", "FILE" },
 	{ G_OPTION_REMAINING, 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (gpointer)opt_file, NULL, NULL },
 	G_OPTION_ENTRY_NULL
 };
@@ -87,6 +102,11 @@ static const char report_description[] =
 	"cannot be read is skipped with a warning naming it (20 lines a FILE, then a count of the\n"
 	"rest), as is a FILE that is neither a regular file nor a pipe (a device) or holds more than\n"
 	"64 MiB.\n"
+	"--html FILE also writes one page comparing the runs, grouped by cell (the run's cell, else\n"
+	"target label and workload, else machine): bar charts with 95 % intervals per phase, the\n"
+	"sweep's heat maps, I/O per member device and latency percentiles, in inline SVG with no\n"
+	"script and nothing fetched.  FILE is replaced; anything there but a regular file (or one of\n"
+	"the FILEs read) is refused, and another user's file or symlink (exit 4).\n"
 	"--compare groups the runs by cell (a matrix run's cell; else target label and workload; else\n"
 	"the machine, as a bonnie++ line's name) and prints, per figure (each phase's rate, CPU %,\n"
 	"p99 latency), each group's n, median, mean with its 95% Student t interval, CV, outliers\n"
@@ -95,7 +115,7 @@ static const char report_description[] =
 	"'*'.  Failed runs are listed, not averaged; +++++ figures are shown, not counted.  Formats:\n"
 	"text, csv (one row per figure and group), json (one object).\n"
 	"Exit status: 0 ok, 1 bad option, no run read at all or a --baseline that names no group,\n"
-	"5 output not written.\n"
+	"4 an --html FILE of another user, 5 output not written.\n"
 	"See arraybench-report(1).";
 
 gboolean ab_stdin_closed;
@@ -159,6 +179,99 @@ static gboolean read_whole(const char *path, GString *text, GError **error)
 	return ok;
 }
 
+/* Who else could have put this here?  (As run's outputs: root writing
+ * where another user can plant a file or symlink, /tmp say.) */
+static gboolean foreign_owner(const struct stat *st)
+{
+	return st->st_uid != 0 && st->st_uid != geteuid();
+}
+
+/* --html's FILE may be new or a regular file of ours (replaced): never a
+ * device, FIFO or directory (the page would go into it, or hang), another
+ * user's file or symlink, or one of the FILEs being read (the results
+ * would be lost).  Checked before reading, and again on the descriptor. */
+static gboolean html_target_ok(const char *path, GPtrArray *inputs, GError **error)
+{
+	if (g_str_equal(path, "-")) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --html '-': the page goes to a file (standard output has the report; "
+			    "'./-' names a file called '-')");
+		return FALSE;
+	}
+	struct stat st;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && foreign_owner(&st)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+			    "refusing to write the HTML report to '%s': it is a symbolic link of another user", path);
+		return FALSE;
+	}
+	if (stat(path, &st) != 0) {
+		if (errno == ENOENT)
+			return TRUE;
+		ab_set_error_errno(error, AB_ERROR_OUTPUT, errno, "cannot write the HTML report to '%s'", path);
+		return FALSE;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "refusing to write the HTML report to '%s': not a regular file", path);
+		return FALSE;
+	}
+	if (foreign_owner(&st)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+			    "refusing to write the HTML report to '%s': it belongs to uid %u", path, (unsigned)st.st_uid);
+		return FALSE;
+	}
+	for (guint i = 0; inputs && i < inputs->len; i++) {
+		struct stat in;
+		const char *file = g_ptr_array_index(inputs, i);
+		if (!g_str_equal(file, "-") && stat(file, &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "refusing to write the HTML report to '%s': it is one of the FILEs read", path);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+static gboolean write_html(const char *path, GPtrArray *inputs, const GString *page, GError **error)
+{
+	if (!html_target_ok(path, inputs, error))
+		return FALSE;
+	int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		ab_set_error_errno(error, AB_ERROR_OUTPUT, errno, "cannot write the HTML report to '%s'", path);
+		if (fd >= 0)
+			close(fd);
+		return FALSE;
+	}
+	if (!S_ISREG(st.st_mode) || foreign_owner(&st)) {
+		close(fd);
+		g_set_error(error, AB_ERROR, S_ISREG(st.st_mode) ? AB_ERROR_UNSAFE : AB_ERROR_USAGE,
+			    "refusing to write the HTML report to '%s': %s", path,
+			    S_ISREG(st.st_mode) ? "it belongs to another user" : "not a regular file");
+		return FALSE;
+	}
+	size_t done = 0;
+	gboolean ok = ftruncate(fd, 0) == 0;
+	while (ok && done < page->len) {
+		ssize_t n = write(fd, page->str + done, page->len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		ok = n > 0;
+		if (ok)
+			done += (size_t)n;
+	}
+	int e = ok ? 0 : errno ? errno : EIO;
+	if (close(fd) != 0 && ok) {
+		ok = FALSE;
+		e = errno;
+	}
+	if (!ok)
+		g_set_error(error, AB_ERROR, AB_ERROR_OUTPUT, "cannot write the HTML report to '%s': %s", path,
+			    g_strerror(e));
+	return ok;
+}
+
 static void warn(const char *text)
 {
 	g_autofree char *line = ab_one_line(text);
@@ -168,12 +281,12 @@ static void warn(const char *text)
 int ab_cmd_report(int argc, char **argv, GError **error)
 {
 	g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
-	struct report_opts o = { &ab_writer_text, files, NULL, FALSE, NULL };
+	struct report_opts o = { &ab_writer_text, files, NULL, NULL, FALSE, NULL };
 	gboolean parsed = ab_cmd_options_parse("report", "FILE...",
 					       "Write saved results (arraybench JSON, bonnie++ CSV) as a table, CSV or JSON, "
 					       "or compare them.",
 					       report_description, entries, &o, argc, argv, error);
-	g_autofree char *format = o.format, *baseline = o.baseline;
+	g_autofree char *format = o.format, *baseline = o.baseline, *html_path = o.html;
 	if (!parsed)
 		return AB_ERROR_USAGE;
 	if (baseline && !o.compare) {
@@ -190,6 +303,8 @@ int ab_cmd_report(int argc, char **argv, GError **error)
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "report: no FILE given ('-' reads standard input)");
 		return AB_ERROR_USAGE;
 	}
+	if (html_path && !html_target_ok(html_path, files, error))
+		return ab_error_exit_status(*error);
 	struct ab_run_set set;
 	ab_run_set_init(&set);
 	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
@@ -216,6 +331,13 @@ int ab_cmd_report(int argc, char **argv, GError **error)
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "no run could be read from any of the %u files",
 				    files->len);
 		return AB_ERROR_USAGE;
+	}
+	if (html_path) {
+		g_autoptr(GString) page = g_string_new(NULL);
+		if (!ab_html_write(&set, page, error) || !write_html(html_path, files, page, error)) {
+			ab_run_set_clear(&set);
+			return ab_error_exit_status(*error);
+		}
 	}
 	g_autoptr(GString) out = g_string_new(NULL);
 	gboolean ok;

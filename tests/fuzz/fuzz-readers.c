@@ -4,7 +4,8 @@
  * read back: it must give the same runs, with no complaint, and write the
  * same JSON again (a run read back is the same value as the one written).
  * The runs are also compared (report --compare) in its three views, and
- * the comparison's JSON must parse. */
+ * the comparison's JSON must parse; and drawn as the HTML page, which must
+ * hold no markup of the input's (no script element, whatever the names). */
 #include "../../reports/compare.h"
 #include "../../reports/report.h"
 
@@ -85,6 +86,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!json_parser_load_from_data(parser, cj, -1, &error))
 			fail("the comparison's JSON does not parse", cj);
 		ab_compare_free(c);
+		g_autoptr(GString) page = g_string_new(NULL);
+		if (!ab_html_write(&set, page, &error) || !g_str_has_suffix(page->str, "</html>\n"))
+			fail("the HTML page is not written whole", page->str);
+		if (strstr(page->str, "<script") || !g_utf8_validate(page->str, (gssize)page->len, NULL))
+			fail("the HTML page holds a script element or bytes that are no UTF-8", page->str);
 	}
 	ab_run_set_clear(&again);
 	ab_run_set_clear(&set);

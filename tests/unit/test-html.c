@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The HTML report: escaping, the SVG primitives (a bar's and its error
+ * bar's coordinates, scales, ticks, the heat maps' colours) and a page
+ * made from runs (names shown as text, a missing figure drawn as no bar). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "../../reports/report.h"
+#include "../../reports/svg.h"
+
+static char *escaped(const char *text)
+{
+	GString *s = g_string_new(NULL);
+	ab_html_escape(s, text);
+	return g_string_free(s, FALSE);
+}
+
+static void test_escape(void **state)
+{
+	(void)state;
+	g_autofree char *a = escaped("<script>alert(\"x\")</script>&'");
+	assert_string_equal(a, "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;");
+	g_autofree char *b = escaped("tab\tnl\nbell\x07" "del\x7f" "end");
+	assert_string_equal(b, "tab\tnl\nbelldelend");
+	/* Bytes that are no UTF-8 become U+FFFD, never raw bytes in the page. */
+	g_autofree char *c = escaped("a\xff" "b");
+	assert_string_equal(c, "a\xef\xbf\xbd" "b");
+	g_autofree char *d = escaped("r\xc3\xa9sum\xc3\xa9");
+	assert_string_equal(d, "r\xc3\xa9sum\xc3\xa9");
+	g_autofree char *e = escaped(NULL);
+	assert_string_equal(e, "");
+}
+
+static void test_scale(void **state)
+{
+	(void)state;
+	struct ab_svg_scale lin = { 0, 100, 100, 500, FALSE };
+	assert_true(fabs(ab_svg_map(&lin, 50) - 300) < 1e-9);
+	assert_true(fabs(ab_svg_map(&lin, 0) - 100) < 1e-9);
+	assert_true(fabs(ab_svg_map(&lin, 250) - 500) < 1e-9); /* kept inside */
+	assert_true(fabs(ab_svg_map(&lin, -5) - 100) < 1e-9);
+	assert_true(fabs(ab_svg_map(&lin, NAN) - 100) < 1e-9);
+	/* A y axis runs upwards: px_lo below px_hi. */
+	struct ab_svg_scale lg = { 1, 1000, 300, 0, TRUE };
+	assert_true(fabs(ab_svg_map(&lg, 10) - 200) < 1e-9);
+	assert_true(fabs(ab_svg_map(&lg, 1000) - 0) < 1e-9);
+	assert_true(fabs(ab_svg_map(&lg, 0) - 300) < 1e-9);
+	assert_true(fabs(ab_svg_map(&lg, -3) - 300) < 1e-9);
+}
+
+static void test_bar(void **state)
+{
+	(void)state;
+	struct ab_svg_scale sc = { 0, 100, 100, 500, FALSE };
+	struct ab_svg_bar b;
+	assert_true(ab_svg_bar_geometry(&sc, 10, 20, 50, 40, 60, &b));
+	assert_true(fabs(b.x - 100) < 1e-9 && fabs(b.w - 200) < 1e-9);
+	assert_true(fabs(b.y - 10) < 1e-9 && fabs(b.h - 20) < 1e-9);
+	assert_true(b.has_err);
+	assert_true(fabs(b.err_x1 - 260) < 1e-9 && fabs(b.err_x2 - 340) < 1e-9 && fabs(b.err_y - 20) < 1e-9);
+	/* Reversed interval ends are drawn the same. */
+	assert_true(ab_svg_bar_geometry(&sc, 10, 20, 50, 60, 40, &b));
+	assert_true(fabs(b.err_x1 - 260) < 1e-9 && fabs(b.err_x2 - 340) < 1e-9);
+
+	g_autoptr(GString) s = g_string_new(NULL);
+	assert_true(ab_svg_hbar(s, &sc, 10, 20, 50, 40, 60, "#4e79a7", "a <b>"));
+	assert_non_null(strstr(s->str, "<rect class=\"bar\" x=\"100.0\" y=\"10.0\" width=\"200.0\" height=\"20.0\" "
+				       "fill=\"#4e79a7\"><title>a &lt;b&gt;</title></rect>"));
+	assert_non_null(strstr(s->str, "d=\"M260.0 20.0H340.0M260.0 14.0V26.0M340.0 14.0V26.0\""));
+
+	/* No interval (one run): the bar, no error bar. */
+	g_string_truncate(s, 0);
+	assert_true(ab_svg_hbar(s, &sc, 0, 10, 25, NAN, NAN, "#000", NULL));
+	assert_non_null(strstr(s->str, "width=\"100.0\""));
+	assert_null(strstr(s->str, "class=\"err\""));
+	assert_null(strstr(s->str, "<title>"));
+
+	/* A missing figure is no bar at all, not one of length 0. */
+	g_string_truncate(s, 0);
+	assert_false(ab_svg_hbar(s, &sc, 0, 10, NAN, 1, 2, "#000", "x"));
+	assert_false(ab_svg_hbar(s, &sc, 0, 10, INFINITY, NAN, NAN, "#000", "x"));
+	assert_int_equal(s->len, 0);
+	assert_false(ab_svg_bar_geometry(&sc, 0, 10, NAN, 1, 2, &b));
+}
+
+static void test_colour(void **state)
+{
+	(void)state;
+	char c[8];
+	ab_svg_heat_colour(0, c);
+	assert_string_equal(c, "#440154");
+	ab_svg_heat_colour(0.5, c);
+	assert_string_equal(c, "#21918c");
+	ab_svg_heat_colour(1, c);
+	assert_string_equal(c, "#fde725");
+	ab_svg_heat_colour(-2, c);
+	assert_string_equal(c, "#440154");
+	ab_svg_heat_colour(7, c);
+	assert_string_equal(c, "#fde725");
+	ab_svg_heat_colour(0.125, c); /* halfway between the first two stops */
+	assert_string_equal(c, "#402a70");
+	ab_svg_heat_colour(NAN, c);
+	assert_string_equal(c, "#dddddd");
+	/* Where rates fall on the log scale: decades are equal steps. */
+	assert_true(fabs(ab_svg_log_fraction(10, 1, 100) - 0.5) < 1e-12);
+	assert_true(fabs(ab_svg_log_fraction(1000, 10, 100000) - 0.5) < 1e-12);
+	assert_true(fabs(ab_svg_log_fraction(1e9, 1, 100) - 1) < 1e-12);
+	assert_true(isnan(ab_svg_log_fraction(0, 1, 100)));
+	assert_true(isnan(ab_svg_log_fraction(NAN, 1, 100)));
+}
+
+static void test_ticks(void **state)
+{
+	(void)state;
+	double t[16];
+	assert_int_equal(ab_svg_ticks(0, 1000, FALSE, t, 16), 6);
+	assert_true(t[0] == 0 && t[1] == 200 && t[5] == 1000);
+	assert_int_equal(ab_svg_ticks(1, 10000, TRUE, t, 16), 5);
+	assert_true(t[0] == 1 && fabs(t[2] - 100) < 1e-9 && fabs(t[4] - 10000) < 1e-6);
+	assert_int_equal(ab_svg_ticks(1, 100, TRUE, t, 16), 7); /* 1 2 5 10 20 50 100 */
+	assert_int_equal(ab_svg_ticks(5, 5, FALSE, t, 16), 0);
+	assert_int_equal(ab_svg_ticks(NAN, 5, FALSE, t, 16), 0);
+	double lo = 3, hi = 870;
+	ab_svg_nice_range(&lo, &hi, FALSE);
+	assert_true(lo == 0 && hi == 1000);
+	lo = 3e3, hi = 2e6;
+	ab_svg_nice_range(&lo, &hi, TRUE);
+	assert_true(fabs(lo - 1e3) < 1e-6 && fabs(hi - 1e7) < 1e-3);
+	char b[32];
+	ab_svg_format_si(950, b, sizeof(b));
+	assert_string_equal(b, "950");
+	ab_svg_format_si(1234, b, sizeof(b));
+	assert_string_equal(b, "1.23k");
+	ab_svg_format_si(45.6e6, b, sizeof(b));
+	assert_string_equal(b, "45.6M");
+	ab_svg_format_si(NAN, b, sizeof(b));
+	assert_string_equal(b, "-");
+}
+
+static struct ab_run *run_of(const char *cell, double rate)
+{
+	struct ab_run *run = ab_run_new();
+	run->tool = g_strdup("arraybench");
+	run->cell = g_strdup(cell);
+	run->machine = g_strdup("host<1>");
+	struct ab_result *r = ab_result_new("block-write");
+	r->rate = rate;
+	r->measurable = TRUE;
+	r->cache_state = g_strdup("cold");
+	r->sync_mode = g_strdup("fsync-close-timed");
+	r->direct = TRUE;
+	ab_run_add_result(run, r);
+	return run;
+}
+
+static guint count(const char *hay, const char *needle)
+{
+	guint n = 0;
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+static void test_page(void **state)
+{
+	(void)state;
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	g_ptr_array_add(set.runs, run_of("<script>alert(1)</script>", 1000));
+	g_ptr_array_add(set.runs, run_of("<script>alert(1)</script>", 1100));
+	g_ptr_array_add(set.runs, run_of("plain & simple", NAN));
+	struct ab_run *failed = ab_run_new();
+	failed->cell = g_strdup("broken");
+	failed->failure = g_strdup("mkfs said <no>");
+	g_ptr_array_add(set.runs, failed);
+	g_autoptr(GString) s = g_string_new(NULL);
+	assert_true(ab_html_write(&set, s, NULL));
+	ab_run_set_clear(&set);
+	assert_null(strstr(s->str, "<script"));
+	assert_null(strstr(s->str, "http:"));
+	assert_null(strstr(s->str, "https:"));
+	assert_non_null(strstr(s->str, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+	assert_non_null(strstr(s->str, "plain &amp; simple"));
+	assert_non_null(strstr(s->str, "mkfs said &lt;no&gt;"));
+	/* One bar: the cell whose figure is missing has none, and says so. */
+	assert_int_equal(count(s->str, "<rect class=\"bar\""), 1);
+	assert_non_null(strstr(s->str, ">no figure<"));
+	assert_non_null(strstr(s->str, "O_DIRECT"));
+	assert_non_null(strstr(s->str, "fsync-close-timed"));
+	/* The charts with no data are one line each, never an empty frame. */
+	assert_non_null(strstr(s->str, "No heat maps"));
+	assert_non_null(strstr(s->str, "No member charts"));
+	assert_non_null(strstr(s->str, "No latency curves"));
+	assert_int_equal(count(s->str, "<svg"), 1);
+	assert_true(g_str_has_suffix(s->str, "</html>\n"));
+}
+
+static struct ab_result *sweep_cell(const char *test, uint64_t fsz, uint64_t rec, double rate, const char *cache)
+{
+	struct ab_result *r = ab_result_new("sweep");
+	r->key.test = g_strdup(test);
+	r->key.file_size = fsz;
+	r->key.record_size = rec;
+	r->key.streams = 1;
+	r->rate = rate;
+	r->cache_state = g_strdup(cache);
+	return r;
+}
+
+static void test_page_sweep_members(void **state)
+{
+	(void)state;
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	struct ab_run *run = run_of("raid1", 500);
+	struct ab_result *bw = g_ptr_array_index(run->results, 0);
+	struct ab_device_io io[2] = { { g_strdup("loop0"), 0, 8 << 20, 0, 64, 10 },
+				      { g_strdup("loop1"), 0, 4 << 20, 0, 32, 5 } };
+	g_array_append_vals(bw->devices, io, 2);
+	bw->latency = (struct ab_latency){ 100, 1000, 2000, 1500, 3000, 9000, 40000, 90000 };
+	ab_run_add_result(run, sweep_cell("write", 65536, 4096, 1024.0 * 200, "cold"));
+	ab_run_add_result(run, sweep_cell("write", 65536, 8192, 1024.0 * 400, "cold"));
+	ab_run_add_result(run, sweep_cell("read", 65536, 4096, 1024.0 * 9000, "warm")); /* from the page cache */
+	g_ptr_array_add(set.runs, run);
+	g_autoptr(GString) s = g_string_new(NULL);
+	assert_true(ab_html_write(&set, s, NULL));
+	ab_run_set_clear(&set);
+	/* One heat map per test run, on one legend; the cached read hatched. */
+	assert_int_equal(count(s->str, "<svg class=\"heatmap\""), 2);
+	assert_int_equal(count(s->str, "<svg class=\"legend\""), 1);
+	/* The legend's swatch and the one square (of the second map: read). */
+	assert_int_equal(count(s->str, "fill=\"url(#hatch"), 2);
+	assert_int_equal(count(s->str, "fill=\"url(#hatch2)\""), 1);
+	assert_non_null(strstr(s->str, "file 64k, record 4k: 9000 MiB/s (page cache)"));
+	/* Two squares of the write map and one of the read: the same colour
+	 * scale, the slowest at its dark end, the fastest at its bright end. */
+	assert_non_null(strstr(s->str, "fill=\"#440154\" stroke=\"#fff\"><title>file 64k, record 4k: 200 MiB/s"));
+	assert_non_null(strstr(s->str, "fill=\"#fde725\" stroke=\"#fff\"><title>file 64k, record 4k: 9000 MiB/s"));
+	/* Members: a chart, and how uneven they were. */
+	assert_int_equal(count(s->str, "<svg class=\"io\""), 1);
+	assert_non_null(strstr(s->str, "written 2.00&#215;"));
+	assert_null(strstr(s->str, "No member charts"));
+	assert_int_equal(count(s->str, "<svg class=\"latency\""), 1);
+	assert_null(strstr(s->str, "No heat maps"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_escape), cmocka_unit_test(test_scale),  cmocka_unit_test(test_bar),
+		cmocka_unit_test(test_colour), cmocka_unit_test(test_ticks), cmocka_unit_test(test_page),
+		cmocka_unit_test(test_page_sweep_members),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
