@@ -103,7 +103,7 @@ char *ab_compare_csv(const struct ab_compare *c)
 			g_autofree char *outliers = outlier_list(cell, ";", FALSE);
 			text(s, outliers, FALSE);
 			text(s, cell->best ? "1" : "0", FALSE);
-			text(s, cell->group == c->baseline ? "1" : "0", FALSE);
+			text(s, cell->group == col->baseline ? "1" : "0", FALSE);
 			dbl(s, cell->ratio.ratio);
 			dbl(s, cell->ratio.low);
 			dbl(s, cell->ratio.high);
@@ -172,7 +172,8 @@ static void bool_member(JsonBuilder *b, const char *key, gboolean v)
 	json_builder_add_boolean_value(b, v);
 }
 
-static void json_cell(JsonBuilder *b, const struct ab_compare *c, const struct ab_compare_cell *cell)
+static void json_cell(JsonBuilder *b, const struct ab_compare *c, const struct ab_compare_column *col,
+		      const struct ab_compare_cell *cell)
 {
 	const struct ab_compare_group *g = g_ptr_array_index(c->groups, cell->group);
 	const struct ab_stats *st = &cell->stats;
@@ -201,7 +202,7 @@ static void json_cell(JsonBuilder *b, const struct ab_compare *c, const struct a
 	json_builder_end_array(b);
 	u64_member(b, "outliers", cell->outliers);
 	bool_member(b, "best", cell->best);
-	bool_member(b, "baseline", cell->group == c->baseline);
+	bool_member(b, "baseline", cell->group == col->baseline);
 	dbl_member(b, "ratio", cell->ratio.ratio);
 	dbl_member(b, "ratio_low", cell->ratio.low);
 	dbl_member(b, "ratio_high", cell->ratio.high);
@@ -221,7 +222,9 @@ char *ab_compare_json(const struct ab_compare *c)
 	str_member(b, "format", "arraybench-compare");
 	u64_member(b, "format_version", 1);
 	u64_member(b, "confidence_percent", (uint64_t)llround(100 * AB_COMPARE_CONFIDENCE));
-	str_member(b, "baseline", ((struct ab_compare_group *)g_ptr_array_index(c->groups, c->baseline))->label);
+	/* --baseline's group; null when each column's is its first group with the figure. */
+	str_member(b, "baseline",
+		   c->baseline_given ? ((struct ab_compare_group *)g_ptr_array_index(c->groups, c->baseline))->label : NULL);
 	json_builder_set_member_name(b, "methods");
 	json_builder_begin_object(b);
 	str_member(b, "interval", "mean, Student t");
@@ -269,10 +272,11 @@ char *ab_compare_json(const struct ab_compare *c)
 								c->groups, ((struct ab_compare_cell *)g_ptr_array_index(col->cells, col->best))->group))->label
 						      : NULL);
 		dbl_member(b, "best_vs_next_welch_p", col->best_vs_next.p);
+		str_member(b, "baseline", ((struct ab_compare_group *)g_ptr_array_index(c->groups, col->baseline))->label);
 		json_builder_set_member_name(b, "groups");
 		json_builder_begin_array(b);
 		for (guint k = 0; k < col->cells->len; k++)
-			json_cell(b, c, g_ptr_array_index(col->cells, k));
+			json_cell(b, c, col, g_ptr_array_index(col->cells, k));
 		json_builder_end_array(b);
 		json_builder_end_object(b);
 	}

@@ -73,16 +73,16 @@ static void sizes_line(GString *s, const struct ab_compare *c)
 static void difference(GString *note, const struct ab_compare *c, const struct ab_compare_column *col,
 		       const struct ab_compare_cell *cell)
 {
-	if (cell->group == c->baseline || cell->stats.n == 0)
+	if (cell->group == col->baseline || cell->stats.n == 0)
 		return;
 	const struct ab_compare_cell *base = NULL;
 	for (guint k = 0; k < col->cells->len; k++) {
 		const struct ab_compare_cell *other = g_ptr_array_index(col->cells, k);
-		if (other->group == c->baseline)
+		if (other->group == col->baseline)
 			base = other;
 	}
 	if (!base || base->stats.n == 0) {
-		const struct ab_compare_group *g = g_ptr_array_index(c->groups, c->baseline);
+		const struct ab_compare_group *g = g_ptr_array_index(c->groups, col->baseline);
 		g_autofree char *label = ab_one_line(g->label);
 		g_string_append_printf(note, "no figure of the baseline '%s'", label);
 	} else if (cell->stats.n < 2 || base->stats.n < 2) {
@@ -152,7 +152,7 @@ static void column_table(GString *s, const struct ab_compare *c, const struct ab
 		g_ptr_array_add(cells, isnan(st->ci_low) ? g_strdup(mean) : g_strdup_printf("%s [%s, %s]", mean, lo, hi));
 		g_ptr_array_add(cells, !isfinite(st->cv) ? g_strdup("-") : g_strdup_printf("%.1f", 100 * st->cv));
 		/* (Figures near DBL_MAX overflow the spread: shown as unknown.) */
-		if (cell->group == c->baseline)
+		if (cell->group == col->baseline)
 			g_ptr_array_add(cells, g_strdup("baseline"));
 		else if (!isfinite(cell->ratio.ratio))
 			g_ptr_array_add(cells, g_strdup("-"));
@@ -229,8 +229,12 @@ char *ab_compare_text(const struct ab_compare *c)
 	GString *s = g_string_new(NULL);
 	const struct ab_compare_group *base = g_ptr_array_index(c->groups, c->baseline);
 	g_autofree char *base_label = ab_one_line(base->label);
-	g_string_append_printf(s, "comparison of %u group%s (%u run%s); baseline '%s'\n", c->groups->len,
-			       c->groups->len == 1 ? "" : "s", c->runs, c->runs == 1 ? "" : "s", base_label);
+	g_string_append_printf(s, "comparison of %u group%s (%u run%s); ", c->groups->len, c->groups->len == 1 ? "" : "s",
+			       c->runs, c->runs == 1 ? "" : "s");
+	if (c->baseline_given)
+		g_string_append_printf(s, "baseline '%s'\n", base_label);
+	else
+		g_string_append(s, "baseline: each table's first group with the figure (--baseline LABEL sets one)\n");
 	g_string_append(s,
 			"n: runs with the figure; mean's 95% CI: Student t; CV: sd / mean; ratio: mean / the baseline's\n"
 			"mean, its 95% CI by the delta method on the log of the means (Welch-Satterthwaite df);\n"

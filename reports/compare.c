@@ -263,16 +263,19 @@ static gboolean better(const struct ab_compare_column *col, const struct ab_comp
 	return col->higher_better ? cell->stats.mean > them : cell->stats.mean < them;
 }
 
-static void column_stats(struct ab_compare_column *col, guint baseline)
+static void column_stats(struct ab_compare_column *col, guint baseline, bool given)
 {
 	const struct ab_compare_cell *base = NULL;
+	col->baseline = baseline;
 	for (guint i = 0; i < col->cells->len; i++) {
 		struct ab_compare_cell *cell = g_ptr_array_index(col->cells, i);
 		ab_stats_describe((double *)cell->values->data, cell->values->len, AB_COMPARE_CONFIDENCE, &cell->stats);
 		cell->outlier = g_new0(bool, cell->values->len + 1);
 		cell->outliers = ab_stats_outliers((double *)cell->values->data, cell->values->len, cell->outlier);
-		if (cell->group == baseline)
+		if (!base && (given ? cell->group == baseline : cell->stats.n > 0)) {
 			base = cell;
+			col->baseline = cell->group;
+		}
 		/* Best by the mean (what the interval is of); ties keep the first. */
 		if (cell->stats.n == 0)
 			continue;
@@ -414,9 +417,10 @@ struct ab_compare *ab_compare_build(const struct ab_run_set *set, const char *ba
 			return NULL;
 		}
 		c->baseline = k;
+		c->baseline_given = true;
 	}
 	order_columns(c);
 	for (guint i = 0; i < c->columns->len; i++)
-		column_stats(g_ptr_array_index(c->columns, i), c->baseline);
+		column_stats(g_ptr_array_index(c->columns, i), c->baseline, c->baseline_given);
 	return c;
 }

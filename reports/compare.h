@@ -58,6 +58,10 @@ struct ab_compare_column {
 	int best;                /* index into cells, -1 when none has a figure */
 	int runner_up;           /* the next best, -1 when none */
 	struct ab_welch best_vs_next;
+	/* The group its ratios and tests are to: --baseline's, else the first
+	 * group with the figure (a bonnie cell has no sweep figures, so the
+	 * first mirror cell is the sweep columns' baseline). */
+	guint baseline;
 	guint slot;              /* ordering: the first column of its phase and cell */
 };
 
@@ -81,7 +85,8 @@ struct ab_compare {
 	GPtrArray *groups;       /* struct ab_compare_group *, in order of first run */
 	GPtrArray *columns;      /* struct ab_compare_column *, in order of first result */
 	GPtrArray *failures;     /* struct ab_compare_failure * */
-	guint baseline;          /* index into groups */
+	guint baseline;          /* index into groups: --baseline's, else the first */
+	bool baseline_given;     /* else each column's is its first group with the figure */
 	guint runs;
 };
 

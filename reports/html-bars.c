@@ -15,16 +15,18 @@ struct figures {
 	GArray *values;          /* double, one a run that has the result */
 	struct ab_stats st;
 	gboolean unmeasurable;   /* a run lasted under bonnie++'s minimum */
+	gboolean present;        /* some run of the cell ran the phase (else it gets no row) */
 };
 
 static void figures_get(const struct ab_html_cell *c, const struct ab_html_series *se, struct figures *f)
 {
 	f->values = g_array_new(FALSE, FALSE, sizeof(double));
-	f->unmeasurable = FALSE;
+	f->unmeasurable = f->present = FALSE;
 	for (guint k = 0; k < c->runs->len; k++) {
 		const struct ab_result *r = ab_html_find(g_ptr_array_index(c->runs, k), se);
 		if (!r)
 			continue;
+		f->present = TRUE;
 		if (isfinite(r->rate))
 			g_array_append_val(f->values, r->rate);
 		f->unmeasurable |= !r->measurable;
@@ -188,9 +190,13 @@ void ab_html_summary(GString *s, const struct ab_html_page *page)
 static void chart(GString *s, const struct ab_html_page *page, const struct ab_html_series *se, struct figures *f,
 		  struct shown_unit u)
 {
-	guint n = page->cells->len;
+	/* A row per cell that ran the phase: a matrix of two workloads would
+	 * otherwise give half the rows of every chart to cells without it. */
+	guint n = 0;
+	for (guint i = 0; i < page->cells->len; i++)
+		n += f[i].present;
 	double max = 0;
-	for (guint i = 0; i < n; i++) {
+	for (guint i = 0; i < page->cells->len; i++) {
 		for (guint k = 0; k < f[i].values->len; k++)
 			max = MAX(max, g_array_index(f[i].values, double, k));
 		if (isfinite(f[i].st.ci_high))
@@ -219,9 +225,11 @@ static void chart(GString *s, const struct ab_html_page *page, const struct ab_h
 			       LABEL_W, axis_y);
 	g_autofree char *axis_title = g_strdup_printf("%s (mean of each cell's runs)", u.name);
 	ab_svg_text(s, (LABEL_W + W - RIGHT) / 2, axis_y + 31, "middle", "class=\"b\"", axis_title);
-	for (guint i = 0; i < n; i++) {
+	for (guint i = 0, row = 0; i < page->cells->len; i++) {
+		if (!f[i].present)
+			continue;
 		const struct ab_html_cell *c = g_ptr_array_index(page->cells, i);
-		double y = TOP + i * ROW + (ROW - BAR) / 2;
+		double y = TOP + row++ * ROW + (ROW - BAR) / 2;
 		g_autofree char *lab = ab_html_short_label(c, 24);
 		g_string_append_printf(s, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", LABEL_W - 6, y + BAR / 2 + 4);
 		ab_html_escape(s, lab);
@@ -262,7 +270,13 @@ static void table(GString *s, const struct ab_html_page *page, struct figures *f
 {
 	g_string_append(s, "<div class=\"scroll\"><table><tr><th>cell</th><th>n</th><th>mean</th><th>median</th><th>95 % CI</th>"
 			   "<th>CV</th><th>vs first<br><small>95 % CI</small></th></tr>\n");
+	/* Ratios to the first cell with a figure of this phase. */
+	guint first = 0;
+	while (first + 1 < page->cells->len && f[first].st.n == 0)
+		first++;
 	for (guint i = 0; i < page->cells->len; i++) {
+		if (!f[i].present)
+			continue;
 		const struct ab_stats *st = &f[i].st;
 		char m[32], md[32], lo[32], hi[32];
 		num(st->mean / u.div, m, sizeof(m));
@@ -287,11 +301,11 @@ static void table(GString *s, const struct ab_html_page *page, struct figures *f
 		else
 			g_string_append(s, "<td class=\"n\">-</td>");
 		struct ab_ratio ra;
-		ab_stats_ratio_ci((double *)(void *)f[i].values->data, f[i].values->len, (double *)(void *)f[0].values->data,
-				  f[0].values->len, 0.95, &ra);
+		ab_stats_ratio_ci((double *)(void *)f[i].values->data, f[i].values->len,
+				  (double *)(void *)f[first].values->data, f[first].values->len, 0.95, &ra);
 		if (!isfinite(ra.ratio))
 			g_string_append(s, "<td class=\"n\">-</td>");
-		else if (i > 0 && isfinite(ra.low))
+		else if (i != first && isfinite(ra.low))
 			g_string_append_printf(s, "<td class=\"n\">%.2f&#215;<br><small>%.2f &#8211; %.2f</small></td>",
 					       ra.ratio, ra.low, ra.high);
 		else
@@ -299,6 +313,21 @@ static void table(GString *s, const struct ab_html_page *page, struct figures *f
 		g_string_append(s, "</tr>\n");
 	}
 	g_string_append(s, "</table></div>\n");
+}
+
+/* One line naming the cells that did not run the phase (no row above). */
+static void absent(GString *s, const struct ab_html_page *page, const struct figures *f)
+{
+	gboolean any = FALSE;
+	for (guint i = 0; i < page->cells->len; i++) {
+		if (f[i].present)
+			continue;
+		g_string_append(s, any ? ", " : "<p class=\"note\">Not run by: ");
+		ab_html_escape(s, ((const struct ab_html_cell *)g_ptr_array_index(page->cells, i))->label);
+		any = TRUE;
+	}
+	if (any)
+		g_string_append(s, ".</p>\n");
 }
 
 void ab_html_bars(GString *s, const struct ab_html_page *page)
@@ -361,6 +390,7 @@ void ab_html_bars(GString *s, const struct ab_html_page *page)
 		}
 		chart(s, page, se, f, u);
 		table(s, page, f, u, best);
+		absent(s, page, f);
 		g_string_append(s, "</div>\n");
 		figures_free(f, page->cells->len);
 	}

@@ -86,7 +86,7 @@ static const GOptionEntry entries[] = {
 	{ "compare", 0, G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK, (gpointer)opt_compare,
 	  "Group the runs by cell and compare them: statistics, ratios to a baseline, noise", NULL },
 	{ "baseline", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)opt_baseline,
-	  "The group --compare gives ratios to (default: the first group)", "LABEL" },
+	  "The group --compare gives ratios to (default: each table's first group with the figure)", "LABEL" },
 	{ "html", 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (gpointer)opt_html,
 	  "Also write one self-contained HTML page of charts to FILE", "FILE" },
 	{ G_OPTION_REMAINING, 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (gpointer)opt_file, NULL, NULL },

@@ -27,8 +27,8 @@ label d2.json "ext4 noatime" >>cells.json
 
 "$AB" report --compare cells.json >cmp.txt 2>cmp.err
 is "$? $(cat cmp.err)" "0 " "report --compare exits 0, silent on stderr"
-head -1 cmp.txt | grep -q "^comparison of 2 groups (6 runs); baseline 'ext4 defaults'$"
-ok $? "the header counts the groups and runs and names the default baseline (the first group)"
+head -1 cmp.txt | grep -q "^comparison of 2 groups (6 runs); baseline: each table's first group with the figure"
+ok $? "the header counts the groups and runs and says the default baseline is each table's first group with the figure"
 block() { # file column: that column's table, title to blank line
 	awk -v t="$2" 'index($0, t " (") == 1 { on = 1 } on && /^$/ { exit } on' "$1"
 }
@@ -77,12 +77,12 @@ import json, sys
 text = open(sys.argv[1]).read()
 d = json.loads(text)
 bw = [c for c in d["columns"] if c["column"] == "block-write"][0]
-print(text.count("\n"), d["format"], d["baseline"], [g["label"] for g in d["groups"]],
+print(text.count("\n"), d["format"], d["baseline"], bw["baseline"], [g["label"] for g in d["groups"]],
       [g["n"] for g in bw["groups"]], all(len(c["groups"]) == 2 for c in d["columns"]),
       len(bw["groups"][1]["values"]), bw["better"])
 PY
-is "$(cat json.check)" "1 arraybench-compare ext4 defaults ['ext4 defaults', 'ext4 noatime'] [3, 3] True 3 higher" \
-	"JSON: one object on one line, the groups, n and every value"
+is "$(cat json.check)" "1 arraybench-compare None ext4 defaults ['ext4 defaults', 'ext4 noatime'] [3, 3] True 3 higher" \
+	"JSON: one object on one line, the groups, n and every value; no --baseline: each column's first group"
 
 # Crafted cells from one run's line: two overlapping, one twice as fast,
 # and a failed visit that must not be averaged.
@@ -119,7 +119,7 @@ is "$(cat f.check)" "mkfs.btrfs: device busy 1" "the JSON lists it too"
 # Seed 003's bonnie++ 1.03 lines beside a run of ours, in one table.
 "$AB" report --compare "$fx/bonnie-1.03-seed003.csv" d1.json >seed.txt 2>seed.err
 is "$? $(cat seed.err)" "0 " "report --compare of seed 003's 1.03 lines and our run exits 0"
-head -1 seed.txt | grep -q "^comparison of 3 groups (6 runs); baseline 'sage-ora2'$"
+head -1 seed.txt | grep -q "^comparison of 3 groups (6 runs); baseline: each table's first group"
 ok $? "groups: the 1.03 lines' machines (sage-ora2, debian) and our machine"
 block seed.txt block-write >s.txt
 is "$(grep -cE "^[* ] (sage-ora2 +1 +142941|debian +2 +170740|$(hostname) +3 )" s.txt)" 3 \

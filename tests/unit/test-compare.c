@@ -146,7 +146,7 @@ static void test_build(void **state)
 
 	/* The text names both groups, the best, the noise test, the failure. */
 	g_autofree char *text = ab_compare_text(c);
-	assert_non_null(strstr(text, "baseline 'raid1'"));
+	assert_non_null(strstr(text, "baseline: each table's first group with the figure"));
 	assert_non_null(strstr(text, "* raid10"));
 	assert_non_null(strstr(text, "beyond noise: Welch p"));
 	assert_non_null(strstr(text, "3 +++++ (too short to measure) not counted"));
@@ -166,7 +166,7 @@ static void test_build(void **state)
 	g_autoptr(JsonParser) p = json_parser_new();
 	assert_true(json_parser_load_from_data(p, json, -1, NULL));
 	JsonObject *o = json_node_get_object(json_parser_get_root(p));
-	assert_string_equal(json_object_get_string_member(o, "baseline"), "raid1");
+	assert_true(json_object_get_null_member(o, "baseline")); /* no --baseline: each column's own */
 	assert_int_equal(json_array_get_length(json_object_get_array_member(o, "columns")), 3);
 	assert_int_equal(json_array_get_length(json_object_get_array_member(o, "failures")), 1);
 	ab_compare_free(c);
@@ -275,6 +275,70 @@ static void test_best_rules(void **state)
 	ab_run_set_clear(&set);
 }
 
+/* A matrix of two workloads: the bonnie cells have no sweep figure, so the
+ * sweep column's ratios are to its first group with the figure, unless
+ * --baseline names one (then the others say it has no figure). */
+static struct ab_run *sweep_run(const char *cell, uint64_t repeat, double rate)
+{
+	struct ab_run *run = ab_run_new();
+	run->cell = g_strdup(cell);
+	run->repeat = repeat;
+	struct ab_result *r = ab_result_new("sweep");
+	r->key.file_size = 4 << 20;
+	r->key.record_size = 65536;
+	r->key.streams = 4;
+	r->key.test = g_strdup("write");
+	r->measurable = TRUE;
+	r->rate = rate;
+	ab_run_add_result(run, r);
+	return run;
+}
+
+static void test_column_baseline(void **state)
+{
+	(void)state;
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	for (uint64_t i = 1; i <= 3; i++) {
+		add(&set, run_of("raid1 bonnie", "h", i, 100 + (double)i, 50));
+		add(&set, sweep_run("raid1 mirror", i, 200 + (double)i));
+		add(&set, run_of("raid10 bonnie", "h", i, 150 + (double)i, 50));
+		add(&set, sweep_run("raid10 mirror", i, 400 + (double)i));
+	}
+	g_autoptr(GError) error = NULL;
+	struct ab_compare *c = ab_compare_build(&set, NULL, &error);
+	assert_non_null(c);
+	const struct ab_compare_column *bw = column(c, "block-write"), *sw = NULL;
+	for (guint i = 0; i < c->columns->len; i++) {
+		const struct ab_compare_column *col = g_ptr_array_index(c->columns, i);
+		if (col->phase && strcmp(col->phase, "sweep") == 0 && col->figure == AB_FIGURE_RATE)
+			sw = col;
+	}
+	assert_non_null(bw);
+	assert_non_null(sw);
+	assert_string_equal(((struct ab_compare_group *)g_ptr_array_index(c->groups, bw->baseline))->label, "raid1 bonnie");
+	assert_string_equal(((struct ab_compare_group *)g_ptr_array_index(c->groups, sw->baseline))->label, "raid1 mirror");
+	assert_float_equal(cell_of(c, sw, "raid10 mirror")->ratio.ratio, 402.0 / 202.0, 1e-9);
+	assert_float_equal(cell_of(c, bw, "raid10 bonnie")->ratio.ratio, 152.0 / 102.0, 1e-9);
+	g_autofree char *text = ab_compare_text(c);
+	assert_null(strstr(text, "no figure of the baseline"));
+	ab_compare_free(c);
+	/* Named: every column's ratios are to it, or say it has none. */
+	c = ab_compare_build(&set, "raid10 bonnie", &error);
+	assert_non_null(c);
+	sw = NULL;
+	for (guint i = 0; i < c->columns->len; i++) {
+		const struct ab_compare_column *col = g_ptr_array_index(c->columns, i);
+		if (col->phase && strcmp(col->phase, "sweep") == 0 && col->figure == AB_FIGURE_RATE)
+			sw = col;
+	}
+	assert_true(isnan(cell_of(c, sw, "raid10 mirror")->ratio.ratio));
+	g_autofree char *named = ab_compare_text(c);
+	assert_non_null(strstr(named, "no figure of the baseline 'raid10 bonnie'"));
+	ab_compare_free(c);
+	ab_run_set_clear(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_build),
 		cmocka_unit_test(test_within_noise),
 		cmocka_unit_test(test_best_rules),
+		cmocka_unit_test(test_column_baseline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
