@@ -13,15 +13,22 @@
 #include "../../src/stats.h"
 
 /*
- * Expected values and where they come from.  R and scipy are not on this
- * machine, so every figure is one that can be derived exactly and was
- * checked twice: the t quantiles for 1 and 2 degrees of freedom have closed
- * forms (df 1: the Cauchy distribution, t = tan(pi (p - 1/2)); df 2:
- * t = (2p - 1) sqrt(2 / (4p(1 - p)))), and qt(0.975, 4) = 2.776445 is the
- * standard table value (any Student t table, 4 df, two-sided 0.05), which a
- * bisection over a Simpson integral of the t density in python3 reproduced
- * (2.7764451052).  Means, medians and standard deviations are python3's
- * statistics.mean/median/stdev of the same lists.
+ * Expected values and where they come from.  Each figure below was derived
+ * exactly where it can be (the t quantiles for 1 and 2 degrees of freedom
+ * have closed forms: df 1, the Cauchy, t = tan(pi (p - 1/2)); df 2,
+ * t = (2p - 1) sqrt(2 / (4p(1 - p)))), and every one was checked against
+ * scipy 1.10.1 (Debian 12's python3-scipy), within the tolerance each
+ * assertion uses:
+ *   scipy.stats.t.ppf(0.975, 1) = 12.706204736432095 (closed form ...174696)
+ *   scipy.stats.t.ppf(0.975, 2) = 4.302652729911275  (closed form ...749464)
+ *   scipy.stats.t.ppf(0.975, 4) = 2.7764451051977987
+ *   scipy.stats.ttest_1samp([1,2,3,4,5], 0).confidence_interval(0.95)
+ *     = (1.036756838522439, 4.9632431614775605), as R's t.test(1:5)$conf.int
+ *   scipy.stats.ttest_ind(a, b, equal_var=False) (Welch) for the pairs of
+ *     test_welch: t and two-sided p as typed there
+ *   scipy.stats.t.ppf(0.975, 6.9838) = 2.365736636 (test_ratio_ci)
+ * Means, medians and standard deviations are numpy's mean, median and
+ * std(ddof=1) (and python3's statistics module) of the same lists.
  */
 
 #define near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
@@ -135,11 +142,11 @@ static void test_describe_small(void **state)
 }
 
 /*
- * Welch's test.  Expected t and df are the formulas (t = (ma - mb) /
- * sqrt(va/na + vb/nb), Welch-Satterthwaite df) in python3 with statistics'
- * mean and variance; p is 2 P(T > |t|) from a Simpson integral of the t
- * density in python3 (400000 intervals), which matches the closed form
- * 1 - |t| / sqrt(2 + t^2) at df 2 to 1e-13.
+ * Welch's test.  t and p are scipy.stats.ttest_ind(a, b, equal_var=False)'s
+ * (scipy 1.10.1), which agree with the formulas (t = (ma - mb) /
+ * sqrt(va/na + vb/nb), Welch-Satterthwaite df, p = 2 P(T > |t|) from a
+ * Simpson integral of the t density) and, at df 2, with the closed form
+ * 1 - |t| / sqrt(2 + t^2); df is the Welch-Satterthwaite formula's.
  */
 static void test_welch(void **state)
 {

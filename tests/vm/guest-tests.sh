@@ -3,7 +3,10 @@
 # Runs INSIDE the mdadm test guest (tests/vm/run-guest.sh): arraybench builds
 # an md array with --backend mdadm on the guest's virtio members, benchmarks
 # it, and tears it down; each case checks the exit status, the JSON target,
-# and that no array, mount, superblock or journal is left.  TAP on stdout.
+# and that no array, mount, superblock or journal is left.  Then a comparison
+# matrix, {md raid1, md raid10} x {ext4, xfs} x {defaults, noatime} at tiny
+# sizes, 3 repeats, whose results.jsonl lines follow on stdout prefixed
+# '@matrix ' for the host to report on.  TAP on stdout.
 # Usage: guest-tests.sh [--count]   (--count: print the number of checks)
 # Environment: AB (the arraybench binary, default ./arraybench), GUEST_MEMBERS
 # (/dev/vda,/dev/vdb,...: run-guest.sh sets it).
@@ -18,7 +21,8 @@ cases=(
 )
 per_case=6
 killed_checks=5
-total=$((1 + ${#cases[@]} * per_case + killed_checks))
+matrix_checks=4
+total=$((1 + ${#cases[@]} * per_case + killed_checks + matrix_checks))
 if [ "${1:-}" = --count ]; then echo $total; exit 0; fi
 
 AB=${AB:-$PWD/arraybench}
@@ -106,5 +110,43 @@ is "$(md_devices)$(holders "${members[@]}")$(mounted)" "" "killed: cleanup stopp
 is "$(superblocks "${members[@]}")" "" "killed: cleanup zeroed the members' superblocks"
 is "$(find "$ARRAYBENCH_STATE_DIR" "$TMPDIR" -mindepth 1 -maxdepth 1 | tr '\n' ' ')" "" \
 	"killed: no journal and no temporary file left"
+
+# The issue's second matrix: every cell built on all four members, measured
+# 3 times round-robin, torn down; the visits' results go to the host.
+for m in "${all_members[@]}"; do
+	mdadm --zero-superblock "$m" </dev/null >/dev/null 2>&1
+	dd if=/dev/zero of="$m" bs=1M count=16 oflag=direct status=none 2>/dev/null
+done
+list=$(IFS=,; echo "${all_members[*]}")
+cat >"$work/md.ini" <<EOF
+[matrix]
+members = $list
+yes-destroy = $list
+backend = mdadm
+levels = raid1, raid10
+fs = ext4, xfs
+mount-opts = defaults; noatime
+workloads = bonnie
+repeats = 3
+options = -s 32m -n 1 -f $cache
+EOF
+start=$(date +%s)
+timeout -s INT -k 30 600 "$AB" matrix -q -o "$work/matrix" "$work/md.ini" </dev/null >"$work/matrix.out" 2>"$work/matrix.err"
+status=$?
+is "$status" 0 "matrix: 2 levels x 2 file systems x 2 mount options, 3 repeats, exits 0 ($(($(date +%s) - start))s)"
+[ "$status" = 0 ] || sed 's/^/#   /' "$work/matrix.err" | tail -15
+got=$("$py" -c "
+import json, sys, collections
+runs = [json.loads(l) for l in open(sys.argv[1])]
+cells = collections.Counter(r['cell'] for r in runs if not r.get('failure'))
+ok = all((r.get('target') or {}).get('backend') == 'mdadm'
+         and r['cell'].startswith('mdadm-%s %s ' % (r['target']['level'], r['target']['fs'])) for r in runs)
+print(len(runs), len(cells), sorted(set(cells.values())), sorted(set(r['repeat'] for r in runs)), ok)
+" "$work/matrix/results.jsonl" 2>&1 | tail -1)
+is "$got" "24 8 [3] [1, 2, 3] True" "matrix: 24 runs, 8 cells of 3 repeats, each run's target the cell's level and fs"
+is "$(md_devices)$(holders "${all_members[@]}")$(mounted)" "" "matrix: no array, holder or mount left"
+is "$(find "$ARRAYBENCH_STATE_DIR" "$TMPDIR" -mindepth 1 -maxdepth 1 | tr '\n' ' ')" "" \
+	"matrix: no journal and no temporary file left"
+sed 's/^/@matrix /' "$work/matrix/results.jsonl" 2>/dev/null
 rm -rf "$work"
 exit 0
