@@ -36,6 +36,8 @@ struct ab_result *ab_result_new(const char *phase)
 	r->max_rss_kib = -1;
 	r->direct = r->laid_out_untimed = AB_FLAG_UNKNOWN;
 	r->resident_at_start = NAN;
+	r->offered_rate = NAN;
+	r->interpolated = AB_FLAG_UNKNOWN;
 	r->stonewall_rate = r->end_to_end_rate = r->min_worker_rate = r->max_worker_rate = NAN;
 	r->min_bytes_at_stonewall = AB_UNSET;
 	latency_unknown(&r->latency);

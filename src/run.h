@@ -146,6 +146,10 @@ struct ab_result {
 	gboolean measurable;
 	double min_measurable_s;
 	double rate;             /* in the phase's unit; with several streams, end to end */
+	/* Open-loop load (the latency curve): the aggregate rate the schedule
+	 * offered, in the phase's unit; rate is what was achieved.  NAN for
+	 * closed-loop phases. */
+	double offered_rate;
 	/* A cell run as concurrent streams (--streams): two figures that must
 	 * not be confused.  stonewall_rate: the sum of each worker's own rate
 	 * over what it had done when the first worker ended (iozone's
@@ -182,6 +186,9 @@ struct ab_result {
 	/* Share of the test file in the page cache as the phase began (mincore),
 	 * for the phases that read it; NAN for the others. */
 	double resident_at_start;
+	/* A figure read off between measured steps (the latency curve's
+	 * sizing answer), not measured itself; AB_FLAG_UNKNOWN elsewhere. */
+	ab_flag interpolated;
 	struct ab_latency latency;
 	GArray *per_worker;      /* struct ab_worker_stat, never NULL */
 	GArray *devices;         /* struct ab_device_io, never NULL */

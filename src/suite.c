@@ -164,7 +164,14 @@ static uint64_t phase_seed(uint64_t run_seed, unsigned id, unsigned nth)
  * phase (NULL), else its operations. */
 static const char *work_noun(const struct ab_phase *ph)
 {
-	return ph->unit == AB_UNIT_KIB_PER_SEC ? NULL : ph->unit == AB_UNIT_SEEKS_PER_SEC ? "seeks" : "files";
+	switch (ph->unit) {
+	case AB_UNIT_KIB_PER_SEC: return NULL;
+	case AB_UNIT_SEEKS_PER_SEC: return "seeks";
+	case AB_UNIT_FILES_PER_SEC: return "files";
+	case AB_UNIT_COMMITS_PER_SEC: return "commits";
+	case AB_UNIT_IOPS: return "I/Os";
+	}
+	return NULL;
 }
 
 /* A result's rate per second in the unit of work_noun(). */

@@ -71,6 +71,8 @@ enum ab_rate_unit {
 	AB_UNIT_KIB_PER_SEC,
 	AB_UNIT_SEEKS_PER_SEC,
 	AB_UNIT_FILES_PER_SEC,
+	AB_UNIT_COMMITS_PER_SEC, /* the database phases: ops are commits */
+	AB_UNIT_IOPS,            /* ops are single reads and writes */
 };
 
 /* Shared-memory slot a worker fills: plain data, no pointers. */

@@ -35,6 +35,8 @@ const char *ab_rate_unit_name(enum ab_rate_unit unit)
 	case AB_UNIT_KIB_PER_SEC: return "KiB/s";
 	case AB_UNIT_SEEKS_PER_SEC: return "seeks/s";
 	case AB_UNIT_FILES_PER_SEC: return "files/s";
+	case AB_UNIT_COMMITS_PER_SEC: return "commits/s";
+	case AB_UNIT_IOPS: return "IOPS";
 	}
 	return "?";
 }

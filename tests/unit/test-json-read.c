@@ -244,13 +244,13 @@ static void test_unknown_round_trip(void **state)
 static char *with_new_members(const char *line)
 {
 	g_autoptr(GRegex) re = g_regex_new("(\"laid_out_untimed\":(true|false|null),)", 0, 0, NULL);
-	g_autofree char *one = g_regex_replace(re, line, -1, 0, "\\1\"resident_at_start\":null,", 0, NULL);
+	g_autofree char *one = g_regex_replace(re, line, -1, 0, "\\1\"resident_at_start\":null,\"interpolated\":null,", 0, NULL);
 	g_autoptr(GRegex) re2 = g_regex_new("(\"cache_state\":(\"[a-z]*\"|null),)", 0, 0, NULL);
 	g_autofree char *two = g_regex_replace(re2, one, -1, 0, "\\1\"timed\":null,", 0, NULL);
 	/* The figures of concurrent streams, and each worker's bytes. */
 	g_autoptr(GRegex) re3 = g_regex_new("(\"rate\":[^,]*,)", 0, 0, NULL);
 	g_autofree char *three = g_regex_replace(re3, two, -1, 0,
-						 "\\1\"stonewall_rate\":null,\"end_to_end_rate\":null,"
+						 "\\1\"offered_rate\":null,\"stonewall_rate\":null,\"end_to_end_rate\":null,"
 						 "\"min_worker_rate\":null,\"max_worker_rate\":null,"
 						 "\"min_bytes_at_stonewall\":null,", 0, NULL);
 	g_autoptr(GRegex) re4 = g_regex_new("(\"pid\":[0-9]+,\"ops\":[0-9]+,)", 0, 0, NULL);
