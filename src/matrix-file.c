@@ -5,6 +5,7 @@
  * line, duplicates and unknown names refused there. */
 #include "matrix-file.h"
 #include "error.h"
+#include "run-options.h"
 #include "../fs-setup/plan.h"
 #include "../fs-setup/target.h"
 
@@ -345,12 +346,29 @@ static char **parse_options(const struct parse *ps, const char *group, gboolean 
 			}
 			continue;
 		}
-		g_autofree char *opt = (*w)[1] == '-' ? g_strndup(*w, strcspn(*w, "=")) : g_strndup(*w, 2);
+		if ((*w)[1] != '-') {
+			/* Short options bundle: "-bq" is -b -q, "-sq 1g" is
+			 * -s 1g -q; only -f takes the rest of the word. */
+			for (const char *c = *w + 1; *c; c++) {
+				char opt[3] = { '-', *c, '\0' };
+				if (strv_has(own_options, opt)) {
+					fail(ps, ln, error,
+					     "option '%s' in 'options' is the matrix's own (see arraybench-matrix(1))", opt);
+					return NULL;
+				}
+				if (machine && *c == 'm')
+					*machine = TRUE;
+				if (ab_run_option_takes_rest(*c))
+					break;
+			}
+			continue;
+		}
+		g_autofree char *opt = g_strndup(*w, strcspn(*w, "="));
 		if (strv_has(own_options, opt)) {
 			fail(ps, ln, error, "option '%s' in 'options' is the matrix's own (see arraybench-matrix(1))", opt);
 			return NULL;
 		}
-		if (machine && (g_str_equal(opt, "-m") || g_str_equal(opt, "--machine")))
+		if (machine && g_str_equal(opt, "--machine"))
 			*machine = TRUE;
 	}
 	return g_steal_pointer(&words);

@@ -181,6 +181,11 @@ static void test_errors_with_lines(void **state)
 	expect_error("[matrix]\nloop = 1:64m\nlevels = raid1\n", "m.ini:1: missing key 'fs'");
 	expect_error("[matrix]\nloop = 1:64m\nfs = ext4\noptions = -s 32m -x 3\n",
 		     "m.ini:4: option '-x' in 'options' is the matrix's own");
+	/* Bundled options: "-bq" is -b -q, "-sx 32m 3" is -s 32m -x 3. */
+	expect_error("[matrix]\nloop = 1:64m\nfs = ext4\noptions = -s 32m -bq\n",
+		     "m.ini:4: option '-q' in 'options' is the matrix's own");
+	expect_error("[matrix]\nloop = 1:64m\nfs = ext4\noptions = -sx 32m 3\n",
+		     "m.ini:4: option '-x' in 'options' is the matrix's own");
 	expect_error("[matrix]\nloop = 1:64m\nfs = ext4\noptions = --json=/tmp/x\n",
 		     "m.ini:4: option '--json' in 'options' is the matrix's own");
 	expect_error("[matrix]\nloop = 1:64m\nfs = ext4\noptions = -s 'unclosed\n", "m.ini:4: bad value of 'options'");
