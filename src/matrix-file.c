@@ -684,8 +684,11 @@ struct ab_matrix *ab_matrix_parse(const char *name, const char *text, size_t len
 	ps.kf = g_key_file_new();
 	g_autoptr(GError) local = NULL;
 	struct ab_matrix *m = NULL;
-	if (scan(&ps, copy, error)) {
-		if (!g_key_file_load_from_data(ps.kf, text, len, G_KEY_FILE_NONE, &local))
+	/* A byte order mark, as some editors write, is no part of line 1
+	 * (the checksum still covers it: the file is kept as given). */
+	size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+	if (scan(&ps, copy + bom, error)) {
+		if (!g_key_file_load_from_data(ps.kf, text + bom, len - bom, G_KEY_FILE_NONE, &local))
 			fail(&ps, 0, error, "%s", local->message);
 		else
 			m = build(&ps, text, len, error);

@@ -130,6 +130,16 @@ static void test_cells_mixed(void **state)
 	assert_string_equal(a6, "run --members /dev/sdb --yes-destroy /dev/sdb --fs ext4 -m plain_ext4_defaults");
 }
 
+/* A UTF-8 byte order mark is no part of line 1; the checksum keeps it. */
+static void test_bom(void **state)
+{
+	(void)state;
+	g_autoptr(ab_matrix) m = parse_ok("\xef\xbb\xbf[matrix]\nloop = 1:64m\nfs = ext4\n");
+	assert_int_equal(m->cells->len, 1);
+	g_autoptr(ab_matrix) plain = parse_ok("[matrix]\nloop = 1:64m\nfs = ext4\n");
+	assert_string_not_equal(m->sha256, plain->sha256);
+}
+
 static void test_paths_relative_to_file(void **state)
 {
 	(void)state;
@@ -456,7 +466,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cells_product_and_labels),
 		cmocka_unit_test(test_cells_mixed),
-		cmocka_unit_test(test_paths_relative_to_file),
+		cmocka_unit_test(test_bom), cmocka_unit_test(test_paths_relative_to_file),
 		cmocka_unit_test(test_errors_with_lines),
 		cmocka_unit_test(test_too_many_cells),
 		cmocka_unit_test(test_nul_byte_in_middle),
