@@ -219,7 +219,22 @@ gboolean ab_matrix_dir_check(const struct ab_matrix_dir *d, const char *digest, 
 gboolean ab_matrix_dir_move_aside(const struct ab_matrix_dir *d, GError **error)
 {
 	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
-	g_autofree char *stamp = g_date_time_format(now, "old-%Y%m%dT%H%M%S");
+	g_autofree char *when = g_date_time_format(now, "old-%Y%m%dT%H%M%S");
+	/* A second --fresh within the second (a script's loop) takes the
+	 * stamp with -2, -3...: the first's files are never in the way. */
+	g_autofree char *stamp = g_strdup(when);
+	for (unsigned k = 2; k < 1000; k++) {
+		gboolean taken = FALSE;
+		for (const char *const *n = own_files; *n && !taken; n++) {
+			g_autofree char *to = g_strdup_printf("%s.%s", *n, stamp);
+			struct stat st;
+			taken = fstatat(d->fd, to, &st, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT;
+		}
+		if (!taken)
+			break;
+		g_free(stamp);
+		stamp = g_strdup_printf("%s-%u", when, k);
+	}
 	for (const char *const *n = own_files; *n; n++) {
 		struct stat st;
 		if (fstatat(d->fd, *n, &st, AT_SYMLINK_NOFOLLOW) != 0)

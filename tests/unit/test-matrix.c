@@ -407,6 +407,16 @@ static void test_results_dir(void **state)
 		old += strstr(n, ".old-") != NULL;
 	assert_int_equal(old, 4);
 	assert_int_equal(all, 5);
+	/* Again within the second: moved aside beside the first, not refused. */
+	assert_true(ab_matrix_dir_start(&d, demo, strlen(demo), m->sha256, &error));
+	assert_true(ab_matrix_dir_move_aside(&d, &error));
+	assert_null(error);
+	g_autoptr(GDir) gd2 = g_dir_open(dir, 0, NULL);
+	old = all = 0;
+	for (const char *n; (n = g_dir_read_name(gd2)); all++)
+		old += strstr(n, ".old-") != NULL;
+	assert_int_equal(all, old + 1);
+	assert_true(old >= 6);
 	ab_matrix_dir_clear(&d);
 	/* A symbolic link as DIR is refused, and so are our files as links. */
 	g_autofree char *link = g_build_filename(tmp, "link", NULL);
