@@ -442,9 +442,14 @@ static struct ab_matrix_cell *make_cell(const struct common *c, const struct lev
 		g_autofree char *spec = g_strdup_printf("%s:%s%s%s", plain ? "1" : c->loop_n, c->loop_size,
 							c->loop_dir ? ":" : "", c->loop_dir ? c->loop_dir : "");
 		add(a, "--loop", spec);
+	} else if (plain) {
+		/* --members is for an --array: run takes one device as --device. */
+		const char *first = g_ptr_array_index(c->members, 0);
+		add(a, "--device", first);
+		add(a, "--yes-destroy", first);
 	} else {
 		GString *list = g_string_new(NULL);
-		for (guint i = 0; i < (plain ? 1 : c->members->len); i++)
+		for (guint i = 0; i < c->members->len; i++)
 			g_string_append_printf(list, "%s%s", i ? "," : "", (const char *)g_ptr_array_index(c->members, i));
 		add(a, "--members", list->str);
 		add(a, "--yes-destroy", list->str);

@@ -127,7 +127,7 @@ static void test_cells_mixed(void **state)
 	assert_string_equal(a1, "run --members /dev/sdb,/dev/sdc --yes-destroy /dev/sdb,/dev/sdc --backend mdadm "
 				"--array 1 --fs ext4 --mkfs-opts -O ^has_journal -m mdadm-1_ext4_mkfs(-O_^has_journal)_defaults");
 	g_autofree char *a6 = argv_text(cell(m, 6));
-	assert_string_equal(a6, "run --members /dev/sdb --yes-destroy /dev/sdb --fs ext4 -m plain_ext4_defaults");
+	assert_string_equal(a6, "run --device /dev/sdb --yes-destroy /dev/sdb --fs ext4 -m plain_ext4_defaults");
 }
 
 /* A UTF-8 byte order mark is no part of line 1; the checksum keeps it. */
