@@ -355,8 +355,11 @@ int ab_cmd_report(int argc, char **argv, GError **error)
 		struct ab_compare *c = ab_compare_build(&set, baseline, error);
 		ok = c != NULL;
 		if (ok) {
-			char *(*view)(const struct ab_compare *) = !format || g_str_equal(format, "text") ? ab_compare_text
+			gboolean plain = !format || g_str_equal(format, "text");
+			char *(*view)(const struct ab_compare *) = plain ? ab_compare_text
 				: g_str_equal(format, "csv") ? ab_compare_csv : ab_compare_json;
+			if (!plain)
+				ab_compare_bootstrap(c);
 			g_autofree char *text = view(c);
 			g_string_append(out, text);
 		}
