@@ -6,9 +6,9 @@
 # changed file refused, --fresh; --dry-run touches nothing; a cell whose
 # build fails is recorded and the rest run.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 44
+plan 45
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 44); do skip "matrix builds targets: needs root and loop devices"; done
+	for i in $(seq 45); do skip "matrix builds targets: needs root and loop devices"; done
 	exit 0
 fi
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -50,6 +50,7 @@ ok $? "each visit is one 'arraybench run' command line"
 "$AB" matrix -o "$T/a" "$T/m.ini" >"$T/a.out" 2>"$T/a.err"
 is $? 0 "the 2x2 matrix of 2 repeats exits 0"
 is "$(wc -l <"$T/a/results.jsonl")" 8 "results.jsonl has the 8 visits"
+[ "$(grep -c 'under twice the RAM' "$T/a.err")" -le 1 ]; ok $? "the page-cache warning is said once, not for each visit"
 is "$(wc -l <"$T/a/results.csv")" 8 "results.csv has 8 bonnie++ lines"
 is "$(cut -d, -f3 "$T/a/results.csv" | sort | uniq -c | awk '{print $1 "x" $2}' | tr '\n' ' ')" \
 	"2xplain_btrfs_defaults 2xplain_btrfs_noatime 2xplain_ext4_defaults 2xplain_ext4_noatime " \
