@@ -283,15 +283,23 @@ static gboolean write_new(const struct ab_matrix_dir *d, const char *name, const
 		return FALSE;
 	gboolean ok = write_all(d, name, fd, text, len, error);
 	close(fd);
+	if (!ok)
+		unlinkat(d->fd, name, 0); /* made just now (O_EXCL): ours */
 	return ok;
 }
 
+/* Both files or neither: a start cut short (a full disk) left an empty
+ * matrix.sha256, and the rerun refused DIR as holding no digest. */
 gboolean ab_matrix_dir_start(const struct ab_matrix_dir *d, const char *text, size_t len, const char *digest,
 			     GError **error)
 {
 	g_autofree char *line = g_strdup_printf("%s  %s\n", digest, AB_MATRIX_COPY);
-	if (!write_new(d, AB_MATRIX_COPY, text, len, error) || !write_new(d, AB_MATRIX_DIGEST, line, strlen(line), error))
+	if (!write_new(d, AB_MATRIX_COPY, text, len, error))
 		return FALSE;
+	if (!write_new(d, AB_MATRIX_DIGEST, line, strlen(line), error)) {
+		unlinkat(d->fd, AB_MATRIX_COPY, 0);
+		return FALSE;
+	}
 	fsync(d->fd);
 	return TRUE;
 }
