@@ -625,10 +625,17 @@ static gboolean make_cells(const struct parse *ps, const struct common *c, const
 	}
 	for (guint i = 0; i < cells->len; i++)
 		for (guint j = 0; j < i; j++) {
-			const char *a = ((struct ab_matrix_cell *)g_ptr_array_index(cells, i))->label;
-			if (g_str_equal(a, ((struct ab_matrix_cell *)g_ptr_array_index(cells, j))->label))
-				return fail(ps, line_of(ps, "matrix", "levels"), error,
-					    "two cells would both be '%s': give each level once", a);
+			const struct ab_matrix_cell *ci = g_ptr_array_index(cells, i), *cj = g_ptr_array_index(cells, j);
+			if (!g_str_equal(ci->label, cj->label))
+				continue;
+			/* A workload named and given as a file ("bonnie" and
+			 * "./bonnie.ini") has one label too. */
+			if (g_strcmp0(ci->workload, cj->workload) != 0)
+				return fail(ps, line_of(ps, "matrix", "workloads"), error,
+					    "two cells would both be '%s': workloads '%s' and '%s' have one label",
+					    ci->label, cj->workload, ci->workload);
+			return fail(ps, line_of(ps, "matrix", "levels"), error,
+				    "two cells would both be '%s': give each level once", ci->label);
 		}
 	return TRUE;
 }

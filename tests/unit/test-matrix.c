@@ -188,6 +188,8 @@ static void test_errors_with_lines(void **state)
 		     "m.ini:3: level 'btrfs-raid1' makes btrfs itself, and 'fs' does not list btrfs");
 	expect_error("[matrix]\nloop = 1:64m\nlevels = raid1, mdadm:raid1\nbackend = mdadm\nfs = ext4\n",
 		     "m.ini:3: two cells would both be 'mdadm-raid1 ext4 defaults'");
+	expect_error("[matrix]\nloop = 1:64m\nfs = ext4\nworkloads = bonnie, p/bonnie.ini\n",
+		     "m.ini:4: two cells would both be 'plain ext4 defaults bonnie': workloads 'bonnie' and");
 	expect_error("[matrix]\nloop = 1:64m\nlevels = raid1\n", "m.ini:1: missing key 'fs'");
 	expect_error("[matrix]\nloop = 1:64m\nfs = ext4\noptions = -s 32m -x 3\n",
 		     "m.ini:4: option '-x' in 'options' is the matrix's own");
