@@ -2,6 +2,7 @@
 /* The comparison for programs: CSV with one row per (column, group) and
  * named fields, and one JSON object with the same and the failed runs. */
 #include "compare.h"
+#include "json-fields.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -122,14 +123,7 @@ char *ab_compare_csv(const struct ab_compare *c)
 static void str_member(JsonBuilder *b, const char *key, const char *value)
 {
 	json_builder_set_member_name(b, key);
-	if (!value) {
-		json_builder_add_null_value(b);
-	} else if (g_utf8_validate(value, -1, NULL)) {
-		json_builder_add_string_value(b, value);
-	} else {
-		g_autofree char *valid = g_utf8_make_valid(value, -1);
-		json_builder_add_string_value(b, valid);
-	}
+	ab_json_add_string(b, value);
 }
 
 /* json-glib 1.6 writes a double by its shortest form and appends ".0" when

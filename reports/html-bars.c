@@ -221,22 +221,10 @@ static void chart(GString *s, const struct ab_html_page *page, const struct ab_h
 	g_string_append_printf(s, "<svg class=\"bars\" width=\"%.0f\" height=\"%.0f\" "
 				  "viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n",
 			       W, h, W, h);
-	double ticks[12];
-	guint nt = ab_svg_ticks(lo, hi, FALSE, ticks, G_N_ELEMENTS(ticks));
-	for (guint t = 0; t < nt; t++) {
-		double x = ab_svg_map(&sc, ticks[t]);
-		char lab[32];
-		ab_svg_format_si(ticks[t], lab, sizeof(lab));
-		g_string_append_printf(s, "<line class=\"gridl\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x, TOP,
-				       x, axis_y);
-		ab_svg_text(s, x, axis_y + 14, "middle", NULL, lab);
-	}
-	g_string_append_printf(s, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", LABEL_W,
-			       axis_y, W - RIGHT, axis_y);
+	g_autofree char *axis_title = g_strdup_printf("%s (mean of each cell's runs)", u.name);
+	ab_svg_x_axis(s, &sc, TOP, axis_y, axis_title);
 	g_string_append_printf(s, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", LABEL_W, TOP,
 			       LABEL_W, axis_y);
-	g_autofree char *axis_title = g_strdup_printf("%s (mean of each cell's runs)", u.name);
-	ab_svg_text(s, (LABEL_W + W - RIGHT) / 2, axis_y + 31, "middle", "class=\"b\"", axis_title);
 	for (guint i = 0, row = 0; i < page->cells->len; i++) {
 		if (!f[i].present)
 			continue;

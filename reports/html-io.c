@@ -94,20 +94,7 @@ static void chart(GString *s, const struct ab_html_page *page, GArray **per_cell
 	ab_svg_text(s, LABEL_W + 16, 13, "start", NULL, "read (light)");
 	g_string_append_printf(s, "<rect x=\"%.0f\" y=\"4\" width=\"12\" height=\"10\" fill=\"#555\"/>", LABEL_W + 110);
 	ab_svg_text(s, LABEL_W + 126, 13, "start", NULL, "written (solid)");
-	double ticks[12];
-	guint nt = ab_svg_ticks(lo, hi, FALSE, ticks, G_N_ELEMENTS(ticks));
-	for (guint t = 0; t < nt; t++) {
-		double x = ab_svg_map(&sc, ticks[t]);
-		char lab[32];
-		ab_svg_format_si(ticks[t], lab, sizeof(lab));
-		g_string_append_printf(s, "<line class=\"gridl\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x, top,
-				       x, axis_y);
-		ab_svg_text(s, x, axis_y + 14, "middle", NULL, lab);
-	}
-	g_string_append_printf(s, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", LABEL_W,
-			       axis_y, W - RIGHT, axis_y);
-	ab_svg_text(s, (LABEL_W + W - RIGHT) / 2, axis_y + 31, "middle", "class=\"b\"",
-		    "MiB per member (mean of a cell's runs)");
+	ab_svg_x_axis(s, &sc, top, axis_y, "MiB per member (mean of a cell's runs)");
 	guint row = 0;
 	for (guint i = 0; i < page->cells->len; i++) {
 		const struct ab_html_cell *c = g_ptr_array_index(page->cells, i);

@@ -6,6 +6,7 @@
  * (json.c) and the reader (json-read.c): what one writes the other reads
  * back, so a run read back writes the same bytes. */
 
+#include <json-glib/json-glib.h>
 #include <stddef.h>
 
 #include "../src/run.h"
@@ -41,5 +42,9 @@ extern const struct ab_json_field ab_json_result_fields[];
 extern const struct ab_json_field ab_json_worker_fields[];
 extern const struct ab_json_field ab_json_device_fields[];
 extern const struct ab_json_field ab_json_latency_fields[];
+
+/* A string value, or null for NULL; bytes that are no UTF-8 become U+FFFD,
+ * so the JSON always reads back (reports/json.c). */
+void ab_json_add_string(JsonBuilder *b, const char *value);
 
 #endif

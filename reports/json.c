@@ -11,7 +11,7 @@
 /* JSON text is UTF-8: a name that is not (a directory in Latin-1, a CSV
  * line's machine) has its bad bytes replaced by U+FFFD, so the file always
  * reads back. */
-static void add_string(JsonBuilder *b, const char *value)
+void ab_json_add_string(JsonBuilder *b, const char *value)
 {
 	if (!value) {
 		json_builder_add_null_value(b);
@@ -26,7 +26,7 @@ static void add_string(JsonBuilder *b, const char *value)
 static void member_str(JsonBuilder *b, const char *key, const char *value)
 {
 	json_builder_set_member_name(b, key);
-	add_string(b, value);
+	ab_json_add_string(b, value);
 }
 
 static void add_fields(JsonBuilder *b, const struct ab_json_field *fields, const void *base)
@@ -36,7 +36,7 @@ static void add_fields(JsonBuilder *b, const struct ab_json_field *fields, const
 		json_builder_set_member_name(b, f->key);
 		switch (f->type) {
 		case AB_JSON_STR:
-			add_string(b, *(char *const *)p);
+			ab_json_add_string(b, *(char *const *)p);
 			break;
 		case AB_JSON_U64: {
 			uint64_t v = *(const uint64_t *)p;
@@ -81,7 +81,7 @@ static void add_fields(JsonBuilder *b, const struct ab_json_field *fields, const
 			}
 			json_builder_begin_array(b);
 			for (; *v; v++)
-				add_string(b, *v);
+				ab_json_add_string(b, *v);
 			json_builder_end_array(b);
 			break;
 		}
@@ -147,7 +147,7 @@ char *ab_json_format(const struct ab_run *run)
 	json_builder_set_member_name(b, "members");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < run->target.members->len; i++)
-		add_string(b, g_ptr_array_index(run->target.members, i));
+		ab_json_add_string(b, g_ptr_array_index(run->target.members, i));
 	json_builder_end_array(b);
 	add_array(b, "queues", ab_json_queue_fields, run->target.queues, sizeof(struct ab_queue_desc));
 	json_builder_end_object(b);

@@ -201,6 +201,23 @@ void ab_svg_format_si(double v, char *out, size_t len)
 		 suffix[k]);
 }
 
+void ab_svg_x_axis(GString *s, const struct ab_svg_scale *sc, double top, double axis_y, const char *title)
+{
+	double ticks[12];
+	guint nt = ab_svg_ticks(sc->lo, sc->hi, sc->log, ticks, G_N_ELEMENTS(ticks));
+	for (guint t = 0; t < nt; t++) {
+		double x = ab_svg_map(sc, ticks[t]);
+		char lab[32];
+		ab_svg_format_si(ticks[t], lab, sizeof(lab));
+		g_string_append_printf(s, "<line class=\"gridl\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x, top,
+				       x, axis_y);
+		ab_svg_text(s, x, axis_y + 14, "middle", NULL, lab);
+	}
+	g_string_append_printf(s, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", sc->px_lo,
+			       axis_y, sc->px_hi, axis_y);
+	ab_svg_text(s, (sc->px_lo + sc->px_hi) / 2, axis_y + 31, "middle", "class=\"b\"", title);
+}
+
 void ab_svg_text(GString *s, double x, double y, const char *anchor, const char *extra, const char *text)
 {
 	g_string_append_printf(s, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s>", x, y, anchor, extra ? " " : "",

@@ -50,6 +50,11 @@ guint ab_svg_ticks(double lo, double hi, gboolean log, double *out, guint max);
  * power of ten (log), hi up to the next tick. */
 void ab_svg_nice_range(double *lo, double *hi, gboolean log);
 
+/* A horizontal value axis on a linear scale: a grid line from top down to
+ * axis_y at each tick with its label (ab_svg_format_si) below, the axis
+ * line along axis_y, and title centred under them. */
+void ab_svg_x_axis(GString *s, const struct ab_svg_scale *sc, double top, double axis_y, const char *title);
+
 /* A colour on the heat maps' scale for t in 0..1 (clamped; dark blue to
  * yellow, readable in grey), as "#rrggbb"; t NAN gives the no-data grey. */
 void ab_svg_heat_colour(double t, char out[8]);
