@@ -149,7 +149,10 @@ static char *row_name(const struct ab_result *r)
 	g_autofree char *test = r->key.test ? one_line(r->key.test) : NULL;
 	g_autofree char *pass = ab_known(r->key.pass) && r->key.pass > 1
 		? g_strdup_printf("#%" G_GUINT64_FORMAT, r->key.pass) : NULL;
-	return g_strconcat(r->phase, pass ? pass : "", test ? " " : "", test ? test : "", NULL);
+	/* The oltp phase runs once per --oltp-procs count: each its rows. */
+	g_autofree char *procs = strcmp(r->phase, "oltp") == 0 && ab_known(r->key.streams)
+		? g_strdup_printf(" x%" G_GUINT64_FORMAT, r->key.streams) : NULL;
+	return g_strconcat(r->phase, pass ? pass : "", procs ? procs : "", test ? " " : "", test ? test : "", NULL);
 }
 
 /* Column widths: the names and cache states of this run, bonnie++'s

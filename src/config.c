@@ -5,6 +5,7 @@
 #include "error.h"
 #include "rng.h"
 #include "run.h"
+#include "../workloads/oltp.h"
 #include "../workloads/phase.h"
 #include "../workloads/sweep.h"
 
@@ -27,6 +28,9 @@ void ab_config_init(struct ab_config *cfg)
 	cfg->cache = AB_CACHE_AUTO;
 	cfg->sweep_tests = AB_SWEEP_ALL_TESTS;
 	cfg->stride = AB_DEFAULT_STRIDE;
+	cfg->oltp_block = AB_OLTP_DEFAULT_BLOCK;
+	cfg->oltp_read_pct = AB_OLTP_DEFAULT_READ_PCT;
+	cfg->oltp_seconds = AB_OLTP_DEFAULT_SECONDS;
 }
 
 void ab_config_clear(struct ab_config *cfg)
@@ -41,6 +45,8 @@ void ab_config_clear(struct ab_config *cfg)
 	ab_sweep_grid_clear(&cfg->sweep_grid);
 	if (cfg->stream_counts)
 		g_array_unref(cfg->stream_counts);
+	if (cfg->oltp_proc_counts)
+		g_array_unref(cfg->oltp_proc_counts);
 	ab_target_spec_clear(&cfg->target);
 	if (cfg->phase_ids)
 		g_array_unref(cfg->phase_ids);
@@ -136,7 +142,7 @@ static const char *phase_blocked(const struct ab_config *cfg, const struct ab_ph
 {
 	if ((ph->flags & AB_PHASE_FILES) && !cfg->num_files)
 		return "-n 0 skips the file phases";
-	if ((ph->flags & AB_PHASE_IO) && !cfg->file_size)
+	if ((ph->flags & AB_PHASE_IO) && !cfg->file_size && !(ph->id == AB_PHASE_OLTP && cfg->oltp_size))
 		return "-s 0 skips the I/O phases";
 	if ((ph->flags & AB_PHASE_PER_CHAR) && !cfg->byte_io_size)
 		return "-f skips the per-char phases";
@@ -319,6 +325,51 @@ static gboolean finish_sweep(struct ab_config *cfg, uint64_t physical_ram_bytes,
 	return check_sweep_order(cfg, cells, most, physical_ram_bytes, error);
 }
 
+/* The oltp phase's parameters against each other and the run's; `results`
+ * grows by what its steps add beyond the one each phase counts for. */
+static gboolean finish_oltp(struct ab_config *cfg, uint64_t *results, GError **error)
+{
+	if (!asks_for(cfg, 0, AB_PHASE_OLTP)) {
+		if (cfg->oltp_given) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "the --oltp-* options apply to the oltp phase, which is not asked for (--phases oltp)");
+			return FALSE;
+		}
+		return TRUE;
+	}
+	uint64_t size = cfg->oltp_size ? cfg->oltp_size : cfg->file_size;
+	if (size < cfg->oltp_block) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --oltp-size '%" G_GUINT64_FORMAT "M': smaller than the %u-byte --oltp-block",
+			    size / AB_MIB, cfg->oltp_block);
+		return FALSE;
+	}
+	if (cfg->direct && cfg->oltp_block < 4096) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --oltp-block '%u' with --direct: O_DIRECT needs at least 4k", cfg->oltp_block);
+		return FALSE;
+	}
+	if (cfg->oltp_sync_every && cfg->oltp_read_pct == 100) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "--oltp-sync-every with --oltp-mix '100:0': there are no writes to sync");
+		return FALSE;
+	}
+	/* Three results (read, write, all) per process count, where the
+	 * phase was counted once. */
+	guint oltps = 0;
+	for (guint i = 0; i < cfg->phase_ids->len; i++)
+		oltps += g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_OLTP;
+	uint64_t counts = cfg->oltp_proc_counts ? cfg->oltp_proc_counts->len : 1;
+	*results += (uint64_t)oltps * (3 * counts - 1);
+	if (*results > AB_RUN_MAX_RESULTS) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "the run makes %" G_GUINT64_FORMAT " results, more than the %d one run holds: give fewer "
+			    "--oltp-procs counts", *results, AB_RUN_MAX_RESULTS);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 /* The checks and defaults of one step's parameters (a profile's step, or
  * the whole run without one), then its steps built; `results` is what
  * they will add to the run. */
@@ -364,7 +415,8 @@ static gboolean finish_step(struct ab_config *cfg, uint64_t physical_ram_bytes, 
 			    cfg->seekers, cfg->seeks);
 		return FALSE;
 	}
-	if (!check_phases(cfg, error) || !finish_sweep(cfg, physical_ram_bytes, results, error))
+	if (!check_phases(cfg, error) || !finish_sweep(cfg, physical_ram_bytes, results, error) ||
+	    !finish_oltp(cfg, results, error))
 		return FALSE;
 	if (cfg->steps)
 		g_array_unref(cfg->steps);

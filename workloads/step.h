@@ -61,6 +61,19 @@ struct ab_step {
 	const GArray *stream_counts; /* uint64_t: --streams, each a pass over the grid */
 	gboolean shared_file;      /* streams share one file, each its own region */
 	uint64_t files_per_stream; /* files each stream goes through in turn (1) */
+	/* The oltp phase (workloads/oltp.h): oltp_procs processes of this
+	 * step (src/oltp-run.c runs one step per count of the list), each
+	 * doing oltp_block-byte preads and pwrites, oltp_read_pct of them
+	 * reads, at uniform block-aligned offsets of an oltp_size file, with
+	 * an fdatasync every oltp_sync_every writes (0: none), for
+	 * oltp_seconds. */
+	uint32_t oltp_procs;
+	const GArray *oltp_proc_counts; /* uint32_t: --oltp-procs */
+	uint32_t oltp_block;
+	uint32_t oltp_read_pct;
+	uint64_t oltp_size;
+	uint64_t oltp_sync_every;
+	uint32_t oltp_seconds;
 };
 
 /* The file of stream k (0-based) of a sweep cell run by more than one

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The oltp step: a cold data file, then each process count timed, its
+ * reads and writes made results of their own. */
+#include "oltp-run.h"
+#include "error.h"
+#include "progress.h"
+#include "residency.h"
+#include "rng.h"
+#include "../workloads/oltp.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+char *ab_oltp_sync_mode(uint64_t sync_every)
+{
+	if (!sync_every)
+		return g_strdup("none");
+	return g_strdup_printf("fdatasync every %" G_GUINT64_FORMAT " write%s per process, timed with that write",
+			       sync_every, sync_every == 1 ? "" : "s");
+}
+
+/* The test file, opened by the parent: never following a link or blocking,
+ * and only the regular file with one link of whoever makes it (with -u its
+ * directory is the user's). */
+static int open_data(const struct ab_suite *s, int flags, GError **error)
+{
+	int fd = openat(s->run_dir->dir_fd, s->run_dir->io_name, flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1 &&
+	    st.st_uid == s->run_dir->io_owner)
+		return fd;
+	int e = fd < 0 ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+	if (e)
+		ab_set_error_errno(error, AB_ERROR_PHASE, e, "cannot open '%s'", s->run_dir->io_path);
+	else
+		g_set_error(error, AB_ERROR, AB_ERROR_PHASE,
+			    "cannot use '%s': not the regular file, with one link, the run made", s->run_dir->io_path);
+	return -1;
+}
+
+/* Is the test file already at least the data file's size? */
+static gboolean data_ready(const struct ab_suite *s, uint64_t size)
+{
+	struct stat st;
+	return fstatat(s->run_dir->dir_fd, s->run_dir->io_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISREG(st.st_mode) && (uint64_t)st.st_size >= size;
+}
+
+/* Untimed, before each count: the file's dirty pages (the last count's
+ * writes) written back, then all its pages dropped: the processes start
+ * from the device, as the sweep's cold reads do. */
+static gboolean evict(const struct ab_suite *s, GError **error)
+{
+	int fd = open_data(s, O_RDONLY, error);
+	if (fd < 0)
+		return FALSE;
+	gboolean ok = TRUE;
+	if (fdatasync(fd) != 0) {
+		ab_set_error_errno(error, AB_ERROR_PHASE, errno, "cannot write back '%s'", s->run_dir->io_path);
+		ok = FALSE;
+	} else if ((errno = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)) != 0) {
+		ab_set_error_errno(error, AB_ERROR_PHASE, errno, "cannot evict '%s'", s->run_dir->io_path);
+		ok = FALSE;
+	}
+	close(fd);
+	return ok;
+}
+
+static double resident(const struct ab_suite *s, uint64_t size)
+{
+	int fd = open_data(s, O_RDONLY, NULL);
+	if (fd < 0)
+		return NAN;
+	double share = ab_file_resident_share(fd, size);
+	close(fd);
+	return share;
+}
+
+/* The reads' and the writes' own results, made from the workers' samples
+ * while the runner still has them. */
+struct split {
+	const struct ab_phase *phase;
+	struct ab_result *kind[2];
+};
+
+static void split_samples(const struct ab_sample *samples, unsigned n, void *data)
+{
+	struct split *sp = data;
+	struct ab_sample *one = g_new(struct ab_sample, n);
+	for (unsigned k = 0; k < 2; k++) {
+		for (unsigned i = 0; i < n; i++) {
+			one[i] = samples[i];
+			one[i].ops = samples[i].kind[k].ops;
+			one[i].bytes = samples[i].kind[k].bytes;
+			one[i].latency = samples[i].kind[k].latency;
+		}
+		ab_result_merge(sp->phase, one, n, sp->kind[k]);
+	}
+	g_free(one);
+}
+
+/* One kind's row: the whole step's result (conditions, CPU, devices, the
+ * window) with that kind's counts, rate and latency. */
+static struct ab_result *kind_row(const struct ab_result *all, struct ab_result *kind, const char *test)
+{
+	struct ab_result *row = ab_result_dup(all);
+	row->ops = kind->ops;
+	row->bytes = kind->bytes;
+	row->rate = kind->rate;
+	row->latency = kind->latency;
+	GArray *tmp = row->per_worker;
+	row->per_worker = kind->per_worker;
+	kind->per_worker = tmp;
+	g_free(row->key.test);
+	row->key.test = g_strdup(test);
+	return row;
+}
+
+static void describe(const struct ab_suite *s, const struct ab_step *st, gboolean cold, struct ab_result *res)
+{
+	g_free(res->cache_state);
+	g_free(res->cache_mode);
+	g_free(res->sync_mode);
+	res->cache_state = g_strdup(cold ? "cold" : "warm");
+	if (st->direct)
+		res->cache_mode = g_strdup(cold ? "cold: the data file was written back and evicted, and O_DIRECT "
+						  "bypasses the page cache"
+						: "cold: O_DIRECT bypasses the page cache");
+	else
+		res->cache_mode = g_strdup(cold ? "cold: the data file was written back and evicted (fdatasync, "
+						  "posix_fadvise DONTNEED) before the processes started"
+						: "warm: --cache none evicts nothing");
+	(void)s;
+	res->sync_mode = ab_oltp_sync_mode(st->oltp_sync_every);
+	res->direct = st->direct;
+	res->key.file_size = st->oltp_size;
+	res->key.record_size = st->oltp_block;
+	res->key.streams = st->oltp_procs;
+}
+
+static gboolean run_count(struct ab_suite *s, struct ab_runner *r, const struct ab_step *st, uint64_t seed,
+			  gboolean laid_out, struct ab_run *run, GError **error)
+{
+	gboolean cold = s->cfg->cache != AB_CACHE_NONE;
+	if (cold && !evict(s, error))
+		return FALSE;
+	g_autoptr(ab_result) all = ab_result_new(st->phase->name);
+	all->resident_at_start = resident(s, st->oltp_size);
+	struct split sp = { st->phase, { ab_result_new(st->phase->name), ab_result_new(st->phase->name) } };
+	g_autofree char *detail = g_strdup_printf("%u process%s, %us", st->oltp_procs,
+						  st->oltp_procs == 1 ? "" : "es", st->oltp_seconds);
+	ab_progress_phase_begin(st->phase->name, detail, "I/Os");
+	gboolean ok = ab_runner_run_step_samples(r, st, seed, all, split_samples, &sp, error);
+	ab_progress_phase_end(ok, ok ? all->rate : NAN);
+	if (ok) {
+		describe(s, st, cold || st->direct, all);
+		all->laid_out_untimed = laid_out;
+		g_free(all->key.test);
+		all->key.test = g_strdup("all");
+		ab_run_add_result(run, kind_row(all, sp.kind[AB_OP_READ], "read"));
+		ab_run_add_result(run, kind_row(all, sp.kind[AB_OP_WRITE], "write"));
+		ab_run_add_result(run, g_steal_pointer(&all));
+	} else {
+		g_prefix_error(error, "oltp with %u process%s: ", st->oltp_procs, st->oltp_procs == 1 ? "" : "es");
+	}
+	ab_result_free(sp.kind[0]);
+	ab_result_free(sp.kind[1]);
+	return ok;
+}
+
+gboolean ab_oltp_run(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step, uint64_t seed,
+		     struct ab_run *run, GError **error)
+{
+	gboolean laid_out = FALSE;
+	if (!data_ready(s, step->oltp_size)) {
+		/* Incompressible blocks (unless --data zeros), as every phase's
+		 * file: a compressing file system must not answer from air. */
+		struct ab_step lay = *step;
+		lay.phase = &ab_phase_layout;
+		lay.file_size = step->oltp_size;
+		lay.evict_after_layout = TRUE;
+		g_autoptr(ab_result) scratch = ab_result_new(ab_phase_layout.name);
+		ab_progress_phase_begin(ab_phase_layout.name, "(untimed, for 'oltp')", NULL);
+		gboolean ok = ab_runner_run_step(r, &lay, seed ^ 1, scratch, error);
+		ab_progress_phase_end(ok, NAN);
+		if (!ok)
+			return FALSE;
+		s->io_from_layout = TRUE;
+		laid_out = TRUE;
+	} else {
+		laid_out = s->io_from_layout;
+	}
+	uint32_t one = step->oltp_procs ? step->oltp_procs : AB_OLTP_DEFAULT_PROCS;
+	const GArray *counts = step->oltp_proc_counts;
+	guint n = counts && counts->len ? counts->len : 1;
+	for (guint i = 0; i < n; i++) {
+		struct ab_step st = *step;
+		st.oltp_procs = counts && counts->len ? g_array_index(counts, uint32_t, i) : one;
+		uint64_t state = seed ^ ((uint64_t)st.oltp_procs << 32);
+		if (!run_count(s, r, &st, ab_rng_splitmix(&state), laid_out, run, error))
+			return FALSE;
+	}
+	return TRUE;
+}
