@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static unsigned worker_count(const struct ab_step *step)
@@ -30,18 +31,24 @@ static int run(struct ab_phase_ctx *ctx)
 	uint64_t blocks = ab_oltp_blocks(step->oltp_size, block);
 	if (!blocks)
 		return ab_worker_fail(ctx, EINVAL, "the data file holds no whole %u-byte block", block);
-	unsigned char *rbuf = ab_aligned_alloc(block);
-	struct ab_databuf db;
-	if (!rbuf || ab_databuf_init(&db, step->data, block, ctx->seed ^ (0x0171u + ctx->worker)) != 0) {
+	/* Two blocks a process, not a data pool each: 256 processes must fit
+	 * a memory cgroup's cap too. */
+	unsigned char *rbuf = ab_aligned_alloc(block), *wbuf = ab_aligned_alloc(block);
+	if (!rbuf || !wbuf) {
 		free(rbuf);
+		free(wbuf);
 		return ab_worker_fail(ctx, ENOMEM, "cannot allocate the block buffers");
 	}
 	struct ab_rng rng;
 	ab_rng_init(&rng, ctx->seed, 0x01790000u + ctx->worker);
+	if (step->data == AB_DATA_RANDOM)
+		ab_rng_fill(&rng, wbuf, block);
+	else
+		memset(wbuf, 0, block);
 	int fd = ab_open_io(ctx, O_RDWR, step->direct);
 	if (fd < 0) {
 		free(rbuf);
-		ab_databuf_clear(&db);
+		free(wbuf);
 		return -1;
 	}
 	const uint64_t span_ns = (uint64_t)step->oltp_seconds * AB_NS_PER_SEC;
@@ -61,7 +68,8 @@ static int run(struct ab_phase_ctx *ctx)
 				break;
 		} else {
 			kind = AB_OP_WRITE;
-			if (ab_pwrite_all(fd, ab_databuf_block(&db, done), block, off) != 0) {
+			ab_oltp_stamp(wbuf, block, ctx->worker, writes);
+			if (ab_pwrite_all(fd, wbuf, block, off) != 0) {
 				rc = ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
 				break;
 			}
@@ -86,7 +94,7 @@ static int run(struct ab_phase_ctx *ctx)
 	sm->ops = rc == 0 ? done : 0;
 	sm->bytes = rc == 0 ? done * block : 0;
 	free(rbuf);
-	ab_databuf_clear(&db);
+	free(wbuf);
 	return rc;
 }
 

@@ -14,6 +14,7 @@
  */
 
 #include <stdint.h>
+#include <string.h>
 
 #include "../src/rng.h"
 
@@ -52,6 +53,19 @@ static inline int ab_oltp_is_read(struct ab_rng *rng, uint32_t read_pct)
 static inline int ab_oltp_syncs_after(uint64_t writes, uint64_t every)
 {
 	return every && writes % every == 0;
+}
+
+/* Before each write: the process and its write number in the first 8
+ * bytes of every 4 KiB page of the block, so no two blocks written are
+ * alike (nothing to deduplicate) while the rest stays the random bytes
+ * drawn once. */
+static inline void ab_oltp_stamp(unsigned char *buf, uint32_t block, uint32_t worker, uint64_t writes)
+{
+	uint64_t stamp = ((uint64_t)worker << 48) ^ writes;
+	for (uint32_t at = 0; at < block; at += 4096) {
+		uint64_t v = stamp ^ ((uint64_t)at << 32);
+		memcpy(buf + at, &v, sizeof(v));
+	}
 }
 
 #endif
