@@ -29,7 +29,8 @@
 #define AB_EXTRA_PHASE_LIST(X) \
 	X(SWEEP, sweep)              \
 	X(RAW_READ, raw_read)        \
-	X(RAW_WRITE, raw_write)
+	X(RAW_WRITE, raw_write)      \
+	X(WAL, wal)
 
 enum ab_phase_id {
 #define AB_X(id, stem) AB_PHASE_##id,
