@@ -8,6 +8,7 @@
 #include "../workloads/oltp.h"
 #include "../workloads/phase.h"
 #include "../workloads/sweep.h"
+#include "../workloads/wal.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -45,6 +46,10 @@ void ab_config_clear(struct ab_config *cfg)
 	ab_sweep_grid_clear(&cfg->sweep_grid);
 	if (cfg->stream_counts)
 		g_array_unref(cfg->stream_counts);
+	if (cfg->wal_syncs)
+		g_array_unref(cfg->wal_syncs);
+	if (cfg->wal_commits)
+		g_array_unref(cfg->wal_commits);
 	if (cfg->oltp_proc_counts)
 		g_array_unref(cfg->oltp_proc_counts);
 	ab_target_spec_clear(&cfg->target);
@@ -325,6 +330,54 @@ static gboolean finish_sweep(struct ab_config *cfg, uint64_t physical_ram_bytes,
 	return check_sweep_order(cfg, cells, most, physical_ram_bytes, error);
 }
 
+/* The wal phase: its options only with it, its defaults, and its results
+ * (one per method and commit size) added to `results`. */
+static gboolean finish_wal(struct ab_config *cfg, uint64_t *results, GError **error)
+{
+	const char *given = cfg->wal_syncs ? "--wal-sync" : cfg->wal_commits ? "--wal-records"
+			    : cfg->wal_writers ? "--wal-writers" : cfg->wal_seconds > 0 ? "--wal-seconds"
+			    : cfg->wal_count ? "--wal-commits" : NULL;
+	guint wals = 0;
+	for (guint i = 0; cfg->phase_ids && i < cfg->phase_ids->len; i++)
+		wals += g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_WAL;
+	if (!wals) {
+		if (given) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "%s applies to the wal phase, which is not asked for (--phases wal)", given);
+			return FALSE;
+		}
+		return TRUE;
+	}
+	if (cfg->wal_seconds > 0 && cfg->wal_count) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "--wal-seconds and --wal-commits exclude each other: a method runs for a time or a count");
+		return FALSE;
+	}
+	if (!cfg->wal_syncs) {
+		unsigned m = AB_WAL_FDATASYNC; /* PostgreSQL's default on Linux */
+		cfg->wal_syncs = g_array_new(FALSE, FALSE, sizeof(unsigned));
+		g_array_append_val(cfg->wal_syncs, m);
+	}
+	if (!cfg->wal_commits) {
+		struct ab_wal_commit c = { 1, AB_DEFAULT_CHUNK };
+		cfg->wal_commits = g_array_new(FALSE, FALSE, sizeof(struct ab_wal_commit));
+		g_array_append_val(cfg->wal_commits, c);
+	}
+	if (!cfg->wal_count && !(cfg->wal_seconds > 0))
+		cfg->wal_seconds = AB_WAL_DEFAULT_SECONDS;
+	for (guint i = 0; cfg->direct && i < cfg->wal_commits->len; i++) {
+		const struct ab_wal_commit *c = &g_array_index(cfg->wal_commits, struct ab_wal_commit, i);
+		if (c->write_size % 4096) {
+			g_autofree char *label = ab_wal_commit_label(c);
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "invalid --wal-records '%s' with --direct: O_DIRECT writes are whole 4k blocks", label);
+			return FALSE;
+		}
+	}
+	*results += (uint64_t)wals * (cfg->wal_syncs->len * cfg->wal_commits->len - 1);
+	return TRUE;
+}
+
 /* The oltp phase's parameters against each other and the run's; `results`
  * grows by what its steps add beyond the one each phase counts for. */
 static gboolean finish_oltp(struct ab_config *cfg, uint64_t *results, GError **error)
@@ -378,7 +431,8 @@ static gboolean finish_step(struct ab_config *cfg, uint64_t physical_ram_bytes, 
 	uint64_t ram_mib = ab_config_effective_ram_mib(cfg, physical_ram_bytes);
 	/* A sweep asked for without bonnie++'s I/O phases has its own sizes:
 	 * no default -s file (nor its twice-the-RAM rule) applies. */
-	gboolean sweep_only_io = cfg->phases_given && asks_for(cfg, 0, AB_PHASE_SWEEP) &&
+	gboolean sweep_only_io = cfg->phases_given &&
+				 (asks_for(cfg, 0, AB_PHASE_SWEEP) || asks_for(cfg, 0, AB_PHASE_WAL)) &&
 				 !asks_for(cfg, AB_PHASE_IO, AB_PHASE_ID_COUNT);
 	if (!cfg->file_size_given)
 		cfg->file_size = sweep_only_io ? 0 : default_file_size_mib(ram_mib) * AB_MIB;
@@ -416,6 +470,7 @@ static gboolean finish_step(struct ab_config *cfg, uint64_t physical_ram_bytes, 
 		return FALSE;
 	}
 	if (!check_phases(cfg, error) || !finish_sweep(cfg, physical_ram_bytes, results, error) ||
+	    !finish_wal(cfg, results, error) ||
 	    !finish_oltp(cfg, results, error))
 		return FALSE;
 	if (cfg->steps)

@@ -8,6 +8,8 @@
 #include "../workloads/oltp.h"
 #include "../workloads/phase.h"
 #include "../workloads/sweep.h"
+#include "../workloads/wal.h"
+#include "wal-options.h"
 
 #include <string.h>
 
@@ -621,6 +623,58 @@ static gboolean opt_sweep_csv(const char *name, const char *value, gpointer data
 	return set_string(name, value, "file name", &((struct ab_config *)data)->sweep_csv_path, error);
 }
 
+/* The wal phase's (workloads/wal.h). */
+static gboolean opt_wal_sync(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	GArray *list;
+	if (!ab_wal_parse_syncs(name, value, &list, error))
+		return FALSE;
+	if (cfg->wal_syncs)
+		g_array_unref(cfg->wal_syncs);
+	cfg->wal_syncs = list;
+	return TRUE;
+}
+
+static gboolean opt_wal_records(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	GArray *list;
+	if (!ab_wal_parse_commits(name, value, &list, error))
+		return FALSE;
+	if (cfg->wal_commits)
+		g_array_unref(cfg->wal_commits);
+	cfg->wal_commits = list;
+	return TRUE;
+}
+
+static gboolean opt_wal_writers(const char *name, const char *value, gpointer data, GError **error)
+{
+	uint64_t n;
+	if (!ab_parse_count(value, AB_WAL_MAX_WRITERS, &n, NULL) || n == 0) {
+		g_autofree char *why = g_strdup_printf("a writer count from 1 to %u", AB_WAL_MAX_WRITERS);
+		return bad_option(error, name, value, why);
+	}
+	((struct ab_config *)data)->wal_writers = (uint32_t)n;
+	return TRUE;
+}
+
+static gboolean opt_wal_seconds(const char *name, const char *value, gpointer data, GError **error)
+{
+	return ab_wal_parse_seconds(name, value, &((struct ab_config *)data)->wal_seconds, error);
+}
+
+static gboolean opt_wal_commits(const char *name, const char *value, gpointer data, GError **error)
+{
+	uint64_t n;
+	if (!ab_parse_count(value, AB_WAL_MAX_COMMITS, &n, NULL) || n == 0) {
+		g_autofree char *why = g_strdup_printf("a commit count from 1 to %" G_GUINT64_FORMAT, AB_WAL_MAX_COMMITS);
+		return bad_option(error, name, value, why);
+	}
+	((struct ab_config *)data)->wal_count = n;
+	return TRUE;
+}
+
 #define CB(f) G_OPTION_ARG_CALLBACK, (gpointer)(f)
 #define NOARG G_OPTION_FLAG_NO_ARG
 
@@ -713,6 +767,15 @@ static const GOptionEntry entries[] = {
 	  "Sweep: the --streams share one file, each its own region of it", NULL },
 	{ "sweep-csv", 0, G_OPTION_FLAG_FILENAME, CB(opt_sweep_csv),
 	  "Append the sweep's cells to FILE, one CSV row each with named columns", "FILE" },
+	{ "wal-sync", 0, 0, CB(opt_wal_sync),
+	  "WAL: sync after each commit: fdatasync (default), fsync, open_datasync (O_DSYNC), open_sync (O_SYNC); "
+	  "a list, or all", "LIST" },
+	{ "wal-records", 0, 0, CB(opt_wal_records),
+	  "WAL: commit sizes (8k); NxSIZE is N writes then one sync (2x8k, a group commit)", "LIST" },
+	{ "wal-writers", 0, 0, CB(opt_wal_writers), "WAL: concurrent committers, each its own log file (1)", "N" },
+	{ "wal-seconds", 0, 0, CB(opt_wal_seconds), "WAL: timed seconds of each method and size (5)", "S" },
+	{ "wal-commits", 0, 0, CB(opt_wal_commits),
+	  "WAL: commits of each committer per method and size, instead of --wal-seconds", "N" },
 	{ "oltp-procs", 0, 0, CB(opt_oltp_procs),
 	  "Oltp: forked processes doing random I/O at once (8); a list runs once per count", "N[,N...]" },
 	{ "oltp-block", 0, 0, CB(opt_oltp_block), "Oltp: bytes per read or write (8k)", "SIZE" },

@@ -7,6 +7,7 @@
 #include "runner.h"
 #include "oltp-run.h"
 #include "sweep-run.h"
+#include "wal-run.h"
 #include "../workloads/fileset.h"
 
 #include <fcntl.h>
@@ -266,6 +267,10 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 			ok = ab_sweep_run(s, &r, step, seed, run, error);
 			/* It leaves the test file empty. */
 			s->io_from_layout = FALSE;
+			continue;
+		}
+		if (ph->id == AB_PHASE_WAL) {
+			ok = ab_wal_run(s, &r, step, seed, run, error);
 			continue;
 		}
 		if (ph->id == AB_PHASE_OLTP) {

@@ -30,6 +30,7 @@
 	X(SWEEP, sweep)              \
 	X(RAW_READ, raw_read)        \
 	X(RAW_WRITE, raw_write)      \
+	X(WAL, wal)                  \
 	X(OLTP, oltp)
 
 enum ab_phase_id {
