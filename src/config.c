@@ -147,7 +147,8 @@ static const char *phase_blocked(const struct ab_config *cfg, const struct ab_ph
 {
 	if ((ph->flags & AB_PHASE_FILES) && !cfg->num_files)
 		return "-n 0 skips the file phases";
-	if ((ph->flags & AB_PHASE_IO) && !cfg->file_size && !(ph->id == AB_PHASE_OLTP && cfg->oltp_size))
+	if ((ph->flags & AB_PHASE_IO) && !cfg->file_size &&
+	    !((ph->id == AB_PHASE_OLTP || ph->id == AB_PHASE_OLTP_WAL) && cfg->oltp_size))
 		return "-s 0 skips the I/O phases";
 	if ((ph->flags & AB_PHASE_PER_CHAR) && !cfg->byte_io_size)
 		return "-f skips the per-char phases";
@@ -340,7 +341,8 @@ static gboolean finish_wal(struct ab_config *cfg, uint64_t *results, GError **er
 	guint wals = 0;
 	for (guint i = 0; cfg->phase_ids && i < cfg->phase_ids->len; i++)
 		wals += g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_WAL;
-	if (!wals) {
+	/* oltp+wal runs the committers too (finish_oltp counts its results). */
+	if (!wals && !asks_for(cfg, 0, AB_PHASE_OLTP_WAL)) {
 		if (given) {
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 				    "%s applies to the wal phase, which is not asked for (--phases wal)", given);
@@ -382,10 +384,11 @@ static gboolean finish_wal(struct ab_config *cfg, uint64_t *results, GError **er
  * grows by what its steps add beyond the one each phase counts for. */
 static gboolean finish_oltp(struct ab_config *cfg, uint64_t *results, GError **error)
 {
-	if (!asks_for(cfg, 0, AB_PHASE_OLTP)) {
+	if (!asks_for(cfg, 0, AB_PHASE_OLTP) && !asks_for(cfg, 0, AB_PHASE_OLTP_WAL)) {
 		if (cfg->oltp_given) {
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-				    "the --oltp-* options apply to the oltp phase, which is not asked for (--phases oltp)");
+				    "the --oltp-* options apply to the oltp phase, which is not asked for "
+				    "(--phases oltp or oltp+wal)");
 			return FALSE;
 		}
 		return TRUE;
@@ -414,6 +417,13 @@ static gboolean finish_oltp(struct ab_config *cfg, uint64_t *results, GError **e
 		oltps += g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_OLTP;
 	uint64_t counts = cfg->oltp_proc_counts ? cfg->oltp_proc_counts->len : 1;
 	*results += (uint64_t)oltps * (3 * counts - 1);
+	/* oltp+wal: per commit size and method, the commits alone, then per
+	 * count the commits under load and the load's three rows. */
+	guint loaded = 0;
+	for (guint i = 0; i < cfg->phase_ids->len; i++)
+		loaded += g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_OLTP_WAL;
+	if (loaded)
+		*results += (uint64_t)loaded * (cfg->wal_syncs->len * cfg->wal_commits->len * (1 + 4 * counts) - 1);
 	if (*results > AB_RUN_MAX_RESULTS) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 			    "the run makes %" G_GUINT64_FORMAT " results, more than the %d one run holds: give fewer "

@@ -15,6 +15,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static const struct ab_phase *ab_oltp_phase(void)
+{
+	return ab_phase_by_id(AB_PHASE_OLTP);
+}
+
 char *ab_oltp_sync_mode(uint64_t sync_every)
 {
 	if (!sync_every)
@@ -82,52 +87,61 @@ static double resident(const struct ab_suite *s, uint64_t size)
 	return share;
 }
 
-/* The reads' and the writes' own results, made from the workers' samples
- * while the runner still has them. */
-struct split {
-	const struct ab_phase *phase;
-	struct ab_result *kind[2];
-};
-
-static void split_samples(const struct ab_sample *samples, unsigned n, void *data)
+/* What the workers of one role did: their own figures in `row`, which
+ * holds the step's (system CPU, iowait, devices, the workers' lives). */
+static void take_workers(struct ab_result *row, struct ab_result *merged)
 {
-	struct split *sp = data;
+	row->ops = merged->ops;
+	row->bytes = merged->bytes;
+	row->rate = merged->rate;
+	row->workers = merged->workers;
+	row->elapsed_s = merged->elapsed_s;
+	row->measurable = merged->measurable;
+	row->user_s = merged->user_s;
+	row->sys_s = merged->sys_s;
+	row->cpu_percent = merged->cpu_percent;
+	row->latency = merged->latency;
+	GArray *tmp = row->per_worker;
+	row->per_worker = merged->per_worker;
+	merged->per_worker = tmp;
+}
+
+void ab_oltp_split_samples(const struct ab_sample *samples, unsigned n, void *data)
+{
+	struct ab_oltp_split *sp = data;
+	if (sp->from + sp->count > n)
+		return;
+	samples += sp->from;
+	n = sp->count;
 	struct ab_sample *one = g_new(struct ab_sample, n);
-	for (unsigned k = 0; k < 2; k++) {
+	for (unsigned k = 0; k < 3; k++) {
 		for (unsigned i = 0; i < n; i++) {
 			one[i] = samples[i];
-			one[i].ops = samples[i].kind[k].ops;
-			one[i].bytes = samples[i].kind[k].bytes;
-			one[i].latency = samples[i].kind[k].latency;
+			if (k < 2) {
+				one[i].ops = samples[i].kind[k].ops;
+				one[i].bytes = samples[i].kind[k].bytes;
+				one[i].latency = samples[i].kind[k].latency;
+			}
 		}
-		ab_result_merge(sp->phase, one, n, sp->kind[k]);
+		g_clear_pointer(&sp->merged[k], ab_result_free);
+		sp->merged[k] = ab_result_new(ab_oltp_phase()->name);
+		ab_result_merge(ab_oltp_phase(), one, n, sp->merged[k]);
 	}
 	g_free(one);
 }
 
-/* One kind's row: the whole step's result (conditions, CPU, devices, the
- * window) with that kind's counts, rate and latency. */
-static struct ab_result *kind_row(const struct ab_result *all, struct ab_result *kind, const char *test)
+void ab_oltp_split_clear(struct ab_oltp_split *sp)
 {
-	struct ab_result *row = ab_result_dup(all);
-	row->ops = kind->ops;
-	row->bytes = kind->bytes;
-	row->rate = kind->rate;
-	row->latency = kind->latency;
-	GArray *tmp = row->per_worker;
-	row->per_worker = kind->per_worker;
-	kind->per_worker = tmp;
-	g_free(row->key.test);
-	row->key.test = g_strdup(test);
-	return row;
+	for (unsigned k = 0; k < 3; k++)
+		g_clear_pointer(&sp->merged[k], ab_result_free);
 }
 
-static void describe(const struct ab_suite *s, const struct ab_step *st, gboolean cold, struct ab_result *res)
+static void describe(const struct ab_step *st, gboolean cold, struct ab_result *res)
 {
 	g_free(res->cache_state);
 	g_free(res->cache_mode);
 	g_free(res->sync_mode);
-	res->cache_state = g_strdup(cold ? "cold" : "warm");
+	res->cache_state = g_strdup(cold || st->direct ? "cold" : "warm");
 	if (st->direct)
 		res->cache_mode = g_strdup(cold ? "cold: the data file was written back and evicted, and O_DIRECT "
 						  "bypasses the page cache"
@@ -136,7 +150,6 @@ static void describe(const struct ab_suite *s, const struct ab_step *st, gboolea
 		res->cache_mode = g_strdup(cold ? "cold: the data file was written back and evicted (fdatasync, "
 						  "posix_fadvise DONTNEED) before the processes started"
 						: "warm: --cache none evicts nothing");
-	(void)s;
 	res->sync_mode = ab_oltp_sync_mode(st->oltp_sync_every);
 	res->direct = st->direct;
 	res->key.file_size = st->oltp_size;
@@ -144,33 +157,76 @@ static void describe(const struct ab_suite *s, const struct ab_step *st, gboolea
 	res->key.streams = st->oltp_procs;
 }
 
+void ab_oltp_add_rows(const struct ab_oltp_split *sp, const struct ab_result *step_res, const struct ab_step *st,
+		      const struct ab_oltp_cold *cold, gboolean laid_out, const char *suffix, struct ab_run *run)
+{
+	static const char *const tests[3] = { "read", "write", "all" };
+	for (unsigned k = 0; k < 3; k++) {
+		if (!sp->merged[k])
+			continue;
+		struct ab_result *row = ab_result_dup(step_res);
+		g_free(row->phase);
+		row->phase = g_strdup(ab_oltp_phase()->name);
+		take_workers(row, sp->merged[k]);
+		describe(st, cold->evicted, row);
+		row->resident_at_start = cold->resident;
+		row->laid_out_untimed = laid_out;
+		g_free(row->key.test);
+		row->key.test = g_strconcat(tests[k], suffix, NULL);
+		ab_run_add_result(run, row);
+	}
+}
+
+gboolean ab_oltp_make_cold(struct ab_suite *s, const struct ab_step *st, struct ab_oltp_cold *out, GError **error)
+{
+	out->evicted = s->cfg->cache != AB_CACHE_NONE;
+	if (out->evicted && !evict(s, error))
+		return FALSE;
+	out->resident = resident(s, st->oltp_size);
+	return TRUE;
+}
+
 static gboolean run_count(struct ab_suite *s, struct ab_runner *r, const struct ab_step *st, uint64_t seed,
 			  gboolean laid_out, struct ab_run *run, GError **error)
 {
-	gboolean cold = s->cfg->cache != AB_CACHE_NONE;
-	if (cold && !evict(s, error))
+	struct ab_oltp_cold cold;
+	if (!ab_oltp_make_cold(s, st, &cold, error))
 		return FALSE;
-	g_autoptr(ab_result) all = ab_result_new(st->phase->name);
-	all->resident_at_start = resident(s, st->oltp_size);
-	struct split sp = { st->phase, { ab_result_new(st->phase->name), ab_result_new(st->phase->name) } };
+	g_autoptr(ab_result) res = ab_result_new(st->phase->name);
+	struct ab_oltp_split sp = { .from = 0, .count = st->oltp_procs };
 	g_autofree char *detail = g_strdup_printf("%u process%s, %us", st->oltp_procs,
 						  st->oltp_procs == 1 ? "" : "es", st->oltp_seconds);
 	ab_progress_phase_begin(st->phase->name, detail, "I/Os");
-	gboolean ok = ab_runner_run_step_samples(r, st, seed, all, split_samples, &sp, error);
-	ab_progress_phase_end(ok, ok ? all->rate : NAN);
-	if (ok) {
-		describe(s, st, cold || st->direct, all);
-		all->laid_out_untimed = laid_out;
-		g_free(all->key.test);
-		all->key.test = g_strdup("all");
-		ab_run_add_result(run, kind_row(all, sp.kind[AB_OP_READ], "read"));
-		ab_run_add_result(run, kind_row(all, sp.kind[AB_OP_WRITE], "write"));
-		ab_run_add_result(run, g_steal_pointer(&all));
-	} else {
+	gboolean ok = ab_runner_run_step_samples(r, st, seed, res, ab_oltp_split_samples, &sp, error);
+	ab_progress_phase_end(ok, ok ? res->rate : NAN);
+	if (ok)
+		ab_oltp_add_rows(&sp, res, st, &cold, laid_out, "", run);
+	else
 		g_prefix_error(error, "oltp with %u process%s: ", st->oltp_procs, st->oltp_procs == 1 ? "" : "es");
+	ab_oltp_split_clear(&sp);
+	return ok;
+}
+
+gboolean ab_oltp_lay_out(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step, uint64_t seed,
+			 gboolean *laid_out, GError **error)
+{
+	if (data_ready(s, step->oltp_size)) {
+		*laid_out = s->io_from_layout;
+		return TRUE;
 	}
-	ab_result_free(sp.kind[0]);
-	ab_result_free(sp.kind[1]);
+	/* Incompressible blocks (unless --data zeros), as every phase's file:
+	 * a compressing file system must not answer from air. */
+	struct ab_step lay = *step;
+	lay.phase = &ab_phase_layout;
+	lay.file_size = step->oltp_size;
+	lay.evict_after_layout = TRUE;
+	g_autoptr(ab_result) scratch = ab_result_new(ab_phase_layout.name);
+	g_autofree char *detail = g_strdup_printf("(untimed, for '%s')", step->phase->name);
+	ab_progress_phase_begin(ab_phase_layout.name, detail, NULL);
+	gboolean ok = ab_runner_run_step(r, &lay, seed ^ 1, scratch, error);
+	ab_progress_phase_end(ok, NAN);
+	if (ok)
+		s->io_from_layout = *laid_out = TRUE;
 	return ok;
 }
 
@@ -178,30 +234,13 @@ gboolean ab_oltp_run(struct ab_suite *s, struct ab_runner *r, const struct ab_st
 		     struct ab_run *run, GError **error)
 {
 	gboolean laid_out = FALSE;
-	if (!data_ready(s, step->oltp_size)) {
-		/* Incompressible blocks (unless --data zeros), as every phase's
-		 * file: a compressing file system must not answer from air. */
-		struct ab_step lay = *step;
-		lay.phase = &ab_phase_layout;
-		lay.file_size = step->oltp_size;
-		lay.evict_after_layout = TRUE;
-		g_autoptr(ab_result) scratch = ab_result_new(ab_phase_layout.name);
-		ab_progress_phase_begin(ab_phase_layout.name, "(untimed, for 'oltp')", NULL);
-		gboolean ok = ab_runner_run_step(r, &lay, seed ^ 1, scratch, error);
-		ab_progress_phase_end(ok, NAN);
-		if (!ok)
-			return FALSE;
-		s->io_from_layout = TRUE;
-		laid_out = TRUE;
-	} else {
-		laid_out = s->io_from_layout;
-	}
-	uint32_t one = step->oltp_procs ? step->oltp_procs : AB_OLTP_DEFAULT_PROCS;
+	if (!ab_oltp_lay_out(s, r, step, seed, &laid_out, error))
+		return FALSE;
 	const GArray *counts = step->oltp_proc_counts;
 	guint n = counts && counts->len ? counts->len : 1;
 	for (guint i = 0; i < n; i++) {
 		struct ab_step st = *step;
-		st.oltp_procs = counts && counts->len ? g_array_index(counts, uint32_t, i) : one;
+		st.oltp_procs = counts && counts->len ? g_array_index(counts, uint32_t, i) : step->oltp_procs;
 		uint64_t state = seed ^ ((uint64_t)st.oltp_procs << 32);
 		if (!run_count(s, r, &st, ab_rng_splitmix(&state), laid_out, run, error))
 			return FALSE;

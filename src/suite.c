@@ -6,6 +6,7 @@
 #include "rng.h"
 #include "runner.h"
 #include "oltp-run.h"
+#include "oltp-wal-run.h"
 #include "sweep-run.h"
 #include "wal-run.h"
 #include "../workloads/fileset.h"
@@ -275,6 +276,10 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 		}
 		if (ph->id == AB_PHASE_OLTP) {
 			ok = ab_oltp_run(s, &r, step, seed, run, error);
+			continue;
+		}
+		if (ph->id == AB_PHASE_OLTP_WAL) {
+			ok = ab_oltp_wal_run(s, &r, step, seed, run, error);
 			continue;
 		}
 		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !io_file_ready(s, step)) {

@@ -24,7 +24,7 @@ static unsigned worker_count(const struct ab_step *step)
 	return step->oltp_procs ? step->oltp_procs : 1;
 }
 
-static int run(struct ab_phase_ctx *ctx)
+int ab_oltp_process(struct ab_phase_ctx *ctx)
 {
 	const struct ab_step *step = ctx->step;
 	const uint32_t block = step->oltp_block;
@@ -96,6 +96,11 @@ static int run(struct ab_phase_ctx *ctx)
 	free(rbuf);
 	free(wbuf);
 	return rc;
+}
+
+static int run(struct ab_phase_ctx *ctx)
+{
+	return ab_oltp_process(ctx);
 }
 
 const struct ab_phase ab_phase_oltp = {

@@ -18,6 +18,12 @@
 
 #include "../src/rng.h"
 
+struct ab_phase_ctx;
+
+/* One connection's process, the whole of a worker's life (workloads/oltp.c):
+ * also the oltp role of the combined oltp+wal phase. */
+int ab_oltp_process(struct ab_phase_ctx *ctx);
+
 #define AB_OLTP_DEFAULT_PROCS 8u
 #define AB_OLTP_MAX_PROCS 256u
 #define AB_OLTP_DEFAULT_BLOCK 8192u

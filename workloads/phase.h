@@ -31,7 +31,8 @@
 	X(RAW_READ, raw_read)        \
 	X(RAW_WRITE, raw_write)      \
 	X(WAL, wal)                  \
-	X(OLTP, oltp)
+	X(OLTP, oltp)                \
+	X(OLTP_WAL, oltp_wal)
 
 enum ab_phase_id {
 #define AB_X(id, stem) AB_PHASE_##id,

@@ -5,7 +5,7 @@
 # seen in the syscalls; its rows in the table and the JSON; bad values
 # refused with one line.
 . "$(dirname "$0")/lib.sh"
-plan 26
+plan 34
 export ARRAYBENCH_STATE_DIR=$T/state
 d=$T/dir; mkdir "$d"
 size=$((32 * 1048576))
@@ -23,15 +23,15 @@ PY
 }
 # strace -ff's files PREFIX.PID, one a process (so no call is split), as one
 # line per process that made 8k preads or pwrites: "pid preads pwrites
-# fdatasyncs first-op last-op bad", bad counting transfers not of BLOCK
-# bytes at a BLOCK-aligned offset inside SIZE.
+# fdatasyncs first-op last-op bad first-sync last-sync", bad counting
+# transfers not of BLOCK bytes at a BLOCK-aligned offset inside SIZE.
 per_pid() { # prefix size block
 	python3 - "$@" <<'PY'
 import glob, re, sys
 prefix, size, block = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 io = re.compile(r'^([0-9.]+) (pread64|pwrite64)\(.*, ([0-9]+), ([0-9]+)\) += (-?[0-9]+)')
 for f in sorted(glob.glob(prefix + ".*"), key=lambda f: int(f.rsplit(".", 1)[1])):
-    n = {"pread64": 0, "pwrite64": 0}; syncs = 0; first = last = None; bad = 0
+    n = {"pread64": 0, "pwrite64": 0}; syncs = 0; first = last = None; bad = 0; fs = ls = 0.0
     for line in open(f, errors="replace"):
         m = io.match(line)
         if m:
@@ -44,8 +44,11 @@ for f in sorted(glob.glob(prefix + ".*"), key=lambda f: int(f.rsplit(".", 1)[1])
             bad += length != block or off % block != 0 or off + block > size
         elif " fdatasync(" in line:
             syncs += 1
+            ls = float(line.split()[0])
+            fs = fs or ls
     if n["pread64"] + n["pwrite64"]:
-        print(f.rsplit(".", 1)[1], n["pread64"], n["pwrite64"], syncs, "%.6f" % first, "%.6f" % last, bad)
+        print(f.rsplit(".", 1)[1], n["pread64"], n["pwrite64"], syncs, "%.6f" % first, "%.6f" % last, bad,
+              "%.6f" % fs, "%.6f" % ls)
 PY
 }
 parent_trace() { # prefix: the run's own process's file, the lowest pid
@@ -106,6 +109,34 @@ is "$(awk '$4 != int($3 / 3) { bad++ } END { print NR, bad + 0 }' "$T/c.pids")" 
 	"each of the 2 processes issues one fdatasync per 3 of its pwrites"
 is "$(js "$T/c.json" 'rows["all"]["sync_mode"]')" "fdatasync every 3 writes per process, timed with that write" \
 	"the sync mode says so"
+
+# Commits under load: the committer alone, then beside 3 oltp processes,
+# released together.
+strace -ff -ttt -e trace=pread64,pwrite64,fdatasync -o "$T/w.trace" \
+	"$AB" run -d "$d" -s 32m -r 0 --cache fadvise --phases oltp+wal --oltp-procs 3 --oltp-seconds 2 \
+	--json "$T/w.json" >"$T/w.out" 2>"$T/w.err"
+is $? 0 "--phases oltp+wal exits 0" || sed 's/^/#   /' "$T/w.err"
+traced_whole "$(parent_trace "$T/w.trace")"
+per_pid "$T/w.trace" $size 8192 >"$T/w.pids"
+# The oltp processes pread; the committers (one a run) do not.
+awk '$2 > 0' "$T/w.pids" >"$T/w.oltp"; awk '$2 == 0' "$T/w.pids" | sort -k8 >"$T/w.wal"
+is "$(wc -l <"$T/w.oltp") $(wc -l <"$T/w.wal")" "3 2" "three oltp processes, a committer alone and one under load"
+# Every oltp process was working over [f, l]; the loaded committer synced
+# all through it (give or take its first commit's write, 0.1 s), and the
+# lone one was done before any began.
+is "$(awk 'NR == FNR { if (FNR == 1 || $5 > f) f = $5; if (FNR == 1 || $6 < l) l = $6; if (FNR == 1 || $5 < e) e = $5; next }
+	FNR == 1 { alone = ($9 < e) } FNR == 2 { under = ($8 < f + 0.1 && $9 > l - 0.1 && l - f > 1.5) }
+	END { print alone " " under }' "$T/w.oltp" "$T/w.wal")" "1 1" \
+	"the loaded committer overlaps every oltp process; the lone one ran before them"
+is "$(js "$T/w.json" '[(p["name"], p["key"]["test"]) for p in o["phases"]]')" \
+	'[["wal", "fdatasync"], ["wal", "fdatasync under oltp"], ["oltp", "read under wal"], ["oltp", "write under wal"], ["oltp", "all under wal"]]' \
+	"rows: commits alone, commits under oltp, and the load's read, write and all"
+is "$(js "$T/w.json" '" ".join(str(p["ops"]) for p in o["phases"] if p["name"] == "wal")')" \
+	"$(awk '{ printf "%s%d", (NR > 1 ? " " : ""), $4 }' "$T/w.wal")" "each wal row's commits are its committer's traced fdatasyncs"
+is "$(js "$T/w.json" 'all(1.9 < p["elapsed_s"] < 3 and p["unit"] == ("commits/s" if p["name"] == "wal" else "IOPS") for p in o["phases"])')" \
+	true "both roles ran the oltp's 2 seconds, each in its unit"
+grep -qE '^fdatasync under oltp +8k +1 ' "$T/w.out"; ok $? "the wal table shows the commits under oltp beside the commits alone"
+is "$(ls -A "$d")" "" "nothing is left in DIR"
 
 # Bad values: one line, exit 1, before anything is made.
 bad=0

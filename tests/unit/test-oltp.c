@@ -221,6 +221,39 @@ static void test_options(void **state)
 	}
 }
 
+/* Commits under load: one step of oltp processes and committers, the wal
+ * options taken with it, the oltp options refused with the wal alone. */
+static void test_oltp_wal(void **state)
+{
+	(void)state;
+	struct ab_config cfg;
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "-s", "64m", "-r", "0", "--phases", "oltp+wal",
+			       "--oltp-procs", "8,32", "--wal-sync", "all", "--wal-writers", "2", NULL));
+	assert_true(ab_config_finish(&cfg, ram, NULL));
+	assert_int_equal(cfg.steps->len, 1);
+	const struct ab_step *st = &g_array_index(cfg.steps, struct ab_step, 0);
+	assert_string_equal(st->phase->name, "oltp+wal");
+	/* The oltp processes first, then the committers, by worker index. */
+	assert_int_equal(st->phase->worker_count(st), 8 + 2);
+	struct ab_step zero = *st;
+	zero.oltp_procs = 0;
+	assert_int_equal(st->phase->worker_count(&zero), 2);
+	assert_int_equal(st->wal_syncs->len, 4);
+	assert_int_equal(st->oltp_proc_counts->len, 2);
+	ab_config_clear(&cfg);
+
+	/* The oltp options without either oltp phase are refused. */
+	GError *e = NULL;
+	ab_config_init(&cfg);
+	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "-s", "64m", "-r", "0", "--phases", "wal",
+			       "--oltp-mix", "50:50", NULL));
+	assert_false(ab_config_finish(&cfg, ram, &e));
+	expect_error(e, 1, "oltp+wal");
+	g_error_free(e);
+	ab_config_clear(&cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_mix),
 		cmocka_unit_test(test_sync_every),
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_oltp_wal),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
