@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 static const struct ab_phase *ab_oltp_phase(void)
@@ -55,6 +56,29 @@ static gboolean data_ready(const struct ab_suite *s, uint64_t size)
 	struct stat st;
 	return fstatat(s->run_dir->dir_fd, s->run_dir->io_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	       S_ISREG(st.st_mode) && (uint64_t)st.st_size >= size;
+}
+
+/* The data file must fit (what the test file holds now is freed by the
+ * layout, which truncates it): a layout that ends in ENOSPC after minutes
+ * helps no one. */
+static gboolean check_space(const struct ab_suite *s, const struct ab_step *step, GError **error)
+{
+	struct statvfs vfs;
+	/* Cannot tell (ramfs counts no blocks): the write will say. */
+	if (fstatvfs(s->run_dir->dir_fd, &vfs) != 0 || vfs.f_blocks == 0)
+		return TRUE;
+	uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	struct stat st;
+	if (fstatat(s->run_dir->dir_fd, s->run_dir->io_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+		free_bytes += (uint64_t)st.st_blocks * 512;
+	if (step->oltp_size <= free_bytes)
+		return TRUE;
+	g_autofree char *dir = ab_one_line(s->run_dir->dir);
+	g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
+		    "%s: the %" G_GUINT64_FORMAT " MiB data file does not fit in '%s', which has %" G_GUINT64_FORMAT
+		    " MiB free: give a smaller --oltp-size", step->phase->name, step->oltp_size / AB_MIB, dir,
+		    free_bytes / AB_MIB);
+	return FALSE;
 }
 
 /* Untimed, before each count: the file's dirty pages (the last count's
@@ -214,6 +238,8 @@ gboolean ab_oltp_lay_out(struct ab_suite *s, struct ab_runner *r, const struct a
 		*laid_out = s->io_from_layout;
 		return TRUE;
 	}
+	if (!check_space(s, step, error))
+		return FALSE;
 	/* Incompressible blocks (unless --data zeros), as every phase's file:
 	 * a compressing file system must not answer from air. */
 	struct ab_step lay = *step;
@@ -227,6 +253,9 @@ gboolean ab_oltp_lay_out(struct ab_suite *s, struct ab_runner *r, const struct a
 	ab_progress_phase_end(ok, NAN);
 	if (ok)
 		s->io_from_layout = *laid_out = TRUE;
+	else
+		g_prefix_error(error, "%s: laying out the %" G_GUINT64_FORMAT " MiB data file: ", step->phase->name,
+			       step->oltp_size / AB_MIB);
 	return ok;
 }
 

@@ -93,8 +93,10 @@ static gboolean run_once(struct ab_suite *s, struct ab_runner *r, const struct a
 		if (st->oltp_procs)
 			ab_oltp_add_rows(&b.oltp, res, st, &cold, laid_out, " under wal", run);
 	} else {
-		g_prefix_error(error, "oltp+wal ('%s' with %s commits, %u oltp process%s): ", m->name, label,
-			       st->oltp_procs, st->oltp_procs == 1 ? "" : "es");
+		g_autofree char *load = st->oltp_procs ? g_strdup_printf("under %u oltp process%s", st->oltp_procs,
+									 st->oltp_procs == 1 ? "" : "es")
+						       : g_strdup("alone");
+		g_prefix_error(error, "oltp+wal ('%s' with %s commits, %s): ", m->name, label, load);
 	}
 	ab_oltp_split_clear(&b.oltp);
 	ab_result_free(b.wal);

@@ -5,7 +5,7 @@
 # seen in the syscalls; its rows in the table and the JSON; bad values
 # refused with one line.
 . "$(dirname "$0")/lib.sh"
-plan 34
+plan 36
 export ARRAYBENCH_STATE_DIR=$T/state
 d=$T/dir; mkdir "$d"
 size=$((32 * 1048576))
@@ -137,6 +137,15 @@ is "$(js "$T/w.json" 'all(1.9 < p["elapsed_s"] < 3 and p["unit"] == ("commits/s"
 	true "both roles ran the oltp's 2 seconds, each in its unit"
 grep -qE '^fdatasync under oltp +8k +1 ' "$T/w.out"; ok $? "the wal table shows the commits under oltp beside the commits alone"
 is "$(ls -A "$d")" "" "nothing is left in DIR"
+
+# A data file larger than the free space is refused before its layout.
+if is_root && make_loop_fs "$T/small" 64; then
+	"$AB" run -d "$T/small" -s 32m -r 0 --cache fadvise --phases oltp --oltp-size 128 -q >/dev/null 2>"$T/space.err"
+	is $? 3 "a data file that cannot fit is refused (exit 3)"
+	grep -q "the 128 MiB data file does not fit" "$T/space.err"; ok $? "saying how much it needs and has"
+else
+	skip "needs root to make a small loop file system"; skip "the same"
+fi
 
 # Bad values: one line, exit 1, before anything is made.
 bad=0
