@@ -61,3 +61,22 @@ for pgk, abk in PAIRS:
     print(f"{pgk[0] + ': ' + pgk[1]:34} {abk[0] + ' ' + str(abk[1] // 1024) + 'k':22} "
           f"{statistics.median(x[0] for x in v):9.1f} {statistics.median(x[1] for x in v):12.1f} "
           f"{' '.join(f'{x[2]:.3f}' for x in v):40} {med:.3f}{flag}")
+
+# The noise floor: the same tool against itself, round r against round
+# r + 1 (pg_test_fsync's ops/sec; the wal phase's commits/s), the median of
+# |log ratio| shown as a factor.
+import math
+def spread(values):
+    logs = [abs(math.log(b / a)) for a, b in zip(values, values[1:]) if a > 0 and b > 0]
+    return math.exp(statistics.median(logs)) if logs else float("nan")
+print()
+print("noise floor, each tool against its own next round (median factor between consecutive rounds):")
+for pgk, abk in PAIRS:
+    v = per[pgk]
+    if len(v) < 2:
+        continue
+    print(f"  {pgk[0] + ': ' + pgk[1]:34} pg x{spread([x[0] for x in v]):.2f}   arraybench x{spread([x[1] for x in v]):.2f}")
+allr = [x[2] for pgk, _ in PAIRS for x in per[pgk]]
+if allr:
+    print(f"all pairs: median ratio {statistics.median(allr):.3f}, geometric mean "
+          f"{math.exp(statistics.mean(math.log(r) for r in allr)):.3f} over {len(allr)} pairs")

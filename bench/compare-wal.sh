@@ -68,4 +68,6 @@ for r in $(seq 1 "$rounds"); do
 	echo "round $r done: $(uptime)" >&2
 done
 echo "after: $(uptime)" >>"$out/conditions.txt"
+# Does the pattern itself matter here (same block vs appends)?
+python3 "$top/bench/wal-pattern-probe.py" "$mnt/pg" 8 1 >"$out/pattern-probe.txt"
 python3 "$top/bench/compare-wal.py" "$out" "$rounds" | tee "$out/ratios.txt"
