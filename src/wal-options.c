@@ -46,7 +46,7 @@ gboolean ab_wal_parse_syncs(const char *name, const char *text, GArray **out, GE
 /* "2x8k" or "16k". */
 static gboolean parse_commit(const char *name, const char *w, struct ab_wal_commit *c, GError **error)
 {
-	const char *x = strchr(w, 'x');
+	const char *x = strpbrk(w, "xX");
 	uint64_t writes = 1, size;
 	if (x) {
 		g_autofree char *count = g_strndup(w, (gsize)(x - w));
@@ -94,7 +94,9 @@ gboolean ab_wal_parse_commits(const char *name, const char *text, GArray **out, 
 gboolean ab_wal_parse_seconds(const char *name, const char *text, double *out, GError **error)
 {
 	char *end = NULL;
-	double s = *text && !g_ascii_isspace(*text) ? g_ascii_strtod(text, &end) : NAN;
+	/* Decimal only: strtod would also take "0x10" and "infinity". */
+	gboolean decimal = *text && strspn(text, "0123456789.eE+-") == strlen(text);
+	double s = decimal ? g_ascii_strtod(text, &end) : NAN;
 	if (!end || *end || !isfinite(s) || s < AB_WAL_MIN_SECONDS || s > AB_WAL_MAX_SECONDS) {
 		g_autofree char *why = g_strdup_printf("seconds from %g to %g", AB_WAL_MIN_SECONDS, AB_WAL_MAX_SECONDS);
 		return bad(error, name, text, why);

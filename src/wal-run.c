@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 /* The logs back to the file system (their names stay until the run
@@ -78,10 +79,33 @@ static gboolean run_one(struct ab_runner *r, const struct ab_step *step, const s
 	return TRUE;
 }
 
+/* The logs must fit: one writer's ENOSPC after the others laid theirs out
+ * says less than this.  A file system that counts no blocks (ramfs) is
+ * left to the writes. */
+static gboolean check_space(const struct ab_suite *s, const struct ab_step *step, unsigned writers, GError **error)
+{
+	struct statvfs vfs;
+	if (fstatvfs(s->run_dir->fd, &vfs) != 0 || vfs.f_blocks == 0)
+		return TRUE;
+	uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	uint64_t need = (uint64_t)writers * step->wal_log_size;
+	if (need <= free_bytes)
+		return TRUE;
+	g_autofree char *dir = ab_one_line(s->run_dir->dir);
+	g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
+		    "the wal phase needs %" G_GUINT64_FORMAT " MiB in '%s' (%u log%s of %" G_GUINT64_FORMAT
+		    " MiB), which has %" G_GUINT64_FORMAT " MiB free%s",
+		    need / AB_MIB, dir, writers, writers == 1 ? "" : "s", step->wal_log_size / AB_MIB,
+		    free_bytes / AB_MIB, writers > 1 ? ": give fewer --wal-writers" : "");
+	return FALSE;
+}
+
 gboolean ab_wal_run(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step, uint64_t seed,
 		    struct ab_run *run, GError **error)
 {
 	unsigned writers = step->wal_writers ? step->wal_writers : 1;
+	if (!check_space(s, step, writers, error))
+		return FALSE;
 	if (!ab_run_dir_make_stream_files(s->run_dir, writers + 1, error))
 		return FALSE;
 	gboolean ok = TRUE;

@@ -70,7 +70,7 @@ static void test_commits(void **state)
 	(void)state;
 	GArray *l = NULL;
 	GError *error = NULL;
-	assert_true(ab_wal_parse_commits("--wal-records", "8k,2x8k,16k,4x4096", &l, &error));
+	assert_true(ab_wal_parse_commits("--wal-records", "8k,2X8k,16k,4x4096", &l, &error));
 	assert_int_equal(l->len, 4);
 	const struct ab_wal_commit want[] = { { 1, 8192 }, { 2, 8192 }, { 1, 16384 }, { 4, 4096 } };
 	for (unsigned i = 0; i < 4; i++) {
@@ -107,7 +107,7 @@ static void test_seconds(void **state)
 	assert_true(ab_wal_parse_seconds("--wal-seconds", "0.5", &s, &error));
 	assert_true(s == 0.5);
 	assert_true(ab_wal_parse_seconds("--wal-seconds", "3600", &s, &error));
-	const char *bad[] = { "0", "0.05", "3601", "nan", "inf", "5s", "", " 5", "-1", "1e9" };
+	const char *bad[] = { "0", "0.05", "3601", "nan", "inf", "5s", "", " 5", "-1", "1e9", "0x10", "1e" };
 	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
 		error = NULL;
 		g_autofree char *msg = g_strdup_printf("invalid --wal-seconds '%s': seconds from 0.1 to 3600", bad[i]);
