@@ -141,10 +141,12 @@ print("%.1f %s %.3f" % (r["rate"], r["cache_state"], r["resident_at_start"]))' "
 run_fio() { # procs mode tag
 	local d=0; [ "$2" = direct ] && d=1
 	lay_out_fio || { echo "cannot lay out '$ffile'" >&2; return 1; }
-	fio --name=oltp --ioengine=psync --rw=randrw --rwmixread=70 --bs=8k --numjobs="$1" --size="$size" \
+	# In $tmp: fio writes its exec_prerun's output to NAME.prerun.txt in
+	# the working directory.
+	(cd "$tmp" && fio --name=oltp --ioengine=psync --rw=randrw --rwmixread=70 --bs=8k --numjobs="$1" --size="$size" \
 		--filename="$ffile" --time_based --runtime="$seconds" --norandommap --randrepeat=0 --fallocate=none \
 		--invalidate=0 --fadvise_hint=0 --direct=$d --group_reporting --exec_prerun="$tmp/evict" \
-		--output-format=json --output="$out/$3.fio.json" >/dev/null 2>"$out/$3.fio.err" ||
+		--output-format=json --output="$out/$3.fio.json" >/dev/null 2>"$out/$3.fio.err") ||
 		{ echo "fio failed: $(tail -1 "$out/$3.fio.err")" >&2; return 1; }
 	rm -f "$ffile"
 	python3 -c '
