@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <string.h>
 
 #include "../../src/config.h"
@@ -113,6 +114,72 @@ static void test_sync_every(void **state)
 	assert_string_equal(none, "none");
 	assert_string_equal(some, "fdatasync every 16 writes per process, timed with that write");
 	assert_string_equal(one, "fdatasync every 1 write per process, timed with that write");
+}
+
+/* Every write's block differs from the last in each of its 4 KiB pages,
+ * and the random bytes between the stamps stay. */
+static void test_stamp(void **state)
+{
+	(void)state;
+	unsigned char a[16384], b[16384];
+	memset(a, 0xa5, sizeof(a));
+	memcpy(b, a, sizeof(b));
+	ab_oltp_stamp(a, sizeof(a), 3, 1);
+	ab_oltp_stamp(b, sizeof(b), 3, 2);
+	for (unsigned at = 0; at < sizeof(a); at += 4096) {
+		assert_memory_not_equal(a + at, b + at, 8);
+		assert_memory_equal(a + at + 8, b + at + 8, 4096 - 8);
+	}
+	ab_oltp_stamp(b, sizeof(b), 4, 1); /* another process, the same count */
+	assert_memory_not_equal(a, b, 8);
+}
+
+/* Two processes' samples made into the rows: reads and writes apart, all
+ * their sum, over the one window. */
+static void test_split(void **state)
+{
+	(void)state;
+	const unsigned n = 3; /* two oltp processes, then one other worker */
+	struct ab_sample *sm = g_new0(struct ab_sample, n);
+	for (unsigned i = 0; i < n; i++) {
+		ab_histogram_init(&sm[i].latency);
+		for (unsigned k = 0; k < 2; k++)
+			ab_histogram_init(&sm[i].kind[k].latency);
+		sm[i].start_ns = 1000000000ull + i;
+		sm[i].end_ns = 3000000000ull + i; /* about 2 s each */
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		for (unsigned j = 0; j < 700 * (i + 1); j++) {
+			ab_histogram_record(&sm[i].kind[AB_OP_READ].latency, 100000);
+			ab_histogram_record(&sm[i].latency, 100000);
+		}
+		for (unsigned j = 0; j < 300 * (i + 1); j++) {
+			ab_histogram_record(&sm[i].kind[AB_OP_WRITE].latency, 400000);
+			ab_histogram_record(&sm[i].latency, 400000);
+		}
+		sm[i].kind[AB_OP_READ].ops = 700 * (i + 1);
+		sm[i].kind[AB_OP_WRITE].ops = 300 * (i + 1);
+		sm[i].ops = 1000 * (i + 1);
+	}
+	sm[2].ops = 99999; /* not an oltp process: left out */
+	struct ab_oltp_split sp = { .from = 0, .count = 2 };
+	ab_oltp_split_samples(sm, n, &sp);
+	assert_int_equal(sp.merged[0]->ops, 2100);
+	assert_int_equal(sp.merged[1]->ops, 900);
+	assert_int_equal(sp.merged[2]->ops, 3000);
+	assert_int_equal(sp.merged[2]->workers, 2);
+	assert_true(fabs(sp.merged[0]->rate + sp.merged[1]->rate - sp.merged[2]->rate) < 1e-9 * sp.merged[2]->rate);
+	assert_true(fabs(sp.merged[2]->rate - 3000 / 2.000000001) < 1e-6);
+	/* Each row its own latency: reads 100 us, writes 400 us. */
+	assert_true(sp.merged[0]->latency.max_ns == 100000 && sp.merged[1]->latency.min_ns == 400000);
+	assert_int_equal(sp.merged[2]->latency.samples, 3000);
+	ab_oltp_split_clear(&sp);
+	assert_null(sp.merged[0]);
+	/* A range past the samples makes nothing. */
+	struct ab_oltp_split past = { .from = 2, .count = 2 };
+	ab_oltp_split_samples(sm, n, &past);
+	assert_null(past.merged[2]);
+	g_free(sm);
 }
 
 static const struct ab_step *only_step(const struct ab_config *cfg)
@@ -261,6 +328,8 @@ int main(void)
 		cmocka_unit_test(test_offsets),
 		cmocka_unit_test(test_mix),
 		cmocka_unit_test(test_sync_every),
+		cmocka_unit_test(test_stamp),
+		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_oltp_wal),
 	};
