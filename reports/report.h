@@ -89,6 +89,10 @@ char *ab_text_format(const struct ab_run *run);
 /* The record-size sweep's iozone-style grids (reports/sweep-table.c),
  * appended to s; nothing when the run has no sweep. */
 void ab_text_sweep(GString *s, const struct ab_run *run);
+/* The wal phase's table (reports/wal-table.c), appended to s; nothing when
+ * the run has no wal result.  Its results are not rows of the main table. */
+void ab_text_wal(GString *s, const struct ab_run *run);
+gboolean ab_text_is_wal_result(const struct ab_result *r);
 /* Is r a cell of a grid, shown there rather than as a row of the table? */
 gboolean ab_text_is_grid_result(const struct ab_result *r);
 /* A sweep cell's mark in the grid: 'c' read (partly) from the page cache,

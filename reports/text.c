@@ -142,6 +142,13 @@ static void header(GString *s, const struct ab_run *run)
 		g_string_append_printf(s, "WARNING %s\n", run->cache_warning);
 }
 
+/* Shown in a table of its own (the sweep's grid, the wal table), not as a
+ * row of the main one. */
+static gboolean in_own_table(const struct ab_result *r)
+{
+	return ab_text_is_grid_result(r) || ab_text_is_wal_result(r);
+}
+
 /* "seeks", or "block-read#2" for the second pass of a step in one run;
  * a sub-test follows ("raw-read /dev/sdb": the device a raw row measured). */
 static char *row_name(const struct ab_result *r)
@@ -149,7 +156,10 @@ static char *row_name(const struct ab_result *r)
 	g_autofree char *test = r->key.test ? one_line(r->key.test) : NULL;
 	g_autofree char *pass = ab_known(r->key.pass) && r->key.pass > 1
 		? g_strdup_printf("#%" G_GUINT64_FORMAT, r->key.pass) : NULL;
-	return g_strconcat(r->phase, pass ? pass : "", test ? " " : "", test ? test : "", NULL);
+	/* The oltp phase runs once per --oltp-procs count: each its rows. */
+	g_autofree char *procs = strcmp(r->phase, "oltp") == 0 && ab_known(r->key.streams)
+		? g_strdup_printf(" x%" G_GUINT64_FORMAT, r->key.streams) : NULL;
+	return g_strconcat(r->phase, pass ? pass : "", procs ? procs : "", test ? " " : "", test ? test : "", NULL);
 }
 
 /* Column widths: the names and cache states of this run, bonnie++'s
@@ -163,7 +173,7 @@ static struct widths widths_of(const struct ab_run *run)
 	struct widths w = { 15, 5 };
 	for (guint i = 0; i < run->results->len; i++) {
 		const struct ab_result *r = g_ptr_array_index(run->results, i);
-		if (ab_text_is_grid_result(r))
+		if (in_own_table(r))
 			continue; /* in the sweep's own grid, not a row */
 		g_autofree char *name = row_name(r);
 		w.name = MAX(w.name, (int)MIN(strlen(name), 80));
@@ -179,7 +189,7 @@ static void devices(GString *s, const struct ab_run *run, struct widths w)
 	gboolean header = FALSE;
 	for (guint i = 0; i < run->results->len; i++) {
 		const struct ab_result *r = g_ptr_array_index(run->results, i);
-		if (!r->devices->len || ab_text_is_grid_result(r))
+		if (!r->devices->len || in_own_table(r))
 			continue;
 		if (!header) {
 			g_string_append(s, "per device: MiB read/written, busy seconds\n");
@@ -248,16 +258,17 @@ char *ab_text_format(const struct ab_run *run)
 		header(s, run);
 	gboolean any_row = FALSE, any_layout = FALSE;
 	for (guint i = 0; i < run->results->len; i++)
-		any_row |= !ab_text_is_grid_result(g_ptr_array_index(run->results, i));
+		any_row |= !in_own_table(g_ptr_array_index(run->results, i));
 	if (any_row || !run->results->len)
 		g_string_append_printf(s, "%-*s %14s %-8s %5s %7s %-*s %9s %9s %9s %9s %9s\n", w.name, "phase", "rate",
 				       "", "%cpu", "%iowait", w.cache, "cache", "p50", "p90", "p99", "p99.9", "max");
 	for (guint i = 0; i < run->results->len; i++)
-		if (!ab_text_is_grid_result(g_ptr_array_index(run->results, i)))
+		if (!in_own_table(g_ptr_array_index(run->results, i)))
 			row(s, g_ptr_array_index(run->results, i), w, &any_layout);
 	if (any_layout)
 		g_string_append(s, "* read a test file written untimed (no block write before it in this run)\n");
 	ab_text_sweep(s, run);
+	ab_text_wal(s, run);
 	devices(s, run, w);
 	ab_text_efficiency(s, run);
 	return g_string_free(s, FALSE);

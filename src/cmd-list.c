@@ -26,24 +26,24 @@ int ab_cmd_list(int argc, char **argv, GError **error)
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "list: unexpected argument '%s'", argv[1]);
 		return AB_ERROR_USAGE;
 	}
-	printf("%-15s %-11s %-8s %s\n", "PHASE", "CSV", "UNIT", "WHAT IT DOES");
+	printf("%-15s %-11s %-9s %s\n", "PHASE", "CSV", "UNIT", "WHAT IT DOES");
 	for (unsigned id = 0; id < AB_PHASE_COUNT; id++) {
 		const struct ab_phase *ph = ab_phase_by_id(id);
-		printf("%-15s %-11s %-8s %s%s\n", ph->name, ph->csv_name, ab_rate_unit_name(ph->unit), ph->summary,
+		printf("%-15s %-11s %-9s %s%s\n", ph->name, ph->csv_name, ab_rate_unit_name(ph->unit), ph->summary,
 		       (ph->flags & AB_PHASE_MULTI) ? " (--seekers processes)" : "");
 	}
 	printf("\nRun only when named in --phases (not in 'all', not in the bonnie++ CSV line):\n");
 	for (unsigned id = AB_PHASE_COUNT; id < AB_PHASE_ID_COUNT; id++) {
 		const struct ab_phase *ph = ab_phase_by_id(id);
 		if (ph && !(ph->flags & AB_PHASE_DEVICE))
-			printf("%-15s %-11s %-8s %s\n", ph->name, "-", ab_rate_unit_name(ph->unit), ph->summary);
+			printf("%-15s %-11s %-9s %s\n", ph->name, "-", ab_rate_unit_name(ph->unit), ph->summary);
 	}
 	/* A device's own rows: never a --phases step (AB_PHASE_DEVICE). */
 	printf("\nMeasured on block devices by 'arraybench raw' and run --raw-baseline, never in --phases:\n");
 	for (unsigned id = AB_PHASE_COUNT; id < AB_PHASE_ID_COUNT; id++) {
 		const struct ab_phase *ph = ab_phase_by_id(id);
 		if (ph && (ph->flags & AB_PHASE_DEVICE))
-			printf("%-15s %-11s %-8s %s\n", ph->name, "-", ab_rate_unit_name(ph->unit), ph->summary);
+			printf("%-15s %-11s %-9s %s\n", ph->name, "-", ab_rate_unit_name(ph->unit), ph->summary);
 	}
 	printf("\nBuilt-in workload profiles (run --workload NAME; options given with it change every step;\n"
 	       "arraybench-workload(5) says how to write your own):\n");

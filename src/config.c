@@ -5,8 +5,10 @@
 #include "error.h"
 #include "rng.h"
 #include "run.h"
+#include "../workloads/oltp.h"
 #include "../workloads/phase.h"
 #include "../workloads/sweep.h"
+#include "../workloads/wal.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -27,6 +29,9 @@ void ab_config_init(struct ab_config *cfg)
 	cfg->cache = AB_CACHE_AUTO;
 	cfg->sweep_tests = AB_SWEEP_ALL_TESTS;
 	cfg->stride = AB_DEFAULT_STRIDE;
+	cfg->oltp_block = AB_OLTP_DEFAULT_BLOCK;
+	cfg->oltp_read_pct = AB_OLTP_DEFAULT_READ_PCT;
+	cfg->oltp_seconds = AB_OLTP_DEFAULT_SECONDS;
 }
 
 void ab_config_clear(struct ab_config *cfg)
@@ -41,6 +46,12 @@ void ab_config_clear(struct ab_config *cfg)
 	ab_sweep_grid_clear(&cfg->sweep_grid);
 	if (cfg->stream_counts)
 		g_array_unref(cfg->stream_counts);
+	if (cfg->wal_syncs)
+		g_array_unref(cfg->wal_syncs);
+	if (cfg->wal_commits)
+		g_array_unref(cfg->wal_commits);
+	if (cfg->oltp_proc_counts)
+		g_array_unref(cfg->oltp_proc_counts);
 	ab_target_spec_clear(&cfg->target);
 	if (cfg->phase_ids)
 		g_array_unref(cfg->phase_ids);
@@ -136,7 +147,8 @@ static const char *phase_blocked(const struct ab_config *cfg, const struct ab_ph
 {
 	if ((ph->flags & AB_PHASE_FILES) && !cfg->num_files)
 		return "-n 0 skips the file phases";
-	if ((ph->flags & AB_PHASE_IO) && !cfg->file_size)
+	if ((ph->flags & AB_PHASE_IO) && !cfg->file_size &&
+	    !((ph->id == AB_PHASE_OLTP || ph->id == AB_PHASE_OLTP_WAL) && cfg->oltp_size))
 		return "-s 0 skips the I/O phases";
 	if ((ph->flags & AB_PHASE_PER_CHAR) && !cfg->byte_io_size)
 		return "-f skips the per-char phases";
@@ -319,6 +331,108 @@ static gboolean finish_sweep(struct ab_config *cfg, uint64_t physical_ram_bytes,
 	return check_sweep_order(cfg, cells, most, physical_ram_bytes, error);
 }
 
+/* The wal phase: its options only with it, its defaults, and its results
+ * (one per method and commit size) added to `results`. */
+static gboolean finish_wal(struct ab_config *cfg, uint64_t *results, GError **error)
+{
+	const char *given = cfg->wal_syncs ? "--wal-sync" : cfg->wal_commits ? "--wal-records"
+			    : cfg->wal_writers ? "--wal-writers" : cfg->wal_seconds > 0 ? "--wal-seconds"
+			    : cfg->wal_count ? "--wal-commits" : NULL;
+	guint wals = 0;
+	for (guint i = 0; cfg->phase_ids && i < cfg->phase_ids->len; i++)
+		wals += g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_WAL;
+	/* oltp+wal runs the committers too (finish_oltp counts its results). */
+	if (!wals && !asks_for(cfg, 0, AB_PHASE_OLTP_WAL)) {
+		if (given) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "%s applies to the wal phase, which is not asked for (--phases wal)", given);
+			return FALSE;
+		}
+		return TRUE;
+	}
+	if (cfg->wal_seconds > 0 && cfg->wal_count) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "--wal-seconds and --wal-commits exclude each other: a method runs for a time or a count");
+		return FALSE;
+	}
+	if (!cfg->wal_syncs) {
+		unsigned m = AB_WAL_FDATASYNC; /* PostgreSQL's default on Linux */
+		cfg->wal_syncs = g_array_new(FALSE, FALSE, sizeof(unsigned));
+		g_array_append_val(cfg->wal_syncs, m);
+	}
+	if (!cfg->wal_commits) {
+		struct ab_wal_commit c = { 1, AB_DEFAULT_CHUNK };
+		cfg->wal_commits = g_array_new(FALSE, FALSE, sizeof(struct ab_wal_commit));
+		g_array_append_val(cfg->wal_commits, c);
+	}
+	if (!cfg->wal_count && !(cfg->wal_seconds > 0))
+		cfg->wal_seconds = AB_WAL_DEFAULT_SECONDS;
+	for (guint i = 0; cfg->direct && i < cfg->wal_commits->len; i++) {
+		const struct ab_wal_commit *c = &g_array_index(cfg->wal_commits, struct ab_wal_commit, i);
+		if (c->write_size % 4096) {
+			g_autofree char *label = ab_wal_commit_label(c);
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "invalid --wal-records '%s' with --direct: O_DIRECT writes are whole 4k blocks", label);
+			return FALSE;
+		}
+	}
+	*results += (uint64_t)wals * (cfg->wal_syncs->len * cfg->wal_commits->len - 1);
+	return TRUE;
+}
+
+/* The oltp phase's parameters against each other and the run's; `results`
+ * grows by what its steps add beyond the one each phase counts for. */
+static gboolean finish_oltp(struct ab_config *cfg, uint64_t *results, GError **error)
+{
+	if (!asks_for(cfg, 0, AB_PHASE_OLTP) && !asks_for(cfg, 0, AB_PHASE_OLTP_WAL)) {
+		if (cfg->oltp_given) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "the --oltp-* options apply to the oltp phase, which is not asked for "
+				    "(--phases oltp or oltp+wal)");
+			return FALSE;
+		}
+		return TRUE;
+	}
+	uint64_t size = cfg->oltp_size ? cfg->oltp_size : cfg->file_size;
+	if (size < cfg->oltp_block) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --oltp-size '%" G_GUINT64_FORMAT "M': smaller than the %u-byte --oltp-block",
+			    size / AB_MIB, cfg->oltp_block);
+		return FALSE;
+	}
+	if (cfg->direct && cfg->oltp_block < 4096) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --oltp-block '%u' with --direct: O_DIRECT needs at least 4k", cfg->oltp_block);
+		return FALSE;
+	}
+	if (cfg->oltp_sync_every && cfg->oltp_read_pct == 100) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "--oltp-sync-every with --oltp-mix '100:0': there are no writes to sync");
+		return FALSE;
+	}
+	/* Three results (read, write, all) per process count, where the
+	 * phase was counted once. */
+	guint oltps = 0;
+	for (guint i = 0; i < cfg->phase_ids->len; i++)
+		oltps += g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_OLTP;
+	uint64_t counts = cfg->oltp_proc_counts ? cfg->oltp_proc_counts->len : 1;
+	*results += (uint64_t)oltps * (3 * counts - 1);
+	/* oltp+wal: per commit size and method, the commits alone, then per
+	 * count the commits under load and the load's three rows. */
+	guint loaded = 0;
+	for (guint i = 0; i < cfg->phase_ids->len; i++)
+		loaded += g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_OLTP_WAL;
+	if (loaded)
+		*results += (uint64_t)loaded * (cfg->wal_syncs->len * cfg->wal_commits->len * (1 + 4 * counts) - 1);
+	if (*results > AB_RUN_MAX_RESULTS) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "the run makes %" G_GUINT64_FORMAT " results, more than the %d one run holds: give fewer "
+			    "--oltp-procs counts", *results, AB_RUN_MAX_RESULTS);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 /* The checks and defaults of one step's parameters (a profile's step, or
  * the whole run without one), then its steps built; `results` is what
  * they will add to the run. */
@@ -327,7 +441,8 @@ static gboolean finish_step(struct ab_config *cfg, uint64_t physical_ram_bytes, 
 	uint64_t ram_mib = ab_config_effective_ram_mib(cfg, physical_ram_bytes);
 	/* A sweep asked for without bonnie++'s I/O phases has its own sizes:
 	 * no default -s file (nor its twice-the-RAM rule) applies. */
-	gboolean sweep_only_io = cfg->phases_given && asks_for(cfg, 0, AB_PHASE_SWEEP) &&
+	gboolean sweep_only_io = cfg->phases_given &&
+				 (asks_for(cfg, 0, AB_PHASE_SWEEP) || asks_for(cfg, 0, AB_PHASE_WAL)) &&
 				 !asks_for(cfg, AB_PHASE_IO, AB_PHASE_ID_COUNT);
 	if (!cfg->file_size_given)
 		cfg->file_size = sweep_only_io ? 0 : default_file_size_mib(ram_mib) * AB_MIB;
@@ -364,7 +479,9 @@ static gboolean finish_step(struct ab_config *cfg, uint64_t physical_ram_bytes, 
 			    cfg->seekers, cfg->seeks);
 		return FALSE;
 	}
-	if (!check_phases(cfg, error) || !finish_sweep(cfg, physical_ram_bytes, results, error))
+	if (!check_phases(cfg, error) || !finish_sweep(cfg, physical_ram_bytes, results, error) ||
+	    !finish_wal(cfg, results, error) ||
+	    !finish_oltp(cfg, results, error))
 		return FALSE;
 	if (cfg->steps)
 		g_array_unref(cfg->steps);

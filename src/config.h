@@ -97,6 +97,20 @@ struct ab_config {
 	GArray *stream_counts;           /* uint64_t, --streams; NULL: one stream */
 	gboolean shared_file;            /* --shared-file */
 	uint64_t files_per_stream;       /* --sweep-files; 0: not given (1) */
+	/* The wal phase (--phases wal; workloads/wal.h). */
+	GArray *wal_syncs;               /* unsigned enum ab_wal_sync; NULL: not given */
+	GArray *wal_commits;             /* struct ab_wal_commit; NULL: not given */
+	uint32_t wal_writers;            /* 0: not given (1) */
+	double wal_seconds;              /* 0: not given (AB_WAL_DEFAULT_SECONDS) */
+	uint64_t wal_count;              /* --wal-commits; 0: not given (by time) */
+	/* The oltp phase (--phases oltp; workloads/oltp.h). */
+	GArray *oltp_proc_counts;        /* uint32_t, --oltp-procs; NULL: the default */
+	uint32_t oltp_block;             /* --oltp-block, bytes */
+	uint32_t oltp_read_pct;          /* --oltp-mix R:W as R percent */
+	uint64_t oltp_size;              /* --oltp-size, bytes; 0: the -s file size */
+	uint64_t oltp_sync_every;        /* --oltp-sync-every K; 0: no fdatasync */
+	uint32_t oltp_seconds;           /* --oltp-seconds */
+	gboolean oltp_given;             /* any --oltp-* option */
 	/* What to build and mount before the phases (--device, --array, --loop). */
 	struct ab_target_spec target;
 	/* --workload: the profile's name (the run's "workload"), where this

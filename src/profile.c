@@ -51,6 +51,17 @@ static const struct profile_key {
 	{ "streams", STEP, FALSE },
 	{ "sweep-files", STEP, FALSE },
 	{ "shared-file", STEP, TRUE },
+	{ "wal-sync", STEP, FALSE },
+	{ "wal-records", STEP, FALSE },
+	{ "wal-writers", STEP, FALSE },
+	{ "wal-seconds", STEP, FALSE },
+	{ "wal-commits", STEP, FALSE },
+	{ "oltp-procs", STEP, FALSE },
+	{ "oltp-block", STEP, FALSE },
+	{ "oltp-mix", STEP, FALSE },
+	{ "oltp-size", STEP, FALSE },
+	{ "oltp-sync-every", STEP, FALSE },
+	{ "oltp-seconds", STEP, FALSE },
 };
 
 const char *const *ab_profile_keys(void)

@@ -5,8 +5,11 @@
 #include "profile.h"
 #include "../fs-setup/safety.h"
 #include "cmd-options.h"
+#include "../workloads/oltp.h"
 #include "../workloads/phase.h"
 #include "../workloads/sweep.h"
+#include "../workloads/wal.h"
+#include "wal-options.h"
 
 #include <string.h>
 
@@ -513,6 +516,100 @@ static gboolean opt_shared_file(const char *name, const char *value, gpointer da
 	return TRUE;
 }
 
+/* --oltp-procs "8" or "8,32": one timed run of the oltp phase per count. */
+static gboolean opt_oltp_procs(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	g_auto(GStrv) words = g_strsplit(value, ",", 0);
+	g_autoptr(GArray) counts = g_array_new(FALSE, FALSE, sizeof(uint32_t));
+	for (char **w = words; *w; w++) {
+		uint64_t n;
+		if (!**w)
+			return bad_option(error, name, value, "empty count in the list");
+		if (!ab_parse_count(*w, AB_OLTP_MAX_PROCS, &n, NULL) || n == 0) {
+			g_autofree char *why = g_strdup_printf("a process count from 1 to %u", AB_OLTP_MAX_PROCS);
+			return bad_option(error, name, *w, why);
+		}
+		uint32_t c = (uint32_t)n;
+		for (guint i = 0; i < counts->len; i++)
+			if (g_array_index(counts, uint32_t, i) == c)
+				return bad_option(error, name, *w, "given twice in the list");
+		g_array_append_val(counts, c);
+	}
+	if (!counts->len)
+		return bad_option(error, name, value, "no count given");
+	if (cfg->oltp_proc_counts)
+		g_array_unref(cfg->oltp_proc_counts);
+	cfg->oltp_proc_counts = g_steal_pointer(&counts);
+	cfg->oltp_given = TRUE;
+	return TRUE;
+}
+
+static gboolean opt_oltp_block(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	uint64_t v;
+	if (!ab_parse_size(value, 1, &v, NULL) || v < AB_OLTP_MIN_BLOCK || v > AB_OLTP_MAX_BLOCK || (v & (v - 1)))
+		return bad_option(error, name, value, "must be a power of two from 512 to 1m");
+	cfg->oltp_block = (uint32_t)v;
+	cfg->oltp_given = TRUE;
+	return TRUE;
+}
+
+/* "70:30": reads to writes, two whole percentages that add up to 100. */
+static gboolean opt_oltp_mix(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	const char *why = "expected READ:WRITE, two whole percentages adding up to 100 (70:30)";
+	const char *colon = strchr(value, ':');
+	if (!colon)
+		return bad_option(error, name, value, why);
+	g_autofree char *left = g_strndup(value, (gsize)(colon - value));
+	uint64_t r, w;
+	if (!ab_parse_count(left, 100, &r, NULL) || !g_ascii_isdigit(colon[1]) ||
+	    !ab_parse_count(colon + 1, 100, &w, NULL) || r + w != 100)
+		return bad_option(error, name, value, why);
+	cfg->oltp_read_pct = (uint32_t)r;
+	cfg->oltp_given = TRUE;
+	return TRUE;
+}
+
+static gboolean opt_oltp_size(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	uint64_t v;
+	/* Laid out in whole MiB, as the -s file is. */
+	if (!ab_parse_size(value, AB_MIB, &v, NULL) || v == 0 || v % AB_MIB || v > (1ull << 50))
+		return bad_option(error, name, value, "a whole number of MiB from 1m to 1p (MiB without a suffix)");
+	cfg->oltp_size = v;
+	cfg->oltp_given = TRUE;
+	return TRUE;
+}
+
+static gboolean opt_oltp_sync_every(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	uint64_t v;
+	if (!ab_parse_count(value, AB_OLTP_MAX_SYNC_EVERY, &v, NULL) || v == 0)
+		return bad_option(error, name, value, "a count of writes from 1 to 1000000000");
+	cfg->oltp_sync_every = v;
+	cfg->oltp_given = TRUE;
+	return TRUE;
+}
+
+static gboolean opt_oltp_seconds(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	uint64_t v;
+	if (!ab_parse_count(value, AB_OLTP_MAX_SECONDS, &v, NULL) || v == 0) {
+		g_autofree char *why = g_strdup_printf("whole seconds from 1 to %u", AB_OLTP_MAX_SECONDS);
+		return bad_option(error, name, value, why);
+	}
+	cfg->oltp_seconds = (uint32_t)v;
+	cfg->oltp_given = TRUE;
+	return TRUE;
+}
+
 /* The profile was read before any option (see ab_run_options_parse):
  * nothing is left to do with the name here. */
 static gboolean opt_workload(const char *name, const char *value, gpointer data, GError **error)
@@ -524,6 +621,58 @@ static gboolean opt_workload(const char *name, const char *value, gpointer data,
 static gboolean opt_sweep_csv(const char *name, const char *value, gpointer data, GError **error)
 {
 	return set_string(name, value, "file name", &((struct ab_config *)data)->sweep_csv_path, error);
+}
+
+/* The wal phase's (workloads/wal.h). */
+static gboolean opt_wal_sync(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	GArray *list;
+	if (!ab_wal_parse_syncs(name, value, &list, error))
+		return FALSE;
+	if (cfg->wal_syncs)
+		g_array_unref(cfg->wal_syncs);
+	cfg->wal_syncs = list;
+	return TRUE;
+}
+
+static gboolean opt_wal_records(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	GArray *list;
+	if (!ab_wal_parse_commits(name, value, &list, error))
+		return FALSE;
+	if (cfg->wal_commits)
+		g_array_unref(cfg->wal_commits);
+	cfg->wal_commits = list;
+	return TRUE;
+}
+
+static gboolean opt_wal_writers(const char *name, const char *value, gpointer data, GError **error)
+{
+	uint64_t n;
+	if (!ab_parse_count(value, AB_WAL_MAX_WRITERS, &n, NULL) || n == 0) {
+		g_autofree char *why = g_strdup_printf("a writer count from 1 to %u", AB_WAL_MAX_WRITERS);
+		return bad_option(error, name, value, why);
+	}
+	((struct ab_config *)data)->wal_writers = (uint32_t)n;
+	return TRUE;
+}
+
+static gboolean opt_wal_seconds(const char *name, const char *value, gpointer data, GError **error)
+{
+	return ab_wal_parse_seconds(name, value, &((struct ab_config *)data)->wal_seconds, error);
+}
+
+static gboolean opt_wal_commits(const char *name, const char *value, gpointer data, GError **error)
+{
+	uint64_t n;
+	if (!ab_parse_count(value, AB_WAL_MAX_COMMITS, &n, NULL) || n == 0) {
+		g_autofree char *why = g_strdup_printf("a commit count from 1 to %" G_GUINT64_FORMAT, AB_WAL_MAX_COMMITS);
+		return bad_option(error, name, value, why);
+	}
+	((struct ab_config *)data)->wal_count = n;
+	return TRUE;
 }
 
 #define CB(f) G_OPTION_ARG_CALLBACK, (gpointer)(f)
@@ -618,6 +767,24 @@ static const GOptionEntry entries[] = {
 	  "Sweep: the --streams share one file, each its own region of it", NULL },
 	{ "sweep-csv", 0, G_OPTION_FLAG_FILENAME, CB(opt_sweep_csv),
 	  "Append the sweep's cells to FILE, one CSV row each with named columns", "FILE" },
+	{ "wal-sync", 0, 0, CB(opt_wal_sync),
+	  "WAL: sync after each commit: fdatasync (default), fsync, open_datasync (O_DSYNC), open_sync (O_SYNC); "
+	  "a list, or all", "LIST" },
+	{ "wal-records", 0, 0, CB(opt_wal_records),
+	  "WAL: commit sizes (8k); NxSIZE is N writes then one sync (2x8k, a group commit)", "LIST" },
+	{ "wal-writers", 0, 0, CB(opt_wal_writers), "WAL: concurrent committers, each its own log file (1)", "N" },
+	{ "wal-seconds", 0, 0, CB(opt_wal_seconds), "WAL: timed seconds of each method and size (5)", "S" },
+	{ "wal-commits", 0, 0, CB(opt_wal_commits),
+	  "WAL: commits of each committer per method and size, instead of --wal-seconds", "N" },
+	{ "oltp-procs", 0, 0, CB(opt_oltp_procs),
+	  "Oltp: forked processes doing random I/O at once (8); a list runs once per count", "N[,N...]" },
+	{ "oltp-block", 0, 0, CB(opt_oltp_block), "Oltp: bytes per read or write (8k)", "SIZE" },
+	{ "oltp-mix", 0, 0, CB(opt_oltp_mix), "Oltp: reads to writes in percent (70:30)", "R:W" },
+	{ "oltp-size", 0, 0, CB(opt_oltp_size), "Oltp: the data file's size (the -s size; MiB without a suffix)",
+	  "SIZE" },
+	{ "oltp-sync-every", 0, 0, CB(opt_oltp_sync_every),
+	  "Oltp: each process fdatasyncs after every K-th of its writes (none)", "K" },
+	{ "oltp-seconds", 0, 0, CB(opt_oltp_seconds), "Oltp: how long each process count runs (10)", "S" },
 	G_OPTION_ENTRY_NULL
 };
 

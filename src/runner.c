@@ -250,6 +250,12 @@ static gboolean phase_error(const struct ab_runner *r, const struct ab_phase *ph
 gboolean ab_runner_run_step(const struct ab_runner *r, const struct ab_step *step, uint64_t seed,
 			    struct ab_result *res, GError **error)
 {
+	return ab_runner_run_step_samples(r, step, seed, res, NULL, NULL, error);
+}
+
+gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_step *step, uint64_t seed,
+				    struct ab_result *res, ab_samples_fn each, void *data, GError **error)
+{
 	const struct ab_phase *phase = step->phase;
 	if (ab_stop_requested) {
 		g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted");
@@ -267,8 +273,11 @@ gboolean ab_runner_run_step(const struct ab_runner *r, const struct ab_step *ste
 	}
 	uint64_t *tickets = shm;
 	struct ab_sample *samples = (struct ab_sample *)((char *)shm + head);
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
 		ab_histogram_init(&samples[i].latency);
+		for (unsigned k = 0; k < G_N_ELEMENTS(samples[i].kind); k++)
+			ab_histogram_init(&samples[i].kind[k].latency);
+	}
 	int ready[2], go[2];
 	if (pipe2(ready, O_CLOEXEC) != 0 || pipe2(go, O_CLOEXEC) != 0) {
 		munmap(shm, shm_len);
@@ -348,6 +357,8 @@ gboolean ab_runner_run_step(const struct ab_runner *r, const struct ab_step *ste
 		struct ab_disk_set delta;
 		ab_diskstats_delta(&disks_a, &disks_b, &delta);
 		ab_result_add_devices(res, &delta);
+		if (each)
+			each(samples, n, data);
 	}
 	munmap(shm, shm_len);
 	return ok;

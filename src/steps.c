@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "steps.h"
+#include "../workloads/oltp.h"
 #include "../workloads/phase.h"
 #include "../workloads/sweep.h"
+#include "../workloads/wal.h"
 
 /* The timing rule the three switches ask for (workloads/sweep.h). */
 static unsigned sweep_timing(const struct ab_config *cfg)
@@ -46,6 +48,23 @@ struct ab_step ab_step_from_config(const struct ab_config *cfg, const struct ab_
 		.stream_counts = cfg->stream_counts,
 		.shared_file = cfg->shared_file,
 		.files_per_stream = cfg->files_per_stream ? cfg->files_per_stream : 1,
+		.wal_syncs = cfg->wal_syncs,
+		.wal_commits = cfg->wal_commits,
+		.wal_writes = 1,
+		.wal_write_size = AB_DEFAULT_CHUNK,
+		.wal_writers = cfg->wal_writers ? cfg->wal_writers : 1,
+		.wal_seconds = cfg->wal_seconds,
+		.wal_count = cfg->wal_count,
+		.wal_log_size = AB_WAL_LOG_SIZE,
+		/* The oltp phase: ab_config_finish set the data file's size. */
+		.oltp_procs = cfg->oltp_proc_counts ? g_array_index(cfg->oltp_proc_counts, uint32_t, 0)
+						    : AB_OLTP_DEFAULT_PROCS,
+		.oltp_proc_counts = cfg->oltp_proc_counts,
+		.oltp_block = cfg->oltp_block,
+		.oltp_read_pct = cfg->oltp_read_pct,
+		.oltp_size = cfg->oltp_size ? cfg->oltp_size : cfg->file_size,
+		.oltp_sync_every = cfg->oltp_sync_every,
+		.oltp_seconds = cfg->oltp_seconds,
 	};
 }
 

@@ -5,7 +5,10 @@
 #include "residency.h"
 #include "rng.h"
 #include "runner.h"
+#include "oltp-run.h"
+#include "oltp-wal-run.h"
 #include "sweep-run.h"
+#include "wal-run.h"
 #include "../workloads/fileset.h"
 
 #include <fcntl.h>
@@ -265,6 +268,18 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 			ok = ab_sweep_run(s, &r, step, seed, run, error);
 			/* It leaves the test file empty. */
 			s->io_from_layout = FALSE;
+			continue;
+		}
+		if (ph->id == AB_PHASE_WAL) {
+			ok = ab_wal_run(s, &r, step, seed, run, error);
+			continue;
+		}
+		if (ph->id == AB_PHASE_OLTP) {
+			ok = ab_oltp_run(s, &r, step, seed, run, error);
+			continue;
+		}
+		if (ph->id == AB_PHASE_OLTP_WAL) {
+			ok = ab_oltp_wal_run(s, &r, step, seed, run, error);
 			continue;
 		}
 		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !io_file_ready(s, step)) {

@@ -29,7 +29,10 @@
 #define AB_EXTRA_PHASE_LIST(X) \
 	X(SWEEP, sweep)              \
 	X(RAW_READ, raw_read)        \
-	X(RAW_WRITE, raw_write)
+	X(RAW_WRITE, raw_write)      \
+	X(WAL, wal)                  \
+	X(OLTP, oltp)                \
+	X(OLTP_WAL, oltp_wal)
 
 enum ab_phase_id {
 #define AB_X(id, stem) AB_PHASE_##id,
@@ -75,6 +78,8 @@ enum ab_rate_unit {
 	AB_UNIT_IOPS,            /* ops are single reads and writes */
 };
 
+enum ab_op_kind_id { AB_OP_READ, AB_OP_WRITE };
+
 /* Shared-memory slot a worker fills: plain data, no pointers. */
 struct ab_sample {
 	uint64_t start_ns;
@@ -99,6 +104,14 @@ struct ab_sample {
 	 * result. */
 	uint64_t progress_total;
 	uint64_t progress_done;
+	/* A phase that times two kinds of operation apart (oltp: reads and
+	 * writes) also counts each kind here, AB_OP_READ and AB_OP_WRITE;
+	 * ops, bytes and latency above hold both. */
+	struct ab_op_kind {
+		uint64_t ops;
+		uint64_t bytes;
+		struct ab_histogram latency;
+	} kind[2];
 	int error_code;    /* errno of the failure, 0 when fine */
 	char error[256];
 	struct ab_histogram latency;

@@ -61,6 +61,31 @@ struct ab_step {
 	const GArray *stream_counts; /* uint64_t: --streams, each a pass over the grid */
 	gboolean shared_file;      /* streams share one file, each its own region */
 	uint64_t files_per_stream; /* files each stream goes through in turn (1) */
+	/* The wal phase (workloads/wal.h).  The step names its methods and
+	 * commit shapes; src/wal-run.c runs one step per pair, with wal_sync
+	 * and the commit's writes and write size set to that pair. */
+	const GArray *wal_syncs;   /* unsigned enum ab_wal_sync, in the order run */
+	const GArray *wal_commits; /* struct ab_wal_commit, --wal-records */
+	unsigned wal_sync;         /* this result's method */
+	uint32_t wal_writes;       /* writes per commit */
+	uint32_t wal_write_size;   /* bytes per write */
+	uint32_t wal_writers;      /* concurrent committers, a log file each */
+	double wal_seconds;        /* timed length of each method, when wal_count is 0 */
+	uint64_t wal_count;        /* commits per committer, or 0: by time */
+	uint64_t wal_log_size;     /* bytes of each log file */
+	/* The oltp phase (workloads/oltp.h): oltp_procs processes of this
+	 * step (src/oltp-run.c runs one step per count of the list), each
+	 * doing oltp_block-byte preads and pwrites, oltp_read_pct of them
+	 * reads, at uniform block-aligned offsets of an oltp_size file, with
+	 * an fdatasync every oltp_sync_every writes (0: none), for
+	 * oltp_seconds. */
+	uint32_t oltp_procs;
+	const GArray *oltp_proc_counts; /* uint32_t: --oltp-procs */
+	uint32_t oltp_block;
+	uint32_t oltp_read_pct;
+	uint64_t oltp_size;
+	uint64_t oltp_sync_every;
+	uint32_t oltp_seconds;
 };
 
 /* The file of stream k (0-based) of a sweep cell run by more than one

@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The wal phase against PostgreSQL's pg_test_fsync on one file system:
+# ext4 on a loop device with direct I/O on (losetup --direct-io=on), so a
+# sync reaches the host's disk rather than the host's page cache.  ROUNDS
+# interleaved rounds (the order of the two tools alternates), SECONDS per
+# test; every raw output is kept in OUT.
+#   bench/compare-wal.sh [ROUNDS [SECONDS [OUT [IMAGE_DIR]]]]
+# Like with like: pg_test_fsync writes open_datasync and open_sync with
+# O_DIRECT ("O_DIRECT supported on this platform for open_datasync and
+# open_sync") and fdatasync and fsync buffered, so arraybench runs those two
+# buffered and the open_* methods with --direct.  pg_test_fsync rewrites the
+# same 8 KiB block(s) at offset 0 of its 16 MB file; the wal phase appends
+# through its 16 MiB log: both overwrite allocated, written blocks.
+set -eu
+rounds=${1:-5}
+secs=${2:-3}
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=${3:-$top/bench/results/wal}
+imgdir=${4:-/var/tmp}
+AB=${AB:-$top/arraybench}
+pgtf=$(ls /usr/lib/postgresql/*/bin/pg_test_fsync | sort -V | tail -1)
+mkdir -p "$out"
+work=$(mktemp -d /tmp/compare-wal.XXXXXX)
+img=$(mktemp "$imgdir/compare-wal.XXXXXX.img")
+mnt=$work/mnt
+loop=
+cleanup() {
+	mountpoint -q "$mnt" && umount "$mnt"
+	[ -n "$loop" ] && losetup -d "$loop"
+	rm -f "$img"
+	rm -rf "$work"
+}
+trap cleanup EXIT
+truncate -s 2G "$img"
+loop=$(losetup --direct-io=on -f --show "$img")
+mkfs.ext4 -q -F "$loop"
+mkdir -p "$mnt"
+mount "$loop" "$mnt"
+mkdir -p "$mnt/pg" "$mnt/ab"
+export ARRAYBENCH_STATE_DIR=$work/state
+{
+	echo "date: $(date -u)"
+	echo "uptime: $(uptime)"
+	echo "kernel: $(uname -r)"
+	echo "pg_test_fsync: $pgtf ($("$pgtf" --version))"
+	echo "arraybench: $("$AB" --version) ($(git -C "$top" rev-parse --short HEAD))"
+	echo "loop: $(losetup -l -O NAME,DIO,LOG-SEC,BACK-FILE "$loop" | tail -1)"
+	echo "image on: $(df -T "$imgdir" | tail -1)"
+	echo "fs: ext4 (mkfs.ext4 defaults), mounted at $mnt: $(findmnt -no OPTIONS "$mnt")"
+} >"$out/conditions.txt"
+pg() { # round
+	"$pgtf" -f "$mnt/pg/test.out" -s "$secs" >"$out/pg.r$1.txt" 2>&1
+	rm -f "$mnt/pg/test.out"
+}
+ab() { # round
+	local common=(run -d "$mnt/ab" --phases wal --cache none --wal-seconds "$secs" -q)
+	"$AB" "${common[@]}" --wal-sync fdatasync,fsync --wal-records 8k,2x8k --json "$out/ab.r$1.json" \
+		>/dev/null 2>"$out/ab.r$1.buffered.txt"
+	"$AB" "${common[@]}" --direct --wal-sync open_datasync,open_sync --wal-records 8k,2x8k \
+		--json "$out/ab.r$1.json" >/dev/null 2>"$out/ab.r$1.direct.txt"
+	"$AB" "${common[@]}" --direct --wal-sync open_sync --wal-records 16k \
+		--json "$out/ab.r$1.json" >/dev/null 2>"$out/ab.r$1.direct16k.txt"
+}
+for r in $(seq 1 "$rounds"); do
+	rm -f "$out/ab.r$r.json"
+	if [ $((r % 2)) = 1 ]; then pg "$r"; ab "$r"; else ab "$r"; pg "$r"; fi
+	echo "round $r done: $(uptime)" >&2
+done
+echo "after: $(uptime)" >>"$out/conditions.txt"
+# Does the pattern itself matter here (same block vs appends)?
+python3 "$top/bench/wal-pattern-probe.py" "$mnt/pg" 8 1 >"$out/pattern-probe.txt"
+python3 "$top/bench/compare-wal.py" "$out" "$rounds" | tee "$out/ratios.txt"

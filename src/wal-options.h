@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_WAL_OPTIONS_H
+#define AB_WAL_OPTIONS_H
+
+/* The wal phase's option values (workloads/wal.h), each error naming the
+ * option and the bad value (AB_ERROR_USAGE).  `name` is the option as the
+ * user spelled it ("--wal-sync"). */
+
+#include <glib.h>
+#include <stdint.h>
+
+/* "fdatasync", "open_datasync,fsync" or "all" (every method, in
+ * pg_test_fsync's order): unsigned enum ab_wal_sync, none twice. */
+gboolean ab_wal_parse_syncs(const char *name, const char *text, GArray **out, GError **error);
+/* "8k", "8k,2x8k,16k": struct ab_wal_commit, none twice; a size is bytes,
+ * or k/m; N x SIZE is N writes then one sync (a group commit). */
+gboolean ab_wal_parse_commits(const char *name, const char *text, GArray **out, GError **error);
+/* Seconds per method, AB_WAL_MIN_SECONDS to AB_WAL_MAX_SECONDS ("5", "0.5"). */
+gboolean ab_wal_parse_seconds(const char *name, const char *text, double *out, GError **error);
+
+#endif

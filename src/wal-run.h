@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_WAL_RUN_H
+#define AB_WAL_RUN_H
+
+#include <glib.h>
+
+#include "runner.h"
+#include "suite.h"
+
+/*
+ * Runs a wal step (workloads/wal.h): for each commit size in the order
+ * given, each sync method in the order given (`all`: pg_test_fsync's), one
+ * timed run of the step's committers, released at one barrier, each on its
+ * own log file (stream.1 ... in the run's directory).  Each becomes a
+ * result of the wal phase keyed by log size, bytes per commit, committers
+ * and test (the method, "fdatasync 2x8k" for a group commit), with the
+ * method as its sync mode and the calls of a commit as its timed list.  The
+ * logs are emptied at the end.
+ */
+gboolean ab_wal_run(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step, uint64_t seed,
+		    struct ab_run *run, GError **error);
+
+#endif

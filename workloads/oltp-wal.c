@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Commits under load (--phases oltp+wal): one step whose first oltp_procs
+ * workers are oltp processes (workloads/oltp.c) and whose other
+ * wal_writers workers are wal committers (workloads/wal.h), each worker's
+ * role by its index, so all are released at one barrier and run over the
+ * same window.  With oltp_procs 0 it is the committers alone: the same
+ * code measures the commits without the load (src/oltp-wal-run.c).
+ */
+#include "phase.h"
+#include "oltp.h"
+#include "wal.h"
+
+static unsigned worker_count(const struct ab_step *step)
+{
+	return step->oltp_procs + (step->wal_writers ? step->wal_writers : 1);
+}
+
+static int run(struct ab_phase_ctx *ctx)
+{
+	if (ctx->worker < ctx->step->oltp_procs)
+		return ab_oltp_process(ctx);
+	struct ab_wal_log log;
+	int rc = ab_wal_log_open(ctx, ctx->step, ctx->worker - ctx->step->oltp_procs, &log);
+	if (rc == 0) {
+		ab_worker_start(ctx);
+		rc = ab_wal_committer(ctx, ctx->step, &log, ctx->sample);
+		ab_worker_stop(ctx);
+	}
+	ab_wal_log_close(&log);
+	return rc;
+}
+
+const struct ab_phase ab_phase_oltp_wal = {
+	.id = AB_PHASE_OLTP_WAL,
+	.name = "oltp+wal",
+	.csv_name = "",
+	.csv_rate_col = -1,
+	.csv_latency_col = -1,
+	/* Its results are the wal's and the oltp's, each saying its own. */
+	.sync_plain = "per-method",
+	.sync_each = "per-method",
+	.summary = "WAL commits with and without oltp processes running beside them, over one window",
+	.flags = AB_PHASE_WRITES | AB_PHASE_MULTI | AB_PHASE_IO | AB_PHASE_DIRECT_OK,
+	.unit = AB_UNIT_COMMITS_PER_SEC,
+	.worker_count = worker_count,
+	.run = run,
+};
