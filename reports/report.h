@@ -89,6 +89,11 @@ char *ab_text_format(const struct ab_run *run);
 /* The record-size sweep's iozone-style grids (reports/sweep-table.c),
  * appended to s; nothing when the run has no sweep. */
 void ab_text_sweep(GString *s, const struct ab_run *run);
+/* The latency curve's steps and sizing answer, in a block of their own
+ * (reports/curve-table.c), appended to s; nothing when the run has none. */
+void ab_text_curve(GString *s, const struct ab_run *run);
+/* Is r a result of the latency curve, shown in that block? */
+gboolean ab_text_is_curve_result(const struct ab_result *r);
 /* Is r a cell of a grid, shown there rather than as a row of the table? */
 gboolean ab_text_is_grid_result(const struct ab_result *r);
 /* A sweep cell's mark in the grid: 'c' read (partly) from the page cache,

@@ -163,8 +163,8 @@ static struct widths widths_of(const struct ab_run *run)
 	struct widths w = { 15, 5 };
 	for (guint i = 0; i < run->results->len; i++) {
 		const struct ab_result *r = g_ptr_array_index(run->results, i);
-		if (ab_text_is_grid_result(r))
-			continue; /* in the sweep's own grid, not a row */
+		if (ab_text_is_grid_result(r) || ab_text_is_curve_result(r))
+			continue; /* in the sweep's own grid or the curve's block, not a row */
 		g_autofree char *name = row_name(r);
 		w.name = MAX(w.name, (int)MIN(strlen(name), 80));
 		w.cache = MAX(w.cache, r->cache_state ? (int)MIN(strlen(r->cache_state), 40) : 0);
@@ -247,17 +247,22 @@ char *ab_text_format(const struct ab_run *run)
 	if (!ab_text_raw_header(s, run))
 		header(s, run);
 	gboolean any_row = FALSE, any_layout = FALSE;
-	for (guint i = 0; i < run->results->len; i++)
-		any_row |= !ab_text_is_grid_result(g_ptr_array_index(run->results, i));
+	for (guint i = 0; i < run->results->len; i++) {
+		const struct ab_result *r = g_ptr_array_index(run->results, i);
+		any_row |= !ab_text_is_grid_result(r) && !ab_text_is_curve_result(r);
+	}
 	if (any_row || !run->results->len)
 		g_string_append_printf(s, "%-*s %14s %-8s %5s %7s %-*s %9s %9s %9s %9s %9s\n", w.name, "phase", "rate",
 				       "", "%cpu", "%iowait", w.cache, "cache", "p50", "p90", "p99", "p99.9", "max");
-	for (guint i = 0; i < run->results->len; i++)
-		if (!ab_text_is_grid_result(g_ptr_array_index(run->results, i)))
-			row(s, g_ptr_array_index(run->results, i), w, &any_layout);
+	for (guint i = 0; i < run->results->len; i++) {
+		const struct ab_result *r = g_ptr_array_index(run->results, i);
+		if (!ab_text_is_grid_result(r) && !ab_text_is_curve_result(r))
+			row(s, r, w, &any_layout);
+	}
 	if (any_layout)
 		g_string_append(s, "* read a test file written untimed (no block write before it in this run)\n");
 	ab_text_sweep(s, run);
+	ab_text_curve(s, run);
 	devices(s, run, w);
 	ab_text_efficiency(s, run);
 	return g_string_free(s, FALSE);

@@ -7,6 +7,7 @@
 #include "run.h"
 #include "../workloads/phase.h"
 #include "../workloads/sweep.h"
+#include "../workloads/curve-math.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -27,6 +28,14 @@ void ab_config_init(struct ab_config *cfg)
 	cfg->cache = AB_CACHE_AUTO;
 	cfg->sweep_tests = AB_SWEEP_ALL_TESTS;
 	cfg->stride = AB_DEFAULT_STRIDE;
+	cfg->curve_procs = AB_CURVE_DEFAULT_PROCS;
+	cfg->curve_block = AB_CURVE_DEFAULT_BLOCK;
+	cfg->curve_read_pct = AB_CURVE_DEFAULT_READ_PCT;
+	cfg->rate_start = AB_CURVE_DEFAULT_RATE_START;
+	cfg->rate_factor = AB_CURVE_DEFAULT_RATE_FACTOR;
+	cfg->curve_seconds = AB_CURVE_DEFAULT_SECONDS;
+	cfg->p99_target_ns = AB_CURVE_DEFAULT_P99_TARGET_NS;
+	cfg->curve_steps = AB_CURVE_DEFAULT_STEPS;
 }
 
 void ab_config_clear(struct ab_config *cfg)
@@ -319,6 +328,45 @@ static gboolean finish_sweep(struct ab_config *cfg, uint64_t physical_ram_bytes,
 	return check_sweep_order(cfg, cells, most, physical_ram_bytes, error);
 }
 
+/* The latency curve's parameters, once it is asked for; each curve adds
+ * up to a result per step and the sizing row to `results`. */
+static gboolean finish_curve(struct ab_config *cfg, uint64_t *results, GError **error)
+{
+	if (!asks_for(cfg, 0, AB_PHASE_LATENCY_CURVE)) {
+		if (cfg->curve_option_given) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "%s applies to the latency curve, which is not asked for (--phases latency-curve)",
+				    cfg->curve_option_given);
+			return FALSE;
+		}
+		return TRUE;
+	}
+	if (cfg->file_size < cfg->curve_block) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid -s size '%" G_GUINT64_FORMAT "k': the latency curve needs at least one %u-byte block",
+			    cfg->file_size / 1024, cfg->curve_block);
+		return FALSE;
+	}
+	if (cfg->direct && cfg->curve_block % 4096) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --curve-block '%u' with --direct: O_DIRECT needs a multiple of 4k", cfg->curve_block);
+		return FALSE;
+	}
+	/* The last step's I/Os must be countable, and its schedule in nanoseconds. */
+	double last = ab_curve_step_rate(cfg->rate_start, cfg->rate_factor, cfg->curve_steps);
+	if (!(last * cfg->curve_seconds < 1e12)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --rate-start '%g': with --rate-factor %g its step %u would offer %g IOPS for %g s, "
+			    "more I/Os than a step can count", cfg->rate_start, cfg->rate_factor, cfg->curve_steps, last,
+			    cfg->curve_seconds);
+		return FALSE;
+	}
+	for (guint i = 0; i < cfg->phase_ids->len; i++)
+		if (g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_LATENCY_CURVE)
+			*results += cfg->curve_steps; /* steps + sizing, for the one counted */
+	return TRUE;
+}
+
 /* The checks and defaults of one step's parameters (a profile's step, or
  * the whole run without one), then its steps built; `results` is what
  * they will add to the run. */
@@ -364,7 +412,8 @@ static gboolean finish_step(struct ab_config *cfg, uint64_t physical_ram_bytes, 
 			    cfg->seekers, cfg->seeks);
 		return FALSE;
 	}
-	if (!check_phases(cfg, error) || !finish_sweep(cfg, physical_ram_bytes, results, error))
+	if (!check_phases(cfg, error) || !finish_sweep(cfg, physical_ram_bytes, results, error) ||
+	    !finish_curve(cfg, results, error))
 		return FALSE;
 	if (cfg->steps)
 		g_array_unref(cfg->steps);

@@ -51,6 +51,14 @@ static const struct profile_key {
 	{ "streams", STEP, FALSE },
 	{ "sweep-files", STEP, FALSE },
 	{ "shared-file", STEP, TRUE },
+	{ "curve-procs", STEP, FALSE },
+	{ "curve-block", STEP, FALSE },
+	{ "curve-mix", STEP, FALSE },
+	{ "rate-start", STEP, FALSE },
+	{ "rate-factor", STEP, FALSE },
+	{ "curve-seconds", STEP, FALSE },
+	{ "p99-target", STEP, FALSE },
+	{ "curve-steps", STEP, FALSE },
 };
 
 const char *const *ab_profile_keys(void)

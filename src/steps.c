@@ -46,6 +46,16 @@ struct ab_step ab_step_from_config(const struct ab_config *cfg, const struct ab_
 		.stream_counts = cfg->stream_counts,
 		.shared_file = cfg->shared_file,
 		.files_per_stream = cfg->files_per_stream ? cfg->files_per_stream : 1,
+		.curve_procs = cfg->curve_procs,
+		.curve_block = cfg->curve_block,
+		.curve_read_pct = cfg->curve_read_pct,
+		.rate_start = cfg->rate_start,
+		.rate_factor = cfg->rate_factor,
+		.curve_seconds = cfg->curve_seconds,
+		.p99_target_ns = cfg->p99_target_ns,
+		.curve_steps = cfg->curve_steps,
+		.curve_rate = cfg->rate_start,
+		.curve_ios = 0,
 	};
 }
 
