@@ -352,6 +352,14 @@ static gboolean finish_curve(struct ab_config *cfg, uint64_t *results, GError **
 			    "invalid --curve-block '%u' with --direct: O_DIRECT needs a multiple of 4k", cfg->curve_block);
 		return FALSE;
 	}
+	/* Each process needs an I/O of the first step, or the step would
+	 * last far longer than asked (4 I/Os at 0.001 IOPS: 4000 s). */
+	if (cfg->rate_start * cfg->curve_seconds < cfg->curve_procs) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --rate-start '%g': a step of %g s at that rate sends fewer I/Os than the %u "
+			    "--curve-procs processes", cfg->rate_start, cfg->curve_seconds, cfg->curve_procs);
+		return FALSE;
+	}
 	/* The last step's I/Os must be countable, and its schedule in nanoseconds. */
 	double last = ab_curve_step_rate(cfg->rate_start, cfg->rate_factor, cfg->curve_steps);
 	if (!(last * cfg->curve_seconds < 1e12)) {

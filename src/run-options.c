@@ -541,7 +541,8 @@ static gboolean parse_positive(const char *name, const char *value, double *out,
 {
 	char *end = NULL;
 	double v = g_ascii_strtod(value, &end);
-	if (!*value || g_ascii_isspace(*value) || !end || *end || !isfinite(v) || v <= 0)
+	/* Decimal only: strtod would take hex ("0x10") and "infinity". */
+	if (!*value || value[strspn(value, "0123456789.eE+-")] || !end || *end || !isfinite(v) || v <= 0)
 		return bad_option(error, name, value, "not a positive number");
 	*out = v;
 	return TRUE;
@@ -634,7 +635,7 @@ static gboolean opt_p99_target(const char *name, const char *value, gpointer dat
 	char *end = NULL;
 	double v = g_ascii_strtod(value, &end);
 	double scale = 0;
-	if (*value && !g_ascii_isspace(*value) && end && end != value) {
+	if (*value && strspn(value, "0123456789.") && end && end != value && !strpbrk(value, "xX")) {
 		if (!*end)
 			scale = 1e6; /* milliseconds when no unit is given */
 		for (size_t i = 0; i < G_N_ELEMENTS(units) && !scale; i++)

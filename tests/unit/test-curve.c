@@ -286,6 +286,10 @@ static void test_options(void **state)
 		{ "--rate-start", "nan", "invalid --rate-start 'nan': not a positive number" },
 		{ "--rate-start", "1e999", "invalid --rate-start '1e999': not a positive number" },
 		{ "--rate-start", "10x", "invalid --rate-start '10x': not a positive number" },
+		{ "--rate-start", "0x10", "invalid --rate-start '0x10': not a positive number" },
+		{ "--rate-start", " 5", "invalid --rate-start ' 5': not a positive number" },
+		{ "--p99-target", "0x10ms", "invalid --p99-target '0x10ms': expected a positive time: ms without a unit, or ns, us, ms, s" },
+		{ "--p99-target", "infms", "invalid --p99-target 'infms': expected a positive time: ms without a unit, or ns, us, ms, s" },
 		{ "--rate-factor", "1", "invalid --rate-factor '1': must be from 1.05 to 100" },
 		{ "--curve-seconds", "0.01", "invalid --curve-seconds '0.01': must be from 0.1 to 86400 seconds" },
 		{ "--p99-target", "10 ms", "invalid --p99-target '10 ms': expected a positive time: ms without a unit, or ns, us, ms, s" },
@@ -316,6 +320,9 @@ static void test_config_checks(void **state)
 		  "--rate-start applies to the latency curve, which is not asked for (--phases latency-curve)" },
 		{ { "--phases", "latency-curve", "-D", "--curve-block", "2k" },
 		  "invalid --curve-block '2048' with --direct: O_DIRECT needs a multiple of 4k" },
+		{ { "--phases", "latency-curve", "--rate-start", "0.5", "--curve-seconds", "2" },
+		  "invalid --rate-start '0.5': a step of 2 s at that rate sends fewer I/Os than the 4 --curve-procs "
+		  "processes" },
 		{ { "--phases", "latency-curve", "--rate-start", "1e9", "--curve-steps", "40" },
 		  "invalid --rate-start '1e+09': with --rate-factor 2 its step 40 would offer 5.49756e+20 IOPS for 5 s, "
 		  "more I/Os than a step can count" },
