@@ -74,11 +74,20 @@ static gboolean before_mkfs(struct build *b, GError **error)
 	return b->before_mkfs(b->t, b->hook_data, error) && !interrupted(b, error);
 }
 
-/* The tool's last words are the reason, as a rule; -v shows them all. */
+/* The tool's last words are the reason, as a rule, unless it went on to
+ * print its usage (mkfs.xfs on a small device: "Filesystem must be larger
+ * than 300MB." and then 40 lines of usage): then the words before it.
+ * -v shows them all. */
 static char *last_line(char *text)
 {
 	g_auto(GStrv) lines = g_strsplit(g_strstrip(text), "\n", -1);
-	for (guint i = g_strv_length(lines); i-- > 0;)
+	guint end = g_strv_length(lines);
+	for (guint i = 1; i < end; i++)
+		if (g_ascii_strncasecmp(g_strchug(lines[i]), "usage:", 6) == 0) {
+			end = i;
+			break;
+		}
+	for (guint i = end; i-- > 0;)
 		if (*g_strstrip(lines[i]))
 			return g_strdup(lines[i]);
 	return g_strdup("no message");

@@ -313,13 +313,33 @@ static void column_stats(struct ab_compare_column *col, guint baseline, bool giv
 			continue;
 		const double *x = (double *)cell->values->data, *b = (double *)base->values->data;
 		ab_stats_ratio_ci(x, cell->values->len, b, base->values->len, AB_COMPARE_CONFIDENCE, &cell->ratio);
-		/* Some 4 million draws at most, so a group of thousands of runs
-		 * does not take minutes; still seeded, so still deterministic. */
-		size_t draws = cell->values->len + base->values->len;
-		unsigned resamples = (unsigned)MIN((size_t)AB_COMPARE_RESAMPLES, 4000000 / MAX(draws, (size_t)1));
-		ab_stats_bootstrap_ratio(x, cell->values->len, b, base->values->len, AB_CENTRE_MEAN,
-					 AB_COMPARE_CONFIDENCE, MAX(resamples, 100u), AB_COMPARE_SEED, &cell->boot);
 		ab_stats_welch(x, cell->values->len, b, base->values->len, &cell->welch);
+	}
+}
+
+void ab_compare_bootstrap(struct ab_compare *c)
+{
+	for (guint i = 0; i < c->columns->len; i++) {
+		struct ab_compare_column *col = g_ptr_array_index(c->columns, i);
+		const struct ab_compare_cell *base = NULL;
+		for (guint k = 0; k < col->cells->len && !base; k++) {
+			const struct ab_compare_cell *cell = g_ptr_array_index(col->cells, k);
+			if (cell->group == col->baseline && cell->stats.n > 0)
+				base = cell;
+		}
+		for (guint k = 0; base && k < col->cells->len; k++) {
+			struct ab_compare_cell *cell = g_ptr_array_index(col->cells, k);
+			if (cell == base)
+				continue;
+			const double *x = (double *)cell->values->data, *b = (double *)base->values->data;
+			/* Some 4 million draws at most, so a group of thousands of
+			 * runs does not take minutes; still seeded, so still
+			 * deterministic. */
+			size_t draws = cell->values->len + base->values->len;
+			unsigned resamples = (unsigned)MIN((size_t)AB_COMPARE_RESAMPLES, 4000000 / MAX(draws, (size_t)1));
+			ab_stats_bootstrap_ratio(x, cell->values->len, b, base->values->len, AB_CENTRE_MEAN,
+						 AB_COMPARE_CONFIDENCE, MAX(resamples, 100u), AB_COMPARE_SEED, &cell->boot);
+		}
 	}
 }
 

@@ -42,7 +42,7 @@ struct ab_compare_cell {
 	size_t short_runs;       /* rates counted that lasted under the measurable time */
 	struct ab_stats stats;
 	struct ab_ratio ratio;   /* to the baseline: delta method (the text's) */
-	struct ab_ratio boot;    /* the same by the percentile bootstrap of means */
+	struct ab_ratio boot;    /* the same by the percentile bootstrap of means (ab_compare_bootstrap) */
 	struct ab_welch welch;   /* against the baseline */
 	bool best;               /* the best mean, or tied with it */
 };
@@ -99,6 +99,9 @@ char *ab_compare_group_label(const struct ab_run *run);
  * or the set holds no run. */
 struct ab_compare *ab_compare_build(const struct ab_run_set *set, const char *baseline, GError **error);
 void ab_compare_free(struct ab_compare *c);
+/* Fills each cell's boot (NAN until then): the CSV and JSON views give
+ * it; the text does not, and skips the cost (most of a big comparison's). */
+void ab_compare_bootstrap(struct ab_compare *c);
 
 /* "within noise: Welch p=0.41", "beyond noise: Welch p=0.003", or why
  * there is no test; to g_free. */

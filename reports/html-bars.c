@@ -64,6 +64,16 @@ static void num(double v, char *out, size_t len)
 }
 
 /* Best and next-best cell by mean; -1 when there is none. */
+/* A ratio as "1.20x"; "-" when there is none (the other cell's mean
+ * is 0: it would print "nan"). */
+static void times(GString *s, double ratio)
+{
+	if (isfinite(ratio))
+		g_string_append_printf(s, "%.2f&#215;", ratio);
+	else
+		g_string_append(s, "-");
+}
+
 static void ranking(const struct figures *f, guint n, int *best, int *next)
 {
 	*best = *next = -1;
@@ -170,7 +180,9 @@ void ab_html_summary(GString *s, const struct ab_html_page *page)
 		} else {
 			ab_html_cell_name(s, g_ptr_array_index(page->cells, next));
 			double ratio = f[next].st.mean > 0 ? f[best].st.mean / f[next].st.mean : NAN;
-			g_string_append_printf(s, "</td><td class=\"n\">%.2f&#215;</td><td>", ratio);
+			g_string_append(s, "</td><td class=\"n\">");
+			times(s, ratio);
+			g_string_append(s, "</td><td>");
 			g_autofree char *noise = noise_words(&f[best], &f[next]);
 			ab_html_escape(s, noise);
 			g_string_append(s, "</td></tr>\n");
@@ -381,7 +393,9 @@ void ab_html_bars(GString *s, const struct ab_html_page *page)
 			double ratio = f[next].st.mean > 0 ? f[best].st.mean / f[next].st.mean : NAN;
 			g_string_append(s, "<p class=\"verdict\">Best: <b>");
 			ab_html_escape(s, ((struct ab_html_cell *)g_ptr_array_index(page->cells, best))->label);
-			g_string_append_printf(s, "</b>, %.2f&#215; ", ratio);
+			g_string_append(s, "</b>, ");
+			times(s, ratio);
+			g_string_append_c(s, ' ');
 			ab_html_escape(s, ((struct ab_html_cell *)g_ptr_array_index(page->cells, next))->label);
 			g_string_append(s, "; ");
 			g_autofree char *noise = noise_words(&f[best], &f[next]);

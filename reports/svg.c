@@ -15,6 +15,14 @@ void ab_html_escape(GString *s, const char *text)
 	g_autofree char *valid = g_utf8_make_valid(text, -1);
 	for (const char *p = valid; *p; p++) {
 		unsigned char c = (unsigned char)*p;
+		/* U+202A-202E and U+2066-2069 (bidi embeddings, overrides and
+		 * isolates) are dropped: a name holding U+202E would reverse
+		 * the rest of the sentence it is in ("Best: NAME, 1.20x ..."). */
+		if (c == 0xe2 && ((p[1] == '\x80' && (unsigned char)p[2] >= 0xaa && (unsigned char)p[2] <= 0xae) ||
+				  (p[1] == '\x81' && (unsigned char)p[2] >= 0xa6 && (unsigned char)p[2] <= 0xa9))) {
+			p += 2;
+			continue;
+		}
 		switch (c) {
 		case '&': g_string_append(s, "&amp;"); break;
 		case '<': g_string_append(s, "&lt;"); break;

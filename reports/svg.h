@@ -12,8 +12,8 @@
 #include <glib.h>
 
 /* Appends text for HTML or SVG, as text: & < > " ' escaped, bytes that are
- * no UTF-8 replaced, control characters (but tab and newline) dropped.
- * NULL appends nothing. */
+ * no UTF-8 replaced, control characters (but tab and newline) and bidi
+ * embeddings, overrides and isolates dropped.  NULL appends nothing. */
 void ab_html_escape(GString *s, const char *text);
 
 /* Values lo..hi onto pixels px_lo..px_hi, linear or (log) logarithmic. */

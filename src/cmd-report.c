@@ -186,10 +186,21 @@ static gboolean foreign_owner(const struct stat *st)
 	return st->st_uid != 0 && st->st_uid != geteuid();
 }
 
+/* Any symbolic link, ours too: the page replaces what it points to (one
+ * to /etc/passwd as root would be written over), and a link swapped in
+ * after the check would be followed; the descriptor is opened O_NOFOLLOW. */
+static gboolean html_symlink(const char *path, GError **error)
+{
+	g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+		    "refusing to write the HTML report to '%s': a symbolic link (name the file itself)", path);
+	return FALSE;
+}
+
 /* --html's FILE may be new or a regular file of ours (replaced): never a
- * device, FIFO or directory (the page would go into it, or hang), another
- * user's file or symlink, or one of the FILEs being read (the results
- * would be lost).  Checked before reading, and again on the descriptor. */
+ * device, FIFO or directory (the page would go into it, or hang), a
+ * symlink, another user's file, or one of the FILEs being read (the
+ * results would be lost).  Checked before reading, and again on the
+ * descriptor. */
 static gboolean html_target_ok(const char *path, GPtrArray *inputs, GError **error)
 {
 	if (g_str_equal(path, "-")) {
@@ -199,11 +210,8 @@ static gboolean html_target_ok(const char *path, GPtrArray *inputs, GError **err
 		return FALSE;
 	}
 	struct stat st;
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && foreign_owner(&st)) {
-		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
-			    "refusing to write the HTML report to '%s': it is a symbolic link of another user", path);
-		return FALSE;
-	}
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+		return html_symlink(path, error);
 	if (stat(path, &st) != 0) {
 		if (errno == ENOENT)
 			return TRUE;
@@ -236,8 +244,10 @@ static gboolean write_html(const char *path, GPtrArray *inputs, const GString *p
 {
 	if (!html_target_ok(path, inputs, error))
 		return FALSE;
-	int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC, 0644);
 	struct stat st;
+	if (fd < 0 && errno == ELOOP)
+		return html_symlink(path, error);
 	if (fd < 0 || fstat(fd, &st) != 0) {
 		ab_set_error_errno(error, AB_ERROR_OUTPUT, errno, "cannot write the HTML report to '%s'", path);
 		if (fd >= 0)
@@ -345,8 +355,11 @@ int ab_cmd_report(int argc, char **argv, GError **error)
 		struct ab_compare *c = ab_compare_build(&set, baseline, error);
 		ok = c != NULL;
 		if (ok) {
-			char *(*view)(const struct ab_compare *) = !format || g_str_equal(format, "text") ? ab_compare_text
+			gboolean plain = !format || g_str_equal(format, "text");
+			char *(*view)(const struct ab_compare *) = plain ? ab_compare_text
 				: g_str_equal(format, "csv") ? ab_compare_csv : ab_compare_json;
+			if (!plain)
+				ab_compare_bootstrap(c);
 			g_autofree char *text = view(c);
 			g_string_append(out, text);
 		}

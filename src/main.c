@@ -14,6 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Bytes of an error message shown at most. */
+#define AB_ERROR_SHOWN 4096
+
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv, GError **error);
@@ -95,7 +98,16 @@ int main(int argc, char **argv)
 		ab_progress_stop();
 		if (error) {
 			g_autofree char *line = ab_one_line(error->message);
-			fprintf(stderr, "arraybench: error: %s\n", line);
+			/* A bad value quoted whole can be a megabyte (a matrix
+			 * file's one line): the start names it well enough. */
+			size_t len = strlen(line);
+			if (len > AB_ERROR_SHOWN) {
+				const char *end = g_utf8_find_prev_char(line, line + AB_ERROR_SHOWN + 1);
+				size_t cut = end ? (size_t)(end - line) : AB_ERROR_SHOWN;
+				fprintf(stderr, "arraybench: error: %.*s... (%zu more bytes)\n", (int)cut, line, len - cut);
+			} else {
+				fprintf(stderr, "arraybench: error: %s\n", line);
+			}
 		}
 		return status;
 	}

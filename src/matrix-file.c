@@ -5,6 +5,7 @@
  * line, duplicates and unknown names refused there. */
 #include "matrix-file.h"
 #include "error.h"
+#include "run-options.h"
 #include "../fs-setup/plan.h"
 #include "../fs-setup/target.h"
 
@@ -345,12 +346,29 @@ static char **parse_options(const struct parse *ps, const char *group, gboolean 
 			}
 			continue;
 		}
-		g_autofree char *opt = (*w)[1] == '-' ? g_strndup(*w, strcspn(*w, "=")) : g_strndup(*w, 2);
+		if ((*w)[1] != '-') {
+			/* Short options bundle: "-bq" is -b -q, "-sq 1g" is
+			 * -s 1g -q; only -f takes the rest of the word. */
+			for (const char *c = *w + 1; *c; c++) {
+				char opt[3] = { '-', *c, '\0' };
+				if (strv_has(own_options, opt)) {
+					fail(ps, ln, error,
+					     "option '%s' in 'options' is the matrix's own (see arraybench-matrix(1))", opt);
+					return NULL;
+				}
+				if (machine && *c == 'm')
+					*machine = TRUE;
+				if (ab_run_option_takes_rest(*c))
+					break;
+			}
+			continue;
+		}
+		g_autofree char *opt = g_strndup(*w, strcspn(*w, "="));
 		if (strv_has(own_options, opt)) {
 			fail(ps, ln, error, "option '%s' in 'options' is the matrix's own (see arraybench-matrix(1))", opt);
 			return NULL;
 		}
-		if (machine && (g_str_equal(opt, "-m") || g_str_equal(opt, "--machine")))
+		if (machine && g_str_equal(opt, "--machine"))
 			*machine = TRUE;
 	}
 	return g_steal_pointer(&words);
@@ -424,9 +442,14 @@ static struct ab_matrix_cell *make_cell(const struct common *c, const struct lev
 		g_autofree char *spec = g_strdup_printf("%s:%s%s%s", plain ? "1" : c->loop_n, c->loop_size,
 							c->loop_dir ? ":" : "", c->loop_dir ? c->loop_dir : "");
 		add(a, "--loop", spec);
+	} else if (plain) {
+		/* --members is for an --array: run takes one device as --device. */
+		const char *first = g_ptr_array_index(c->members, 0);
+		add(a, "--device", first);
+		add(a, "--yes-destroy", first);
 	} else {
 		GString *list = g_string_new(NULL);
-		for (guint i = 0; i < (plain ? 1 : c->members->len); i++)
+		for (guint i = 0; i < c->members->len; i++)
 			g_string_append_printf(list, "%s%s", i ? "," : "", (const char *)g_ptr_array_index(c->members, i));
 		add(a, "--members", list->str);
 		add(a, "--yes-destroy", list->str);
@@ -602,10 +625,17 @@ static gboolean make_cells(const struct parse *ps, const struct common *c, const
 	}
 	for (guint i = 0; i < cells->len; i++)
 		for (guint j = 0; j < i; j++) {
-			const char *a = ((struct ab_matrix_cell *)g_ptr_array_index(cells, i))->label;
-			if (g_str_equal(a, ((struct ab_matrix_cell *)g_ptr_array_index(cells, j))->label))
-				return fail(ps, line_of(ps, "matrix", "levels"), error,
-					    "two cells would both be '%s': give each level once", a);
+			const struct ab_matrix_cell *ci = g_ptr_array_index(cells, i), *cj = g_ptr_array_index(cells, j);
+			if (!g_str_equal(ci->label, cj->label))
+				continue;
+			/* A workload named and given as a file ("bonnie" and
+			 * "./bonnie.ini") has one label too. */
+			if (g_strcmp0(ci->workload, cj->workload) != 0)
+				return fail(ps, line_of(ps, "matrix", "workloads"), error,
+					    "two cells would both be '%s': workloads '%s' and '%s' have one label",
+					    ci->label, cj->workload, ci->workload);
+			return fail(ps, line_of(ps, "matrix", "levels"), error,
+				    "two cells would both be '%s': give each level once", ci->label);
 		}
 	return TRUE;
 }
@@ -666,8 +696,11 @@ struct ab_matrix *ab_matrix_parse(const char *name, const char *text, size_t len
 	ps.kf = g_key_file_new();
 	g_autoptr(GError) local = NULL;
 	struct ab_matrix *m = NULL;
-	if (scan(&ps, copy, error)) {
-		if (!g_key_file_load_from_data(ps.kf, text, len, G_KEY_FILE_NONE, &local))
+	/* A byte order mark, as some editors write, is no part of line 1
+	 * (the checksum still covers it: the file is kept as given). */
+	size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+	if (scan(&ps, copy + bom, error)) {
+		if (!g_key_file_load_from_data(ps.kf, text + bom, len - bom, G_KEY_FILE_NONE, &local))
 			fail(&ps, 0, error, "%s", local->message);
 		else
 			m = build(&ps, text, len, error);

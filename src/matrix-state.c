@@ -219,7 +219,22 @@ gboolean ab_matrix_dir_check(const struct ab_matrix_dir *d, const char *digest, 
 gboolean ab_matrix_dir_move_aside(const struct ab_matrix_dir *d, GError **error)
 {
 	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
-	g_autofree char *stamp = g_date_time_format(now, "old-%Y%m%dT%H%M%S");
+	g_autofree char *when = g_date_time_format(now, "old-%Y%m%dT%H%M%S");
+	/* A second --fresh within the second (a script's loop) takes the
+	 * stamp with -2, -3...: the first's files are never in the way. */
+	g_autofree char *stamp = g_strdup(when);
+	for (unsigned k = 2; k < 1000; k++) {
+		gboolean taken = FALSE;
+		for (const char *const *n = own_files; *n && !taken; n++) {
+			g_autofree char *to = g_strdup_printf("%s.%s", *n, stamp);
+			struct stat st;
+			taken = fstatat(d->fd, to, &st, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT;
+		}
+		if (!taken)
+			break;
+		g_free(stamp);
+		stamp = g_strdup_printf("%s-%u", when, k);
+	}
 	for (const char *const *n = own_files; *n; n++) {
 		struct stat st;
 		if (fstatat(d->fd, *n, &st, AT_SYMLINK_NOFOLLOW) != 0)
@@ -268,15 +283,23 @@ static gboolean write_new(const struct ab_matrix_dir *d, const char *name, const
 		return FALSE;
 	gboolean ok = write_all(d, name, fd, text, len, error);
 	close(fd);
+	if (!ok)
+		unlinkat(d->fd, name, 0); /* made just now (O_EXCL): ours */
 	return ok;
 }
 
+/* Both files or neither: a start cut short (a full disk) left an empty
+ * matrix.sha256, and the rerun refused DIR as holding no digest. */
 gboolean ab_matrix_dir_start(const struct ab_matrix_dir *d, const char *text, size_t len, const char *digest,
 			     GError **error)
 {
 	g_autofree char *line = g_strdup_printf("%s  %s\n", digest, AB_MATRIX_COPY);
-	if (!write_new(d, AB_MATRIX_COPY, text, len, error) || !write_new(d, AB_MATRIX_DIGEST, line, strlen(line), error))
+	if (!write_new(d, AB_MATRIX_COPY, text, len, error))
 		return FALSE;
+	if (!write_new(d, AB_MATRIX_DIGEST, line, strlen(line), error)) {
+		unlinkat(d->fd, AB_MATRIX_COPY, 0);
+		return FALSE;
+	}
 	fsync(d->fd);
 	return TRUE;
 }

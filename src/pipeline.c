@@ -121,9 +121,14 @@ static gboolean measure(const struct ab_pipeline *p, const struct ab_config *cfg
 					error) &&
 		      check_space(cfg, error);
 	g_autofree char *warning = ok ? ab_run_cache_warning(cfg, p->ram_bytes) : NULL;
-	if (warning) {
+	/* Once a process: a matrix's visits would say it each time (each
+	 * run's JSON still holds it). */
+	static char *warned;
+	if (warning && g_strcmp0(warning, warned) != 0) {
 		ab_progress_clear();
 		fprintf(stderr, "arraybench: warning: %s\n", warning);
+		g_free(warned);
+		warned = g_strdup(warning);
 	}
 	struct ab_cache cache = { 0 };
 	if (ok)

@@ -287,6 +287,10 @@ struct ab_profile *ab_profile_parse(const char *where, const char *name, const c
 	g_autoptr(GArray) found = g_array_new(FALSE, FALSE, sizeof(struct scanned));
 	g_array_set_clear_func(found, scanned_clear);
 	g_autoptr(GHashTable) group_lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	/* A byte order mark, as some editors write, is no part of line 1. */
+	size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+	text += bom;
+	len -= bom;
 	if (!scan(where, text, len, found, group_lines, error))
 		return NULL;
 	g_autoptr(GKeyFile) kf = g_key_file_new();

@@ -6,6 +6,7 @@
 #include "timing.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -64,6 +65,11 @@ enum ab_progress_mode ab_progress_mode_for(FILE *out, gboolean quiet)
 {
 	if (quiet || !out)
 		return AB_PROGRESS_OFF;
+	/* TERM=dumb (Emacs' M-x shell, some CI consoles) shows escapes as
+	 * text ("^[[K"): it gets the plain lines. */
+	const char *term = getenv("TERM");
+	if (term && g_str_equal(term, "dumb"))
+		return AB_PROGRESS_LINES;
 	return isatty(fileno(out)) ? AB_PROGRESS_LIVE : AB_PROGRESS_LINES;
 }
 

@@ -801,6 +801,14 @@ static const char *switch_with_value(const char *arg)
 	return NULL;
 }
 
+gboolean ab_run_option_takes_rest(char short_name)
+{
+	for (const GOptionEntry *e = entries; e->long_name; e++)
+		if (e->short_name && e->short_name == short_name)
+			return (e->flags & G_OPTION_FLAG_OPTIONAL_ARG) != 0;
+	return FALSE;
+}
+
 /* Is `arg` an option whose value is the next word ("-d DIR", "--csv FILE")? */
 static gboolean takes_next_word(const char *arg)
 {

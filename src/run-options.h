@@ -16,6 +16,10 @@ gboolean ab_run_options_parse(int argc, char **argv, struct ab_config *cfg, GErr
 gboolean ab_run_options_check_word(const char *word, GError **error);
 /* Is there a run option of this long name? */
 gboolean ab_run_option_known(const char *long_name);
+/* Does -C take the rest of its word as its value ("-f3m")?  Otherwise
+ * the next letter of "-CX" is an option too: GLib reads "-bq" as -b -q
+ * and "-sq 1g" as -s 1g -q. */
+gboolean ab_run_option_takes_rest(char short_name);
 /* Comma-separated phase names into cfg->phase_mask. */
 gboolean ab_parse_phase_list(const char *text, struct ab_config *cfg, GError **error);
 

@@ -3,7 +3,7 @@
 # Bad input: one line naming the bad value, exit status 1 (3 for missing
 # resources, 2 for a phase that failed), nothing left behind.
 . "$(dirname "$0")/lib.sh"
-plan 51
+plan 53
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 
@@ -64,4 +64,9 @@ else
 	chmod 755 "$d"
 	for i in 1 2 3 4 5 6 7; do skip "full file system test needs root (loop device)"; done
 fi
+# A bad value of a megabyte is not echoed whole: the error is cut at 4 KiB.
+{ printf '[matrix]\nloop = 1:64m\nfs = '; head -c 900000 /dev/zero | tr '\0' x; printf '\n'; } >"$T/long.ini"
+"$AB" matrix "$T/long.ini" --dry-run >/dev/null 2>"$T/long.err"
+is "$? $(wc -l <"$T/long.err") $(($(wc -c <"$T/long.err") < 4300))" "1 1 1" "a 900 KB bad value: exit 1, one line under 4300 bytes"
+grep -q '\.\.\. ([0-9]* more bytes)$' "$T/long.err"; ok $? "... saying how much was cut"
 dir_is_empty "$d"; ok $? "nothing is left in DIR"

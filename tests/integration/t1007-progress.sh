@@ -4,7 +4,7 @@
 # run a pty), one line per finished phase off a terminal, none with -q; the
 # table and the CSV line come through whole either way.
 . "$(dirname "$0")/lib.sh"
-plan 28
+plan 29
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 # Seeks grow until a pass lasts 1 s: at least one phase is long enough to
@@ -67,6 +67,11 @@ is $? 0 "a run on a 30-column terminal exits 0"
 long=$(tr '\r' '\n' <"$T/narrow.log" | grep -a $'\x1b\\[K$' | sed 's/\x1b\[K$//' | awk 'length > 29' | head -3)
 is "$long" "" "no status line is wider than 29 columns"
 tr '\r' '\n' <"$T/narrow.log" | grep -a $'\x1b\\[K$' | grep -q '^seeks'; ok $? "... and the seeks phase was drawn there"
+
+# TERM=dumb (Emacs' shell): a terminal that shows escapes as text gets the plain lines.
+TERM=dumb script -qfec "$(printf '%q ' "$AB" run "${args[@]}" --phases block-write)" "$T/dumb.log" >/dev/null 2>&1
+! grep -q $'\x1b' "$T/dumb.log" && grep -q "^arraybench: phase 'block-write'\.\.\. done" "$T/dumb.log"
+ok $? "TERM=dumb: no escape, one plain line per phase" || sed 's/^/#   /' "$T/dumb.log"
 
 # Sent to the background by an interactive shell: the prompt's line is left
 # alone (the run is not in the terminal's foreground process group).

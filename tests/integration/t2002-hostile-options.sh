@@ -6,7 +6,7 @@
 # range.  Each is refused before anything is made, with one clear line, and
 # the device it aimed at is untouched.  Root only (loop devices).
 . "$(dirname "$0")/lib.sh"
-plan 60
+plan 61
 if ! is_root || [ ! -e /dev/loop-control ]; then
 	for i in $(seq 60); do skip "needs root and loop devices"; done
 	exit 0
@@ -123,6 +123,14 @@ one_error "$T/err" "mkfs.ext4 failed:"; ok $? "one error line with mkfs.ext4's r
 "$AB" run --loop 1:256m --fs ext4 --mkfs-opts "-O nosuchfeature" $small -v >/dev/null 2>"$T/err"
 grep -q '^\$ mkfs.ext4 ' "$T/err" && [ "$(wc -l <"$T/err")" -gt 2 ]; ok $? "-v shows the command and all of mkfs's output"
 is "$(left_behind)" "" "nothing is left after the tool failed"
+# A tool that prints its usage after the reason: the reason is the line.
+if need mkfs.xfs; then
+	"$AB" run --loop 1:64m --fs xfs $small >/dev/null 2>"$T/err"
+	one_error "$T/err" "mkfs.xfs failed: Filesystem must be larger than"; ok $? "mkfs.xfs's reason, not its usage's last line" ||
+		sed 's/^/#   /' "$T/err"
+else
+	skip "mkfs.xfs is not installed"
+fi
 
 # In use in ways no table shows: an active swap area, a device some
 # program holds open exclusively.  Both are refused (exit 4).

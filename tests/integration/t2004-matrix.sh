@@ -6,9 +6,9 @@
 # changed file refused, --fresh; --dry-run touches nothing; a cell whose
 # build fails is recorded and the rest run.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 44
+plan 46
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 44); do skip "matrix builds targets: needs root and loop devices"; done
+	for i in $(seq 46); do skip "matrix builds targets: needs root and loop devices"; done
 	exit 0
 fi
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -50,6 +50,7 @@ ok $? "each visit is one 'arraybench run' command line"
 "$AB" matrix -o "$T/a" "$T/m.ini" >"$T/a.out" 2>"$T/a.err"
 is $? 0 "the 2x2 matrix of 2 repeats exits 0"
 is "$(wc -l <"$T/a/results.jsonl")" 8 "results.jsonl has the 8 visits"
+[ "$(grep -c 'under twice the RAM' "$T/a.err")" -le 1 ]; ok $? "the page-cache warning is said once, not for each visit"
 is "$(wc -l <"$T/a/results.csv")" 8 "results.csv has 8 bonnie++ lines"
 is "$(cut -d, -f3 "$T/a/results.csv" | sort | uniq -c | awk '{print $1 "x" $2}' | tr '\n' ' ')" \
 	"2xplain_btrfs_defaults 2xplain_btrfs_noatime 2xplain_ext4_defaults 2xplain_ext4_noatime " \
@@ -134,4 +135,16 @@ sed 's/^mkfs-opts.*//' "$T/bad.ini" >"$T/ru.ini"
 is $? 0 "--repeat-until exits 0"
 is "$(visits "$T/ru/results.jsonl" | tr '\n' ' ')" "plain ext4 defaults|1|False plain ext4 defaults|2|False plain ext4 defaults|3|False " \
 	"--repeat-until repeats a wide cell up to --max-repeats"
+# A results directory on a full disk: exit 5, and nothing half-written
+# that would have the rerun refuse DIR (an empty matrix.sha256 did).
+mkdir "$T/full"
+if mount -t tmpfs -o size=64k tmpfs "$T/full" 2>/dev/null; then
+	cleanup_add "umount $T/full"
+	head -c 60k /dev/zero >"$T/full/fill" 2>/dev/null
+	"$AB" matrix -q -o "$T/full/o" "$T/ru.ini" >/dev/null 2>"$T/full.err"
+	is "$? $(ls -A "$T/full/o" | tr '\n' ' ')" "5 " "a full disk: exit 5 and DIR left empty" || sed 's/^/#   /' "$T/full.err"
+	umount "$T/full"
+else
+	skip "cannot mount a small tmpfs"
+fi
 is "$(left_behind)" "" "no loop device, mount or journal left at the end"

@@ -8,7 +8,7 @@
 # the cells' bar colours and the heat maps' colours.  Without chromium those
 # checks skip; with it, a page that does not render fails.
 . "$(dirname "$0")/lib.sh"
-plan 32
+plan 33
 cd "$T" || exit 1
 export ARRAYBENCH_STATE_DIR=$T/state
 mkdir d1 d2
@@ -77,6 +77,10 @@ if is_root; then
 else
 	skip "another user's symlink needs root to make"
 fi
+echo mine >mine; ln -s "$T/mine" mylink
+"$AB" report --html mylink a2.json >/dev/null 2>e8
+is "$? $(cat mine) $(cat e8)" "4 mine arraybench: error: refusing to write the HTML report to 'mylink': a symbolic link (name the file itself)" \
+	"one's own symlink is refused too (as root, one to /etc/passwd was written over)"
 "$AB" report --html new.html missing.json >/dev/null 2>/dev/null
 is "$? $([ -e new.html ] && echo made)" "1 " "no run read: exit 1 and no page made"
 

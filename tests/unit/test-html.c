@@ -33,6 +33,9 @@ static void test_escape(void **state)
 	assert_string_equal(c, "a\xef\xbf\xbd" "b");
 	g_autofree char *d = escaped("r\xc3\xa9sum\xc3\xa9");
 	assert_string_equal(d, "r\xc3\xa9sum\xc3\xa9");
+	/* A right-to-left override would reverse the rest of a sentence. */
+	g_autofree char *f = escaped("a\xe2\x80\xae" "b\xe2\x81\xa7" "c\xe2\x80\x94" "d");
+	assert_string_equal(f, "abc\xe2\x80\x94" "d");
 	g_autofree char *e = escaped(NULL);
 	assert_string_equal(e, "");
 }
@@ -201,6 +204,21 @@ static void test_page(void **state)
 	assert_true(g_str_has_suffix(s->str, "</html>\n"));
 }
 
+/* Two cells, the slower with a mean of 0: no ratio, shown as one. */
+static void test_page_zero_mean(void **state)
+{
+	(void)state;
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	g_ptr_array_add(set.runs, run_of("fast", 1000));
+	g_ptr_array_add(set.runs, run_of("zero", 0));
+	g_autoptr(GString) s = g_string_new(NULL);
+	assert_true(ab_html_write(&set, s, NULL));
+	ab_run_set_clear(&set);
+	assert_null(strstr(s->str, "nan"));
+	assert_null(strstr(s->str, "inf&#215;"));
+}
+
 static struct ab_result *sweep_cell(const char *test, uint64_t fsz, uint64_t rec, double rate, const char *cache)
 {
 	struct ab_result *r = ab_result_new("sweep");
@@ -255,7 +273,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape), cmocka_unit_test(test_scale),  cmocka_unit_test(test_bar),
 		cmocka_unit_test(test_colour), cmocka_unit_test(test_ticks), cmocka_unit_test(test_page),
-		cmocka_unit_test(test_page_sweep_members),
+		cmocka_unit_test(test_page_sweep_members), cmocka_unit_test(test_page_zero_mean),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

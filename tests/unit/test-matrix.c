@@ -127,7 +127,17 @@ static void test_cells_mixed(void **state)
 	assert_string_equal(a1, "run --members /dev/sdb,/dev/sdc --yes-destroy /dev/sdb,/dev/sdc --backend mdadm "
 				"--array 1 --fs ext4 --mkfs-opts -O ^has_journal -m mdadm-1_ext4_mkfs(-O_^has_journal)_defaults");
 	g_autofree char *a6 = argv_text(cell(m, 6));
-	assert_string_equal(a6, "run --members /dev/sdb --yes-destroy /dev/sdb --fs ext4 -m plain_ext4_defaults");
+	assert_string_equal(a6, "run --device /dev/sdb --yes-destroy /dev/sdb --fs ext4 -m plain_ext4_defaults");
+}
+
+/* A UTF-8 byte order mark is no part of line 1; the checksum keeps it. */
+static void test_bom(void **state)
+{
+	(void)state;
+	g_autoptr(ab_matrix) m = parse_ok("\xef\xbb\xbf[matrix]\nloop = 1:64m\nfs = ext4\n");
+	assert_int_equal(m->cells->len, 1);
+	g_autoptr(ab_matrix) plain = parse_ok("[matrix]\nloop = 1:64m\nfs = ext4\n");
+	assert_string_not_equal(m->sha256, plain->sha256);
 }
 
 static void test_paths_relative_to_file(void **state)
@@ -178,8 +188,15 @@ static void test_errors_with_lines(void **state)
 		     "m.ini:3: level 'btrfs-raid1' makes btrfs itself, and 'fs' does not list btrfs");
 	expect_error("[matrix]\nloop = 1:64m\nlevels = raid1, mdadm:raid1\nbackend = mdadm\nfs = ext4\n",
 		     "m.ini:3: two cells would both be 'mdadm-raid1 ext4 defaults'");
+	expect_error("[matrix]\nloop = 1:64m\nfs = ext4\nworkloads = bonnie, p/bonnie.ini\n",
+		     "m.ini:4: two cells would both be 'plain ext4 defaults bonnie': workloads 'bonnie' and");
 	expect_error("[matrix]\nloop = 1:64m\nlevels = raid1\n", "m.ini:1: missing key 'fs'");
 	expect_error("[matrix]\nloop = 1:64m\nfs = ext4\noptions = -s 32m -x 3\n",
+		     "m.ini:4: option '-x' in 'options' is the matrix's own");
+	/* Bundled options: "-bq" is -b -q, "-sx 32m 3" is -s 32m -x 3. */
+	expect_error("[matrix]\nloop = 1:64m\nfs = ext4\noptions = -s 32m -bq\n",
+		     "m.ini:4: option '-q' in 'options' is the matrix's own");
+	expect_error("[matrix]\nloop = 1:64m\nfs = ext4\noptions = -sx 32m 3\n",
 		     "m.ini:4: option '-x' in 'options' is the matrix's own");
 	expect_error("[matrix]\nloop = 1:64m\nfs = ext4\noptions = --json=/tmp/x\n",
 		     "m.ini:4: option '--json' in 'options' is the matrix's own");
@@ -392,6 +409,16 @@ static void test_results_dir(void **state)
 		old += strstr(n, ".old-") != NULL;
 	assert_int_equal(old, 4);
 	assert_int_equal(all, 5);
+	/* Again within the second: moved aside beside the first, not refused. */
+	assert_true(ab_matrix_dir_start(&d, demo, strlen(demo), m->sha256, &error));
+	assert_true(ab_matrix_dir_move_aside(&d, &error));
+	assert_null(error);
+	g_autoptr(GDir) gd2 = g_dir_open(dir, 0, NULL);
+	old = all = 0;
+	for (const char *n; (n = g_dir_read_name(gd2)); all++)
+		old += strstr(n, ".old-") != NULL;
+	assert_int_equal(all, old + 1);
+	assert_true(old >= 6);
 	ab_matrix_dir_clear(&d);
 	/* A symbolic link as DIR is refused, and so are our files as links. */
 	g_autofree char *link = g_build_filename(tmp, "link", NULL);
@@ -451,7 +478,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cells_product_and_labels),
 		cmocka_unit_test(test_cells_mixed),
-		cmocka_unit_test(test_paths_relative_to_file),
+		cmocka_unit_test(test_bom), cmocka_unit_test(test_paths_relative_to_file),
 		cmocka_unit_test(test_errors_with_lines),
 		cmocka_unit_test(test_too_many_cells),
 		cmocka_unit_test(test_nul_byte_in_middle),

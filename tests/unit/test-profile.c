@@ -126,6 +126,18 @@ static void test_parse(void **state)
 	assert_string_equal(g_ptr_array_index(b->words, 0), "--phases=block-write");
 }
 
+/* A UTF-8 byte order mark, as some editors write, is no part of line 1. */
+static void test_bom(void **state)
+{
+	(void)state;
+	static const char text[] = "\xef\xbb\xbf[step a]\nphases = block-write\n";
+	GError *e = NULL;
+	g_autoptr(ab_profile_auto) p = ab_profile_parse("t.ini", "t", text, strlen(text), &e);
+	assert_null(e);
+	assert_int_equal(p->steps->len, 1);
+	assert_string_equal(((const struct ab_profile_step *)g_ptr_array_index(p->steps, 0))->where, "t.ini:1: [step a]");
+}
+
 static const struct ab_step *step(const struct ab_config *cfg, guint i)
 {
 	assert_true(i < cfg->steps->len);
@@ -383,7 +395,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_parse), cmocka_unit_test(test_bom),
 		cmocka_unit_test(test_builtins),
 		cmocka_unit_test(test_user_file),
 		cmocka_unit_test(test_man_page),
