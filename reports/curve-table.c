@@ -80,6 +80,17 @@ void ab_text_curve(GString *s, const struct ab_run *run)
 {
 	gboolean open = FALSE;
 	const struct ab_result *pass = NULL, *fail = NULL;
+	/* The target, to judge each step by, is on the sizing row that
+	 * closes its curve: found walking back once (a file may hold
+	 * thousands of rows). */
+	g_autofree uint64_t *targets = g_new(uint64_t, run->results->len + 1);
+	uint64_t next = AB_UNSET;
+	for (guint i = run->results->len; i-- > 0;) {
+		const struct ab_result *z = g_ptr_array_index(run->results, i);
+		if (ab_text_is_curve_result(z) && g_strcmp0(z->key.test, SIZING_TEST) == 0)
+			next = z->latency.p99_ns;
+		targets[i] = next;
+	}
 	for (guint i = 0; i < run->results->len; i++) {
 		const struct ab_result *r = g_ptr_array_index(run->results, i);
 		if (!ab_text_is_curve_result(r))
@@ -94,14 +105,7 @@ void ab_text_curve(GString *s, const struct ab_run *run)
 			open = FALSE;
 			continue;
 		}
-		/* The target, to judge each step by, is on the sizing row
-		 * that closes the curve. */
-		uint64_t target = AB_UNSET;
-		for (guint k = i + 1; k < run->results->len && !ab_known(target); k++) {
-			const struct ab_result *z = g_ptr_array_index(run->results, k);
-			if (ab_text_is_curve_result(z) && g_strcmp0(z->key.test, SIZING_TEST) == 0)
-				target = z->latency.p99_ns;
-		}
+		uint64_t target = targets[i];
 		char off[32], got[32], lat[3][16], late[24];
 		iops(r->offered_rate, off, sizeof(off));
 		iops(r->rate, got, sizeof(got));

@@ -12,6 +12,8 @@
 
 #include "../../src/config.h"
 #include "../../src/error.h"
+#include "../../src/run.h"
+#include "../../reports/report.h"
 #include "run-args.h"
 #include "../../workloads/curve-math.h"
 #include "../../workloads/phase.h"
@@ -351,6 +353,47 @@ static void test_config_checks(void **state)
 	assert_int_equal(st->phase->worker_count(st), 3);
 }
 
+static struct ab_result *step_result(const char *test, double offered, double rate, uint64_t p99)
+{
+	struct ab_result *r = ab_result_new("latency-curve");
+	r->key.test = g_strdup(test);
+	r->key.streams = 4;
+	r->key.record_size = 8192;
+	r->offered_rate = offered;
+	r->rate = rate;
+	r->latency.p50_ns = p99 / 2;
+	r->latency.p99_ns = p99;
+	r->latency.p99_9_ns = p99;
+	r->late_ops = 0;
+	return r;
+}
+
+/* The text block: each step judged by the sizing row's target, and the
+ * answer saying how it was read off. */
+static void test_text_block(void **state)
+{
+	(void)state;
+	g_autoptr(ab_run) run = ab_run_new();
+	ab_run_add_result(run, step_result("step 1", 1000, 1001, 4 * MS));
+	ab_run_add_result(run, step_result("step 2", 2000, 1700, 16 * MS));
+	struct ab_result *sz = step_result("sizing", NAN, 1414.2135623730951, 10 * MS);
+	sz->interpolated = TRUE;
+	ab_run_add_result(run, sz);
+	g_autoptr(GString) s = g_string_new(NULL);
+	ab_text_curve(s, run);
+	const char *want =
+		"\nlatency curve: latency from each I/O's due time (open loop), 4 processes, 8k blocks (random I/O)\n"
+		"step        offered IOPS achieved IOPS       p50       p99     p99.9    late  verdict\n"
+		"step 1              1000          1001    2.00ms    4.00ms    4.00ms       0  pass\n"
+		"step 2              2000          1700    8.00ms   16.00ms   16.00ms       0  p99 over target, fell behind\n"
+		"sizing: 1414 IOPS at p99 <= 10.00ms, interpolated (p99 linear in log rate) between 1000 and 2000 IOPS\n";
+	assert_string_equal(s->str, want);
+	/* Not a row of the main table. */
+	g_autofree char *all = ab_text_format(run);
+	assert_null(strstr(all, "latency-curve step"));
+	assert_non_null(strstr(all, "sizing: 1414 IOPS"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -364,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_sizing),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_config_checks),
+		cmocka_unit_test(test_text_block),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
