@@ -131,6 +131,8 @@ const struct ab_json_field ab_json_result_fields[] = {
 	AB_JF("laid_out_untimed", FLAG, struct ab_result, laid_out_untimed),
 	AB_JF("resident_at_start", DBL, struct ab_result, resident_at_start),
 	AB_JF("interpolated", FLAG, struct ab_result, interpolated),
+	AB_JF("late_ops", U64, struct ab_result, late_ops),
+	AB_JF("max_late_s", DBL, struct ab_result, max_late_s),
 	AB_JF("sync_mode", STR, struct ab_result, sync_mode),
 	AB_JF("direct", FLAG, struct ab_result, direct),
 	END,

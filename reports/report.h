@@ -93,6 +93,11 @@ void ab_text_sweep(GString *s, const struct ab_run *run);
  * the run has no wal result.  Its results are not rows of the main table. */
 void ab_text_wal(GString *s, const struct ab_run *run);
 gboolean ab_text_is_wal_result(const struct ab_result *r);
+/* The latency curve's steps and sizing answer, in a block of their own
+ * (reports/curve-table.c), appended to s; nothing when the run has none. */
+void ab_text_curve(GString *s, const struct ab_run *run);
+/* Is r a result of the latency curve, shown in that block? */
+gboolean ab_text_is_curve_result(const struct ab_result *r);
 /* Is r a cell of a grid, shown there rather than as a row of the table? */
 gboolean ab_text_is_grid_result(const struct ab_result *r);
 /* A sweep cell's mark in the grid: 'c' read (partly) from the page cache,

@@ -146,7 +146,7 @@ static void header(GString *s, const struct ab_run *run)
  * row of the main one. */
 static gboolean in_own_table(const struct ab_result *r)
 {
-	return ab_text_is_grid_result(r) || ab_text_is_wal_result(r);
+	return ab_text_is_grid_result(r) || ab_text_is_wal_result(r) || ab_text_is_curve_result(r);
 }
 
 /* "seeks", or "block-read#2" for the second pass of a step in one run;
@@ -174,7 +174,7 @@ static struct widths widths_of(const struct ab_run *run)
 	for (guint i = 0; i < run->results->len; i++) {
 		const struct ab_result *r = g_ptr_array_index(run->results, i);
 		if (in_own_table(r))
-			continue; /* in the sweep's own grid, not a row */
+			continue; /* in the sweep's, wal's or curve's own table, not a row */
 		g_autofree char *name = row_name(r);
 		w.name = MAX(w.name, (int)MIN(strlen(name), 80));
 		w.cache = MAX(w.cache, r->cache_state ? (int)MIN(strlen(r->cache_state), 40) : 0);
@@ -269,6 +269,7 @@ char *ab_text_format(const struct ab_run *run)
 		g_string_append(s, "* read a test file written untimed (no block write before it in this run)\n");
 	ab_text_sweep(s, run);
 	ab_text_wal(s, run);
+	ab_text_curve(s, run);
 	devices(s, run, w);
 	ab_text_efficiency(s, run);
 	return g_string_free(s, FALSE);

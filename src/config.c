@@ -9,6 +9,7 @@
 #include "../workloads/phase.h"
 #include "../workloads/sweep.h"
 #include "../workloads/wal.h"
+#include "../workloads/curve-math.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -32,6 +33,14 @@ void ab_config_init(struct ab_config *cfg)
 	cfg->oltp_block = AB_OLTP_DEFAULT_BLOCK;
 	cfg->oltp_read_pct = AB_OLTP_DEFAULT_READ_PCT;
 	cfg->oltp_seconds = AB_OLTP_DEFAULT_SECONDS;
+	cfg->curve_procs = AB_CURVE_DEFAULT_PROCS;
+	cfg->curve_block = AB_CURVE_DEFAULT_BLOCK;
+	cfg->curve_read_pct = AB_CURVE_DEFAULT_READ_PCT;
+	cfg->rate_start = AB_CURVE_DEFAULT_RATE_START;
+	cfg->rate_factor = AB_CURVE_DEFAULT_RATE_FACTOR;
+	cfg->curve_seconds = AB_CURVE_DEFAULT_SECONDS;
+	cfg->p99_target_ns = AB_CURVE_DEFAULT_P99_TARGET_NS;
+	cfg->curve_steps = AB_CURVE_DEFAULT_STEPS;
 }
 
 void ab_config_clear(struct ab_config *cfg)
@@ -433,6 +442,53 @@ static gboolean finish_oltp(struct ab_config *cfg, uint64_t *results, GError **e
 	return TRUE;
 }
 
+/* The latency curve's parameters, once it is asked for; each curve adds
+ * up to a result per step and the sizing row to `results`. */
+static gboolean finish_curve(struct ab_config *cfg, uint64_t *results, GError **error)
+{
+	if (!asks_for(cfg, 0, AB_PHASE_LATENCY_CURVE)) {
+		if (cfg->curve_option_given) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "%s applies to the latency curve, which is not asked for (--phases latency-curve)",
+				    cfg->curve_option_given);
+			return FALSE;
+		}
+		return TRUE;
+	}
+	if (cfg->file_size < cfg->curve_block) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid -s size '%" G_GUINT64_FORMAT "k': the latency curve needs at least one %u-byte block",
+			    cfg->file_size / 1024, cfg->curve_block);
+		return FALSE;
+	}
+	if (cfg->direct && cfg->curve_block % 4096) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --curve-block '%u' with --direct: O_DIRECT needs a multiple of 4k", cfg->curve_block);
+		return FALSE;
+	}
+	/* Each process needs an I/O of the first step, or the step would
+	 * last far longer than asked (4 I/Os at 0.001 IOPS: 4000 s). */
+	if (cfg->rate_start * cfg->curve_seconds < cfg->curve_procs) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --rate-start '%g': a step of %g s at that rate sends fewer I/Os than the %u "
+			    "--curve-procs processes", cfg->rate_start, cfg->curve_seconds, cfg->curve_procs);
+		return FALSE;
+	}
+	/* The last step's I/Os must be countable, and its schedule in nanoseconds. */
+	double last = ab_curve_step_rate(cfg->rate_start, cfg->rate_factor, cfg->curve_steps);
+	if (!(last * cfg->curve_seconds < 1e12)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --rate-start '%g': with --rate-factor %g its step %u would offer %g IOPS for %g s, "
+			    "more I/Os than a step can count", cfg->rate_start, cfg->rate_factor, cfg->curve_steps, last,
+			    cfg->curve_seconds);
+		return FALSE;
+	}
+	for (guint i = 0; i < cfg->phase_ids->len; i++)
+		if (g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_LATENCY_CURVE)
+			*results += cfg->curve_steps; /* steps + sizing, for the one counted */
+	return TRUE;
+}
+
 /* The checks and defaults of one step's parameters (a profile's step, or
  * the whole run without one), then its steps built; `results` is what
  * they will add to the run. */
@@ -481,7 +537,8 @@ static gboolean finish_step(struct ab_config *cfg, uint64_t physical_ram_bytes, 
 	}
 	if (!check_phases(cfg, error) || !finish_sweep(cfg, physical_ram_bytes, results, error) ||
 	    !finish_wal(cfg, results, error) ||
-	    !finish_oltp(cfg, results, error))
+	    !finish_oltp(cfg, results, error) ||
+	    !finish_curve(cfg, results, error))
 		return FALSE;
 	if (cfg->steps)
 		g_array_unref(cfg->steps);

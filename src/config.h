@@ -111,6 +111,16 @@ struct ab_config {
 	uint64_t oltp_sync_every;        /* --oltp-sync-every K; 0: no fdatasync */
 	uint32_t oltp_seconds;           /* --oltp-seconds */
 	gboolean oltp_given;             /* any --oltp-* option */
+	/* The latency curve (--phases latency-curve; workloads/curve-math.h). */
+	uint32_t curve_procs;            /* --curve-procs */
+	uint32_t curve_block;            /* --curve-block, bytes */
+	uint32_t curve_read_pct;         /* --curve-mix R:W, as the share of reads */
+	double rate_start;               /* --rate-start, IOPS */
+	double rate_factor;              /* --rate-factor */
+	double curve_seconds;            /* --curve-seconds */
+	uint64_t p99_target_ns;          /* --p99-target */
+	uint32_t curve_steps;            /* --curve-steps */
+	const char *curve_option_given;  /* the first curve option given, for the message when no curve runs */
 	/* What to build and mount before the phases (--device, --array, --loop). */
 	struct ab_target_spec target;
 	/* --workload: the profile's name (the run's "workload"), where this

@@ -62,6 +62,14 @@ static const struct profile_key {
 	{ "oltp-size", STEP, FALSE },
 	{ "oltp-sync-every", STEP, FALSE },
 	{ "oltp-seconds", STEP, FALSE },
+	{ "curve-procs", STEP, FALSE },
+	{ "curve-block", STEP, FALSE },
+	{ "curve-mix", STEP, FALSE },
+	{ "rate-start", STEP, FALSE },
+	{ "rate-factor", STEP, FALSE },
+	{ "curve-seconds", STEP, FALSE },
+	{ "p99-target", STEP, FALSE },
+	{ "curve-steps", STEP, FALSE },
 };
 
 const char *const *ab_profile_keys(void)

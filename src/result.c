@@ -101,6 +101,15 @@ void ab_result_merge(const struct ab_phase *phase, const struct ab_sample *sampl
 	res->cpu_percent = res->elapsed_s > 0 ? 100.0 * (res->user_s + res->sys_s) / res->elapsed_s : 0;
 	ab_latency_from_histogram(merged, &res->latency);
 	merge_stonewall(phase, samples, n, res);
+	if (phase->flags & AB_PHASE_OPEN_LOOP) {
+		uint64_t late = 0, most = 0;
+		for (unsigned i = 0; i < n; i++) {
+			late += samples[i].late_ops;
+			most = MAX(most, samples[i].max_late_ns);
+		}
+		res->late_ops = late;
+		res->max_late_s = (double)most / AB_NS_PER_SEC;
+	}
 }
 
 void ab_result_add_devices(struct ab_result *res, const struct ab_disk_set *delta)

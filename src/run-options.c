@@ -10,7 +10,9 @@
 #include "../workloads/sweep.h"
 #include "../workloads/wal.h"
 #include "wal-options.h"
+#include "../workloads/curve-math.h"
 
+#include <math.h>
 #include <string.h>
 
 static gboolean bad_option(GError **error, const char *option, const char *value, const char *why)
@@ -675,6 +677,145 @@ static gboolean opt_wal_commits(const char *name, const char *value, gpointer da
 	return TRUE;
 }
 
+/* The latency curve's options: each notes that it was given, for the
+ * message when no curve is asked for. */
+static void curve_given(struct ab_config *cfg, const char *name)
+{
+	if (!cfg->curve_option_given)
+		cfg->curve_option_given = g_intern_string(name);
+}
+
+/* A positive finite number, all of `value`. */
+static gboolean parse_positive(const char *name, const char *value, double *out, GError **error)
+{
+	char *end = NULL;
+	double v = g_ascii_strtod(value, &end);
+	/* Decimal only: strtod would take hex ("0x10") and "infinity". */
+	if (!*value || value[strspn(value, "0123456789.eE+-")] || !end || *end || !isfinite(v) || v <= 0)
+		return bad_option(error, name, value, "not a positive number");
+	*out = v;
+	return TRUE;
+}
+
+static gboolean opt_curve_procs(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	uint64_t n;
+	if (!ab_parse_count(value, AB_CURVE_MAX_PROCS, &n, error)) {
+		g_prefix_error(error, "%s: ", name);
+		return FALSE;
+	}
+	if (n == 0)
+		return bad_option(error, name, value, "must be at least 1");
+	cfg->curve_procs = (uint32_t)n;
+	curve_given(cfg, "--curve-procs");
+	return TRUE;
+}
+
+static gboolean opt_curve_block(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	if (!ab_parse_chunk(value, &cfg->curve_block, error)) {
+		g_prefix_error(error, "%s: ", name);
+		return FALSE;
+	}
+	curve_given(cfg, "--curve-block");
+	return TRUE;
+}
+
+static gboolean opt_curve_mix(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	g_auto(GStrv) parts = g_strsplit(value, ":", 0);
+	guint64 r, w;
+	if (g_strv_length(parts) != 2 || !g_ascii_string_to_unsigned(parts[0], 10, 0, 100, &r, NULL) ||
+	    !g_ascii_string_to_unsigned(parts[1], 10, 0, 100, &w, NULL))
+		return bad_option(error, name, value, "expected READS:WRITES, two whole percentages (70:30)");
+	if (r + w != 100)
+		return bad_option(error, name, value, "the two shares must add up to 100");
+	cfg->curve_read_pct = (uint32_t)r;
+	curve_given(cfg, "--curve-mix");
+	return TRUE;
+}
+
+static gboolean opt_rate_start(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	if (!parse_positive(name, value, &cfg->rate_start, error))
+		return FALSE;
+	curve_given(cfg, "--rate-start");
+	return TRUE;
+}
+
+static gboolean opt_rate_factor(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	double f;
+	if (!parse_positive(name, value, &f, error))
+		return FALSE;
+	/* Under 1.05 the steps would be closer than the 5 % a step may
+	 * fall behind by. */
+	if (f < 1.05 || f > 100)
+		return bad_option(error, name, value, "must be from 1.05 to 100");
+	cfg->rate_factor = f;
+	curve_given(cfg, "--rate-factor");
+	return TRUE;
+}
+
+static gboolean opt_curve_seconds(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	double sec;
+	if (!parse_positive(name, value, &sec, error))
+		return FALSE;
+	if (sec < 0.1 || sec > 86400)
+		return bad_option(error, name, value, "must be from 0.1 to 86400 seconds");
+	cfg->curve_seconds = sec;
+	curve_given(cfg, "--curve-seconds");
+	return TRUE;
+}
+
+static gboolean opt_p99_target(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	static const struct { const char *suffix; double ns; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+	char *end = NULL;
+	double v = g_ascii_strtod(value, &end);
+	double scale = 0;
+	if (*value && strspn(value, "0123456789.") && end && end != value && !strpbrk(value, "xX")) {
+		if (!*end)
+			scale = 1e6; /* milliseconds when no unit is given */
+		for (size_t i = 0; i < G_N_ELEMENTS(units) && !scale; i++)
+			if (g_str_equal(end, units[i].suffix))
+				scale = units[i].ns;
+	}
+	if (!scale || !isfinite(v) || v <= 0)
+		return bad_option(error, name, value, "expected a positive time: ms without a unit, or ns, us, ms, s");
+	double ns = v * scale;
+	if (ns < 1000 || ns > 3600e9)
+		return bad_option(error, name, value, "must be from 1us to 1 hour");
+	cfg->p99_target_ns = (uint64_t)llround(ns);
+	curve_given(cfg, "--p99-target");
+	return TRUE;
+}
+
+static gboolean opt_curve_steps(const char *name, const char *value, gpointer data, GError **error)
+{
+	struct ab_config *cfg = data;
+	uint64_t n;
+	if (!ab_parse_count(value, AB_CURVE_MAX_STEPS, &n, error)) {
+		g_prefix_error(error, "%s: ", name);
+		return FALSE;
+	}
+	if (n == 0)
+		return bad_option(error, name, value, "must be at least 1");
+	cfg->curve_steps = (uint32_t)n;
+	curve_given(cfg, "--curve-steps");
+	return TRUE;
+}
+
 #define CB(f) G_OPTION_ARG_CALLBACK, (gpointer)(f)
 #define NOARG G_OPTION_FLAG_NO_ARG
 
@@ -785,6 +926,18 @@ static const GOptionEntry entries[] = {
 	{ "oltp-sync-every", 0, 0, CB(opt_oltp_sync_every),
 	  "Oltp: each process fdatasyncs after every K-th of its writes (none)", "K" },
 	{ "oltp-seconds", 0, 0, CB(opt_oltp_seconds), "Oltp: how long each process count runs (10)", "S" },
+	{ "curve-procs", 0, 0, CB(opt_curve_procs),
+	  "Latency curve: processes that share each step's schedule, one I/O in flight each (4)", "N" },
+	{ "curve-block", 0, 0, CB(opt_curve_block), "Latency curve: bytes per random I/O, a power of two (8k)",
+	  "SIZE" },
+	{ "curve-mix", 0, 0, CB(opt_curve_mix), "Latency curve: percent reads and writes (100:0)", "R:W" },
+	{ "rate-start", 0, 0, CB(opt_rate_start), "Latency curve: IOPS offered by the first step (100)", "IOPS" },
+	{ "rate-factor", 0, 0, CB(opt_rate_factor), "Latency curve: each step offers this times the last (2)",
+	  "F" },
+	{ "curve-seconds", 0, 0, CB(opt_curve_seconds), "Latency curve: length of each step (5)", "S" },
+	{ "p99-target", 0, 0, CB(opt_p99_target),
+	  "Latency curve: the curve stops at the first step whose p99 is over this (10ms)", "TIME" },
+	{ "curve-steps", 0, 0, CB(opt_curve_steps), "Latency curve: the most steps (10)", "N" },
 	G_OPTION_ENTRY_NULL
 };
 

@@ -38,6 +38,8 @@ struct ab_result *ab_result_new(const char *phase)
 	r->resident_at_start = NAN;
 	r->offered_rate = NAN;
 	r->interpolated = AB_FLAG_UNKNOWN;
+	r->late_ops = AB_UNSET;
+	r->max_late_s = NAN;
 	r->stonewall_rate = r->end_to_end_rate = r->min_worker_rate = r->max_worker_rate = NAN;
 	r->min_bytes_at_stonewall = AB_UNSET;
 	latency_unknown(&r->latency);
@@ -136,6 +138,7 @@ struct ab_result *ab_result_dup(const struct ab_result *r)
 	d->sync_mode = g_strdup(r->sync_mode);
 	d->cache_mode = g_strdup(r->cache_mode);
 	d->cache_state = g_strdup(r->cache_state);
+	d->timed = g_strdupv(r->timed); /* was shared: both frees freed it */
 	d->per_worker = per_worker;
 	g_array_append_vals(per_worker, r->per_worker->data, r->per_worker->len);
 	d->devices = devices;

@@ -189,6 +189,11 @@ struct ab_result {
 	/* A figure read off between measured steps (the latency curve's
 	 * sizing answer), not measured itself; AB_FLAG_UNKNOWN elsewhere. */
 	ab_flag interpolated;
+	/* Open-loop load: the I/Os sent later than their due time (a process
+	 * behind its schedule sends them at once) and the most any was late.
+	 * AB_UNSET / NAN for closed-loop phases. */
+	uint64_t late_ops;
+	double max_late_s;
 	struct ab_latency latency;
 	GArray *per_worker;      /* struct ab_worker_stat, never NULL */
 	GArray *devices;         /* struct ab_device_io, never NULL */

@@ -65,6 +65,16 @@ struct ab_step ab_step_from_config(const struct ab_config *cfg, const struct ab_
 		.oltp_size = cfg->oltp_size ? cfg->oltp_size : cfg->file_size,
 		.oltp_sync_every = cfg->oltp_sync_every,
 		.oltp_seconds = cfg->oltp_seconds,
+		.curve_procs = cfg->curve_procs,
+		.curve_block = cfg->curve_block,
+		.curve_read_pct = cfg->curve_read_pct,
+		.rate_start = cfg->rate_start,
+		.rate_factor = cfg->rate_factor,
+		.curve_seconds = cfg->curve_seconds,
+		.p99_target_ns = cfg->p99_target_ns,
+		.curve_steps = cfg->curve_steps,
+		.curve_rate = cfg->rate_start,
+		.curve_ios = 0,
 	};
 }
 

@@ -9,6 +9,7 @@
 #include "oltp-wal-run.h"
 #include "sweep-run.h"
 #include "wal-run.h"
+#include "curve-run.h"
 #include "../workloads/fileset.h"
 
 #include <fcntl.h>
@@ -248,6 +249,22 @@ static gboolean run_measured(struct ab_suite *s, struct ab_runner *r, const stru
 	return ok;
 }
 
+gboolean ab_suite_prepare_cache(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step,
+				 gboolean *cold, double *resident, GError **error)
+{
+	*cold = starts_cold(s->cfg, step->phase);
+	if (*cold && !make_cold(s, r, step->phase, error))
+		return FALSE;
+	*resident = io_file_resident(s, step);
+	return TRUE;
+}
+
+void ab_suite_describe_cache(const struct ab_suite *s, const struct ab_phase *ph, gboolean cold,
+			     struct ab_result *res)
+{
+	describe_cache(s, ph, cold, res);
+}
+
 gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 {
 	const struct ab_config *cfg = s->cfg;
@@ -285,6 +302,10 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !io_file_ready(s, step)) {
 			ok = run_untimed(&r, &ab_phase_layout, step, seed, error);
 			s->io_from_layout = TRUE;
+		}
+		if (ok && ph->id == AB_PHASE_LATENCY_CURVE) {
+			ok = ab_curve_run(s, &r, step, seed, s->io_from_layout, run, error);
+			continue;
 		}
 		if (ok && (ph->flags & AB_PHASE_FILES)) {
 			gboolean random_order = (ph->flags & AB_PHASE_RANDOM_ORDER) != 0;

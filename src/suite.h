@@ -27,4 +27,15 @@ void ab_suite_clear(struct ab_suite *s);
 /* One pass; whatever happens, it ends by removing the files it made, by name. */
 gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error);
 
+struct ab_runner;
+struct ab_step;
+/* For a driver of a step with many results (src/curve-run.c): before each
+ * timed run, the cache made what the phase starts with (*cold says whether
+ * it was made cold) and the share of the test file cached then; after it,
+ * the result told what the cache held. */
+gboolean ab_suite_prepare_cache(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step,
+				 gboolean *cold, double *resident, GError **error);
+void ab_suite_describe_cache(const struct ab_suite *s, const struct ab_phase *ph, gboolean cold,
+			     struct ab_result *res);
+
 #endif

@@ -32,7 +32,8 @@
 	X(RAW_WRITE, raw_write)      \
 	X(WAL, wal)                  \
 	X(OLTP, oltp)                \
-	X(OLTP_WAL, oltp_wal)
+	X(OLTP_WAL, oltp_wal)                \
+	X(LATENCY_CURVE, latency_curve)
 
 enum ab_phase_id {
 #define AB_X(id, stem) AB_PHASE_##id,
@@ -68,6 +69,9 @@ enum ab_phase_flags {
 	/* Measures a block device, not the test file: only `arraybench raw`
 	 * (and run --raw-baseline) runs it, never a --phases step. */
 	AB_PHASE_DEVICE = 1u << 11,
+	/* Sends its I/Os at scheduled times, not as fast as they complete:
+	 * its samples count the late ones (late_ops, max_late_ns). */
+	AB_PHASE_OPEN_LOOP = 1u << 12,
 };
 
 enum ab_rate_unit {
@@ -114,6 +118,10 @@ struct ab_sample {
 	} kind[2];
 	int error_code;    /* errno of the failure, 0 when fine */
 	char error[256];
+	/* Open-loop phases (the latency curve): I/Os sent later than their
+	 * due time, and the most any was late (workloads/curve-math.h). */
+	uint64_t late_ops;
+	uint64_t max_late_ns;
 	struct ab_histogram latency;
 };
 

@@ -86,6 +86,20 @@ struct ab_step {
 	uint64_t oltp_size;
 	uint64_t oltp_sync_every;
 	uint32_t oltp_seconds;
+	/* The latency curve (workloads/curve-math.h): --curve-procs processes
+	 * read (and write, by --curve-mix) random blocks of the test file at
+	 * scheduled times.  src/curve-run.c runs one step per offered rate,
+	 * with curve_rate and curve_ios set to it. */
+	uint32_t curve_procs;
+	uint32_t curve_block;      /* bytes per I/O */
+	uint32_t curve_read_pct;   /* share of reads, 0..100 */
+	double rate_start;         /* IOPS of the first step */
+	double rate_factor;        /* each step's rate over the one before */
+	double curve_seconds;      /* the length of each step */
+	uint64_t p99_target_ns;
+	uint32_t curve_steps;      /* the most steps */
+	double curve_rate;         /* this step's offered IOPS, all processes */
+	uint64_t curve_ios;        /* this step's I/Os, all processes */
 };
 
 /* The file of stream k (0-based) of a sweep cell run by more than one

@@ -244,7 +244,7 @@ static void test_unknown_round_trip(void **state)
 static char *with_new_members(const char *line)
 {
 	g_autoptr(GRegex) re = g_regex_new("(\"laid_out_untimed\":(true|false|null),)", 0, 0, NULL);
-	g_autofree char *one = g_regex_replace(re, line, -1, 0, "\\1\"resident_at_start\":null,\"interpolated\":null,", 0, NULL);
+	g_autofree char *one = g_regex_replace(re, line, -1, 0, "\\1\"resident_at_start\":null,\"interpolated\":null,\"late_ops\":null,\"max_late_s\":null,", 0, NULL);
 	g_autoptr(GRegex) re2 = g_regex_new("(\"cache_state\":(\"[a-z]*\"|null),)", 0, 0, NULL);
 	g_autofree char *two = g_regex_replace(re2, one, -1, 0, "\\1\"timed\":null,", 0, NULL);
 	/* The figures of concurrent streams, and each worker's bytes. */

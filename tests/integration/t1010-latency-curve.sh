@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The latency curve: its steps run and end, its rows are in the JSON, and a
+# device slowed under it (a blkio throttle on the loop device the file
+# system sits on) makes the p99 grow at the same offered rate rather than
+# the rate quietly drop.
+. "$(dirname "$0")/lib.sh"
+plan 17
+
+# Bad values and a curve option without the curve (no target is touched).
+"$AB" run -d "$T" --phases latency-curve --curve-mix 60:30 2>"$T/err"; is $? 1 "a mix that does not add up to 100 exits 1"
+grep -q "invalid --curve-mix '60:30': the two shares must add up to 100" "$T/err"; ok $? "and says why"
+"$AB" run -d "$T" -s 64m -r 16 --cache none --phases block-read --p99-target 5ms 2>"$T/err"; is $? 1 "--p99-target without the curve exits 1"
+grep -q -- "--p99-target applies to the latency curve, which is not asked for" "$T/err"; ok $? "and names the phase to ask for"
+
+if ! is_root || [ ! -w /sys/fs/cgroup/blkio ] || ! command -v mkfs.ext4 >/dev/null; then
+	for i in $(seq 12); do skip "needs root, the v1 blkio controller and mkfs.ext4"; done
+	exit 0
+fi
+export ARRAYBENCH_STATE_DIR=$T/state
+img=$T/curve.img mnt=$T/mnt
+truncate -s 256M "$img" && mkfs.ext4 -q -F "$img" && mkdir -p "$mnt" || exit 1
+# O_DIRECT from the loop device to its image too: the device, not the
+# host's page cache, serves the reads the throttle counts.
+dev=$(losetup --direct-io=on --find --show "$img") || exit 1
+cleanup_add "losetup -d $dev"
+mount "$dev" "$mnt" || exit 1
+cleanup_add "umount $mnt"
+majmin=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')
+cg=/sys/fs/cgroup/blkio/ab-t1010.$$
+mkdir "$cg" || exit 1
+cleanup_add "rmdir $cg"
+# 100 reads a second on the loop device for whatever runs in the group.
+echo "$majmin 100" >"$cg/blkio.throttle.read_iops_device" || exit 1
+
+# Steps of 2 s from 50 IOPS: 50, 100, 200, 400 (the cap) and a 50 ms target.
+curve=(--phases latency-curve -s 64m --direct $(cache_args) --curve-procs 4 --rate-start 50 --rate-factor 2
+	--curve-seconds 2 --curve-steps 4 --p99-target 50ms)
+mkdir "$mnt/free" "$mnt/slow"
+"$AB" run -q -d "$mnt/free" "${curve[@]}" --json "$T/free.json" >"$T/free.txt" 2>"$T/free.err"
+is $? 0 "the curve runs on the free device"
+# The throttled run: arraybench enters the group before it forks.
+bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$cg" \
+	"$AB" run -q -d "$mnt/slow" "${curve[@]}" --json "$T/slow.json" >"$T/slow.txt" 2>"$T/slow.err"
+is $? 0 "and on the throttled one"
+reads=$(awk -v d="$majmin" '$1 == d && $2 == "Read" { print $3 }' "$cg/blkio.throttle.io_serviced")
+ok $([ "${reads:-0}" -gt 100 ] && echo 0 || echo 1) "the throttle counted the throttled run's reads ($reads)"
+
+# name offered achieved p99_ms late interpolated, one line per result.
+rows() {
+	python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    for p in json.loads(line)["phases"]:
+        if p["name"] != "latency-curve":
+            continue
+        l = p.get("latency_ns") or p.get("latency") or {}
+        p99 = l.get("p99")
+        print(p["key"]["test"].replace(" ", "_"), p["offered_rate"], p["rate"],
+              "-" if p99 is None else p99 / 1e6, p["late_ops"], p["interpolated"])
+' "$1"
+}
+rows "$T/free.json" >"$T/free.rows" && rows "$T/slow.json" >"$T/slow.rows" || exit 1
+diag "free device:"; while read -r l; do diag "  $l"; done <"$T/free.rows"
+diag "throttled to 100 IOPS:"; while read -r l; do diag "  $l"; done <"$T/slow.rows"
+
+last=$(tail -1 "$T/free.rows" | cut -d' ' -f1)
+is "$last" "sizing" "the curve ends with its sizing row"
+steps=$(grep -c '^step_' "$T/free.rows")
+ok $([ "$steps" -ge 1 ] && [ "$steps" -le 4 ] && echo 0 || echo 1) "1 to 4 steps, the cap ($steps)"
+is "$(awk '/^step_1 /{print $2}' "$T/free.rows")" "50.0" "step 1 offers --rate-start"
+grep -q "^latency curve: latency from each I/O.s due time" "$T/free.err"; ok $? "the table shows the curve's block"
+
+# At 50 IOPS, under the throttle's 100, the throttled device keeps up.
+read -r _ off got _ <<<"$(grep '^step_1 ' "$T/slow.rows")"
+ok $(python3 -c "import sys; sys.exit(0 if abs($got - $off) <= 0.05 * $off else 1)"; echo $?) \
+	"under its limit the throttled device achieves the offered rate ($got of $off)"
+# At 200 IOPS, twice the limit: the curve must have stopped there or before,
+# and that step's p99 is far above the free device's at the same rate.
+slow200=$(awk '$2 == "200.0" {print $4}' "$T/slow.rows")
+free200=$(awk '$2 == "200.0" {print $4}' "$T/free.rows")
+beyond=$(awk '$1 ~ /^step_/ && $2 > 200' "$T/slow.rows")
+is "$beyond" "" "the throttled curve offers nothing beyond 200 IOPS: it stopped there"
+failing=$(grep '^step_' "$T/slow.rows" | tail -1)
+read -r _ foff fgot fp99 flate _ <<<"$failing"
+ok $(python3 -c "import sys; sys.exit(0 if $fp99 > 50 else 1)"; echo $?) \
+	"its last step misses the target: p99 ${fp99} ms at $foff IOPS offered"
+ok $(python3 -c "import sys; sys.exit(0 if $flate > 0 else 1)"; echo $?) "and counts late I/Os ($flate)"
+if [ -n "$free200" ] && [ -n "$slow200" ]; then
+	ok $(python3 -c "import sys; sys.exit(0 if $slow200 > 10 * $free200 else 1)"; echo $?) \
+		"at 200 IOPS the throttled p99 ($slow200 ms) is over 10 times the free one ($free200 ms)"
+else
+	ok 1 "both curves reached 200 IOPS (free: '$free200', throttled: '$slow200')"
+fi
+sz=$(awk '$1 == "sizing" {print $3}' "$T/slow.rows")
+ok $(python3 -c "import sys; sys.exit(0 if 50 <= $sz < 200 else 1)"; echo $?) \
+	"the throttled sizing answer lies between the passing 50 and 200 IOPS ($sz)"
