@@ -98,6 +98,10 @@ gboolean ab_text_is_wal_result(const struct ab_result *r);
 void ab_text_curve(GString *s, const struct ab_run *run);
 /* Is r a result of the latency curve, shown in that block? */
 gboolean ab_text_is_curve_result(const struct ab_result *r);
+/* The closing sizing statement of a run with the database phases (wal,
+ * oltp, oltp+wal, latency-curve; reports/sizing-text.c), read off their
+ * results; nothing for a run without them. */
+void ab_text_sizing(GString *s, const struct ab_run *run);
 /* Is r a cell of a grid, shown there rather than as a row of the table? */
 gboolean ab_text_is_grid_result(const struct ab_result *r);
 /* A sweep cell's mark in the grid: 'c' read (partly) from the page cache,

@@ -272,6 +272,7 @@ char *ab_text_format(const struct ab_run *run)
 	ab_text_curve(s, run);
 	devices(s, run, w);
 	ab_text_efficiency(s, run);
+	ab_text_sizing(s, run);
 	return g_string_free(s, FALSE);
 }
 

@@ -27,7 +27,9 @@ static void size_text(uint64_t bytes, char *out, size_t len)
 		snprintf(out, len, "%" G_GUINT64_FORMAT, bytes);
 }
 
-/* A test name as the table shows it: one line, at most 40 characters. */
+/* A test name as the table shows it: one line, at most 40 characters;
+ * "fdatasync#2" for the second row of one key (the wal phase's, then
+ * oltp+wal's commits alone), as the main table names a second pass. */
 static char *test_text(const struct ab_result *r)
 {
 	if (!r->key.test)
@@ -36,6 +38,11 @@ static char *test_text(const struct ab_result *r)
 	for (char *p = t; *p; p++)
 		if (!g_ascii_isprint(*p))
 			*p = '?';
+	if (r->key.pass > 1 && ab_known(r->key.pass)) {
+		char *numbered = g_strdup_printf("%s#%" G_GUINT64_FORMAT, t, r->key.pass);
+		g_free(t);
+		return numbered;
+	}
 	return t;
 }
 

@@ -70,6 +70,8 @@ void ab_config_clear(struct ab_config *cfg)
 	g_free(cfg->step_where);
 	if (cfg->step_configs)
 		g_ptr_array_unref(cfg->step_configs);
+	if (cfg->workload_phase_ids)
+		g_array_unref(cfg->workload_phase_ids);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -202,6 +204,16 @@ static gboolean asks_for(const struct ab_config *cfg, unsigned flags, unsigned i
 	return FALSE;
 }
 
+/* Does another step of the profile ask for phase id?  Then an option of
+ * that phase, given on the command line for every step, is for it. */
+static gboolean another_step_asks_for(const struct ab_config *cfg, unsigned id)
+{
+	for (guint i = 0; cfg->workload_phase_ids && i < cfg->workload_phase_ids->len; i++)
+		if (g_array_index(cfg->workload_phase_ids, unsigned, i) == id)
+			return TRUE;
+	return FALSE;
+}
+
 /* The first sweep option given, for the message when no sweep runs. */
 static const char *sweep_option_given(const struct ab_config *cfg)
 {
@@ -264,7 +276,7 @@ static gboolean finish_sweep(struct ab_config *cfg, uint64_t physical_ram_bytes,
 	*results_out = cfg->phase_ids->len;
 	if (!asks_for(cfg, 0, AB_PHASE_SWEEP)) {
 		const char *opt = sweep_option_given(cfg);
-		if (opt) {
+		if (opt && !another_step_asks_for(cfg, AB_PHASE_SWEEP)) {
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 				    "%s applies to the record-size sweep, which is not asked for (--phases sweep)", opt);
 			return FALSE;
@@ -352,7 +364,7 @@ static gboolean finish_wal(struct ab_config *cfg, uint64_t *results, GError **er
 		wals += g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_WAL;
 	/* oltp+wal runs the committers too (finish_oltp counts its results). */
 	if (!wals && !asks_for(cfg, 0, AB_PHASE_OLTP_WAL)) {
-		if (given) {
+		if (given && !another_step_asks_for(cfg, AB_PHASE_WAL) && !another_step_asks_for(cfg, AB_PHASE_OLTP_WAL)) {
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 				    "%s applies to the wal phase, which is not asked for (--phases wal)", given);
 			return FALSE;
@@ -394,7 +406,8 @@ static gboolean finish_wal(struct ab_config *cfg, uint64_t *results, GError **er
 static gboolean finish_oltp(struct ab_config *cfg, uint64_t *results, GError **error)
 {
 	if (!asks_for(cfg, 0, AB_PHASE_OLTP) && !asks_for(cfg, 0, AB_PHASE_OLTP_WAL)) {
-		if (cfg->oltp_given) {
+		if (cfg->oltp_given && !another_step_asks_for(cfg, AB_PHASE_OLTP) &&
+		    !another_step_asks_for(cfg, AB_PHASE_OLTP_WAL)) {
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 				    "the --oltp-* options apply to the oltp phase, which is not asked for "
 				    "(--phases oltp or oltp+wal)");
@@ -447,7 +460,7 @@ static gboolean finish_oltp(struct ab_config *cfg, uint64_t *results, GError **e
 static gboolean finish_curve(struct ab_config *cfg, uint64_t *results, GError **error)
 {
 	if (!asks_for(cfg, 0, AB_PHASE_LATENCY_CURVE)) {
-		if (cfg->curve_option_given) {
+		if (cfg->curve_option_given && !another_step_asks_for(cfg, AB_PHASE_LATENCY_CURVE)) {
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 				    "%s applies to the latency curve, which is not asked for (--phases latency-curve)",
 				    cfg->curve_option_given);
@@ -556,6 +569,27 @@ static gboolean finish_labelled(struct ab_config *cfg, uint64_t physical_ram_byt
 	return FALSE;
 }
 
+/* A profile's phases, all steps together, for each step's config to see
+ * (another_step_asks_for): before any step is finished. */
+static void share_workload_phases(struct ab_config *cfg)
+{
+	if (!cfg->step_configs || !cfg->step_configs->len || cfg->workload_phase_ids)
+		return;
+	GArray *all = g_array_new(FALSE, FALSE, sizeof(unsigned));
+	if (cfg->phase_ids)
+		g_array_append_vals(all, cfg->phase_ids->data, cfg->phase_ids->len);
+	for (guint i = 0; i < cfg->step_configs->len; i++) {
+		const struct ab_config *sub = g_ptr_array_index(cfg->step_configs, i);
+		if (sub->phase_ids)
+			g_array_append_vals(all, sub->phase_ids->data, sub->phase_ids->len);
+	}
+	cfg->workload_phase_ids = all;
+	for (guint i = 0; i < cfg->step_configs->len; i++) {
+		struct ab_config *sub = g_ptr_array_index(cfg->step_configs, i);
+		sub->workload_phase_ids = g_array_ref(all);
+	}
+}
+
 gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GError **error)
 {
 	if (!cfg->dir && !ab_target_spec_builds(&cfg->target)) {
@@ -594,6 +628,7 @@ gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GE
 		cfg->seed = ab_rng_splitmix(&st) >> 32; /* bonnie++-sized: fits 32 bits */
 	}
 	uint64_t results = 0, more = 0;
+	share_workload_phases(cfg);
 	if (!finish_labelled(cfg, physical_ram_bytes, &results, error))
 		return FALSE;
 	/* A profile's other steps, each finished alone, run after the first

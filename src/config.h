@@ -131,6 +131,12 @@ struct ab_config {
 	char *workload;
 	char *step_where;
 	GPtrArray *step_configs;
+	/* Every phase the profile's steps ask for (unsigned enum ab_phase_id),
+	 * owned by the first step's config and shared by the others: an
+	 * option the user gave for the whole profile (--wal-seconds) belongs
+	 * to the steps with its phase and is no error in the others.  NULL
+	 * without a profile. */
+	GArray *workload_phase_ids;
 };
 
 void ab_config_init(struct ab_config *cfg);

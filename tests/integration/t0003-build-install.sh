@@ -16,7 +16,7 @@ is "$missing" "" "so does every page in man/ (arraybench-report.1 too)"
 cmp -s "$top/man/arraybench-workload.5" "$dest/opt/ab/man/man5/arraybench-workload.5"
 ok $? "the file formats' page lands in mandir/man5"
 missing=
-for p in bonnie iozone-auto lab mirror; do
+for p in bonnie database iozone-auto lab mirror; do
 	cmp -s "$top/workloads/$p.ini" "$dest/opt/ab/share/arraybench/workloads/$p.ini" || missing="$missing $p"
 done
 is "$missing" "" "the built-in profiles land in PREFIX/share/arraybench/workloads for users to copy"

@@ -18,8 +18,8 @@ PY
 }
 
 "$AB" list >"$T/list"; ok $? "list exits 0"
-is "$(grep -oE '^(bonnie|iozone-auto|lab|mirror) ' "$T/list" | tr -d ' ' | tr '\n' ' ')" "bonnie iozone-auto lab mirror " \
-	"list shows the four built-in profiles"
+is "$(grep -oE '^(bonnie|database|iozone-auto|lab|mirror) ' "$T/list" | tr -d ' ' | tr '\n' ' ')" \
+	"bonnie database iozone-auto lab mirror " "list shows the five built-in profiles"
 grep -q '^ *\[step mirror\] --phases=sweep .*--streams=4 --sweep-files=50$' "$T/list"; ok $? "... with their steps as options"
 
 # bonnie at tiny sizes: the command line changes its step.
@@ -76,7 +76,7 @@ timeout 10 "$AB" run -d "$d" --workload "$T/fifo.ini" 2>"$T/fifo.err"
 is "$? $(grep -c "refusing profile '$T/fifo.ini': not a regular file" "$T/fifo.err")" "1 1" \
 	"a FIFO is refused, not waited on"
 "$AB" run -d "$d" --workload nosuch 2>"$T/ns.err"
-is "$? $(grep -c "no such built-in profile (bonnie, iozone-auto, lab, mirror)" "$T/ns.err")" "1 1" \
+is "$? $(grep -c "no such built-in profile (bonnie, database, iozone-auto, lab, mirror)" "$T/ns.err")" "1 1" \
 	"an unknown built-in name: exit 1 naming those there are"
 # Built in: from any directory, with no workloads/ next to it.
 (cd / && "$AB" run -d "$d" --workload iozone-auto --sweep-file-sizes 64k --sweep-records 64k --sweep-tests write \

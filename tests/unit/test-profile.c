@@ -150,7 +150,7 @@ static void test_builtins(void **state)
 	(void)state;
 	const char *const *names = ab_profile_builtin_names();
 	g_autofree char *list = ab_profile_builtin_list();
-	assert_string_equal(list, "bonnie, iozone-auto, lab, mirror");
+	assert_string_equal(list, "bonnie, database, iozone-auto, lab, mirror");
 	for (const char *const *n = names; *n; n++) {
 		GError *e = NULL;
 		g_autoptr(ab_profile_auto) p = ab_profile_load(*n, &e);

@@ -289,8 +289,9 @@ static void test_workloads(void **state)
 	ab_config_clear(&cfg);
 	GError *e = NULL;
 	ab_config_init(&cfg);
-	assert_false(parse_args(&cfg, &e, "-d", "/tmp", "--workload", "database", NULL));
-	expect_error(e, 1, "invalid --workload 'database': no such built-in profile (bonnie, iozone-auto, lab, mirror)");
+	assert_false(parse_args(&cfg, &e, "-d", "/tmp", "--workload", "oracle", NULL));
+	expect_error(e, 1,
+		     "invalid --workload 'oracle': no such built-in profile (bonnie, database, iozone-auto, lab, mirror)");
 	g_clear_error(&e);
 	ab_config_clear(&cfg);
 	/* Too many files a cell. */
