@@ -51,20 +51,6 @@ static gboolean curve(const struct ab_html_cell *c, const struct ab_html_series 
 	return any;
 }
 
-/* An axis tick (1, 2 or 5 times a power of ten ns) without decimals. */
-static void tick_time(double ns, char *out, size_t len)
-{
-	static const struct {
-		double div;
-		const char *unit;
-	} u[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "\xc2\xb5s" }, { 1, "ns" } };
-	for (unsigned i = 0; i < G_N_ELEMENTS(u); i++)
-		if (ns >= u[i].div || i + 1 == G_N_ELEMENTS(u)) {
-			snprintf(out, len, "%g%s", ns / u[i].div, u[i].unit);
-			return;
-		}
-}
-
 static void chart(GString *s, const struct ab_html_page *page, double (*pts)[NP], const gboolean *has)
 {
 	double lo = INFINITY, hi = 0;
@@ -80,18 +66,9 @@ static void chart(GString *s, const struct ab_html_page *page, double (*pts)[NP]
 	g_string_append_printf(s, "<svg class=\"latency\" width=\"%.0f\" "
 				  "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n",
 			       W, H, W, H);
-	double ticks[16];
-	guint nt = ab_svg_ticks(lo, hi, TRUE, ticks, 8);
-	for (guint t = 0; t < nt; t++) {
-		double py = ab_svg_map(&y, ticks[t]);
-		char lab[32];
-		tick_time(ticks[t], lab, sizeof(lab));
-		g_string_append_printf(s, "<line class=\"gridl\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", LEFT, py,
-				       W - RIGHT, py);
-		ab_svg_text(s, LEFT - 5, py + 4, "end", NULL, lab);
-	}
-	g_string_append_printf(s, "<path class=\"axis\" d=\"M%.1f %.1fV%.1fH%.1f\" fill=\"none\"/>\n", LEFT, TOP, H - BOTTOM,
-			       W - RIGHT);
+	ab_svg_y_axis(s, &y, LEFT, W - RIGHT, ab_svg_format_time);
+	g_string_append_printf(s, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", LEFT,
+			       H - BOTTOM, W - RIGHT, H - BOTTOM);
 	for (int k = 0; k < NP; k++)
 		ab_svg_text(s, x0 + k * step, H - BOTTOM + 15, "middle", NULL, pct_name[k]);
 	ab_svg_text(s, (LEFT + W - RIGHT) / 2, H - 10, "middle", "class=\"b\"",

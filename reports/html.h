@@ -61,5 +61,6 @@ void ab_html_bars(GString *s, const struct ab_html_page *page);
 void ab_html_sweep(GString *s, const struct ab_html_page *page);
 void ab_html_devices(GString *s, const struct ab_html_page *page);
 void ab_html_latency(GString *s, const struct ab_html_page *page);
+void ab_html_curve(GString *s, const struct ab_html_page *page);
 
 #endif

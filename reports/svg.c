@@ -218,6 +218,36 @@ void ab_svg_x_axis(GString *s, const struct ab_svg_scale *sc, double top, double
 	ab_svg_text(s, (sc->px_lo + sc->px_hi) / 2, axis_y + 31, "middle", "class=\"b\"", title);
 }
 
+void ab_svg_y_axis(GString *s, const struct ab_svg_scale *sc, double axis_x, double right,
+		   void (*label)(double v, char *out, size_t len))
+{
+	double ticks[16];
+	guint nt = ab_svg_ticks(sc->lo, sc->hi, sc->log, ticks, 8);
+	for (guint t = 0; t < nt; t++) {
+		double y = ab_svg_map(sc, ticks[t]);
+		char lab[32];
+		(label ? label : ab_svg_format_si)(ticks[t], lab, sizeof(lab));
+		g_string_append_printf(s, "<line class=\"gridl\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", axis_x,
+				       y, right, y);
+		ab_svg_text(s, axis_x - 5, y + 4, "end", NULL, lab);
+	}
+	g_string_append_printf(s, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", axis_x,
+			       sc->px_lo, axis_x, sc->px_hi);
+}
+
+void ab_svg_format_time(double ns, char *out, size_t len)
+{
+	static const struct {
+		double div;
+		const char *unit;
+	} u[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "\xc2\xb5s" }, { 1, "ns" } };
+	for (unsigned i = 0; i < G_N_ELEMENTS(u); i++)
+		if (ns >= u[i].div || i + 1 == G_N_ELEMENTS(u)) {
+			snprintf(out, len, "%g%s", ns / u[i].div, u[i].unit);
+			return;
+		}
+}
+
 void ab_svg_text(GString *s, double x, double y, const char *anchor, const char *extra, const char *text)
 {
 	g_string_append_printf(s, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s>", x, y, anchor, extra ? " " : "",

@@ -50,10 +50,18 @@ guint ab_svg_ticks(double lo, double hi, gboolean log, double *out, guint max);
  * power of ten (log), hi up to the next tick. */
 void ab_svg_nice_range(double *lo, double *hi, gboolean log);
 
-/* A horizontal value axis on a linear scale: a grid line from top down to
+/* A horizontal value axis (linear or log): a grid line from top down to
  * axis_y at each tick with its label (ab_svg_format_si) below, the axis
  * line along axis_y, and title centred under them. */
 void ab_svg_x_axis(GString *s, const struct ab_svg_scale *sc, double top, double axis_y, const char *title);
+/* A vertical value axis (linear or log) at axis_x: a grid line from it to
+ * right at each tick, its label written by `label` (ab_svg_format_si when
+ * NULL) left of the axis, and the axis line. */
+void ab_svg_y_axis(GString *s, const struct ab_svg_scale *sc, double axis_x, double right,
+		   void (*label)(double v, char *out, size_t len));
+/* A time axis tick of ns nanoseconds (1, 2 or 5 times a power of ten) in
+ * the largest unit it is a whole number of: "20ms", "500\xc2\xb5s", "1s". */
+void ab_svg_format_time(double ns, char *out, size_t len);
 
 /* A colour on the heat maps' scale for t in 0..1 (clamped; dark blue to
  * yellow, readable in grey), as "#rrggbb"; t NAN gives the no-data grey. */

@@ -3,15 +3,18 @@
 # report --html: a page made from two real runs (one of bonnie++'s phases,
 # one a tiny sweep), given different cells, one named like markup: it holds
 # no URL and no script, shows the name as text and has its charts; FILE
-# other than a regular file is refused.  Then headless Chromium renders it:
+# other than a regular file is refused.  A tiny latency curve (two repeats)
+# gets its "Latency vs load" chart: a dot per step per repeat, the target
+# line and the sizing diamond; a page without one says so in a line.
+# Then headless Chromium renders both pages:
 # the SVG survives parsing, and the screenshot is no blank page but holds
 # the cells' bar colours and the heat maps' colours.  Without chromium those
 # checks skip; with it, a page that does not render fails.
 . "$(dirname "$0")/lib.sh"
-plan 33
+plan 40
 cd "$T" || exit 1
 export ARRAYBENCH_STATE_DIR=$T/state
-mkdir d1 d2
+mkdir d1 d2 d3
 
 # -r 0: the runs are tiny and their reads cached, which is fine for a page.
 "$AB" run -d d1 -s 8m -r 0 -n 1 --cache none -x 3 --json a.json >a.out 2>a.err
@@ -44,6 +47,25 @@ grep -q 'No member charts: ' p.html
 ok $? "the member chart, with no per-member counters in a directory run, is one line saying why"
 grep -q ' c</text>' p.html || grep -q '>c</text>' p.html
 ok $? "heat-map squares read from the page cache are marked 'c'"
+
+# The latency curve: 2 repeats of 3 steps, a target no step can miss (2 s),
+# so every step runs and the answer is "at least".
+"$AB" run -d d3 -s 8m -r 0 --cache none -x 2 --phases latency-curve --curve-procs 2 --curve-seconds 0.3 \
+	--rate-start 200 --curve-steps 3 --p99-target 2s --json c.json >c.out 2>c.err
+is $? 0 "two repeats of a tiny latency curve"
+sed 's/"cell":null/"cell":"curve <cell>"/' c.json >c2.json
+"$AB" report --html q.html a2.json c2.json >/dev/null 2>q.err
+curve=$(sed -n '/<h2 id="curve">/,/<\/main>/p' q.html)
+is "$(grep -c '<svg class="curve"' <<<"$curve") $(grep -c '<circle class="cpt"' <<<"$curve") $(grep -o '"test":"step [0-9]*"' c.json | wc -l)" \
+	"1 6 6" "one curve chart, a dot per step of each repeat (as many as the JSON's steps)"
+is "$(grep -c '<line class="target"' <<<"$curve") $(grep -c '<path class="sizing"' <<<"$curve") $(grep -c '<path class="cline"' <<<"$curve")" \
+	"1 1 3" "one target line, one sizing diamond and the p50, p99, p99.9 lines: the cell without a curve draws none"
+grep -qF '>2: 800 at least</text>' <<<"$curve" && grep -qF '>p99 target 2.00s</text>' <<<"$curve"
+ok $? "the sizing diamond is labelled 'at least' (every step passed), the target line named"
+grep -qE '<td class="n">2 of 2</td><td class="n">2.00s</td><td>at least</td>' <<<"$curve" && grep -qF 'curve &lt;cell&gt;' <<<"$curve"
+ok $? "the table under it: the answer from 2 of 2 repeats, how it was found, the cell's name escaped"
+grep -q '<p class="none">No latency curve: ' p.html && ! grep -q '<svg class="curve"' p.html
+ok $? "a page without the phase says so in one line, with no curve chart"
 
 # FILE: a regular file is replaced; anything else is refused, one line.
 printf '%*s' 400000 x >old.html
@@ -86,7 +108,7 @@ is "$? $([ -e new.html ] && echo made)" "1 " "no run read: exit 1 and no page ma
 
 # Rendered by Chromium (Debian's chromium; as root it needs --no-sandbox).
 if ! command -v chromium >/dev/null; then
-	for i in $(seq 8); do skip "chromium is not installed (make deps installs it)"; done
+	for i in $(seq 9); do skip "chromium is not installed (make deps installs it)"; done
 	exit 0
 fi
 chrome() { # args...: headless, its own profile and home in $T, a deadline (it can be slow to start)
@@ -100,6 +122,9 @@ is "$(grep -o '<svg class="bars"' dom.html | wc -l) $(grep -o '<rect class="bar"
 	"12 12 13" "the charts survive HTML parsing: SVG elements, bars and heat maps in the DOM"
 grep -q 'xfs &lt;script&gt;alert(1)&lt;/script&gt; &amp; noatime' dom.html && ! grep -qi '<script' dom.html
 ok $? "the DOM holds the cell name as text and no script element"
+chrome --dump-dom "file://$T/q.html" >domq.html
+is "$(grep -o '<svg class="curve"' domq.html | wc -l) $(grep -o '<circle class="cpt"' domq.html | wc -l) $(grep -o '<path class="sizing"' domq.html | wc -l)" \
+	"1 6 1" "the curve chart survives HTML parsing: its SVG, dots and sizing diamond in the DOM"
 # At half scale (640 x 3500 pixels): the colours are the same, the decoding
 # below four times quicker.
 chrome --screenshot="$T/p.png" --window-size=1280,7000 --force-device-scale-factor=0.5 "file://$T/p.html" >/dev/null

@@ -118,6 +118,14 @@ static void test_colour(void **state)
 	assert_true(isnan(ab_svg_log_fraction(NAN, 1, 100)));
 }
 
+static guint count(const char *hay, const char *needle)
+{
+	guint n = 0;
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
 static void test_ticks(void **state)
 {
 	(void)state;
@@ -144,6 +152,19 @@ static void test_ticks(void **state)
 	assert_string_equal(b, "45.6M");
 	ab_svg_format_si(NAN, b, sizeof(b));
 	assert_string_equal(b, "-");
+	ab_svg_format_time(2e7, b, sizeof(b));
+	assert_string_equal(b, "20ms");
+	ab_svg_format_time(500e3, b, sizeof(b));
+	assert_string_equal(b, "500\xc2\xb5s");
+	ab_svg_format_time(5, b, sizeof(b));
+	assert_string_equal(b, "5ns");
+	/* A y axis: a grid line and a label per tick, and the axis line. */
+	g_autoptr(GString) y = g_string_new(NULL);
+	struct ab_svg_scale sc = { 1e3, 1e6, 200, 10, TRUE };
+	ab_svg_y_axis(y, &sc, 50, 500, ab_svg_format_time);
+	assert_int_equal(count(y->str, "<line class=\"gridl\" x1=\"50.0\""), 4);
+	assert_non_null(strstr(y->str, ">1ms</text>"));
+	assert_non_null(strstr(y->str, "<line class=\"axis\" x1=\"50.0\" y1=\"200.0\" x2=\"50.0\" y2=\"10.0\"/>"));
 }
 
 static struct ab_run *run_of(const char *cell, double rate)
@@ -160,14 +181,6 @@ static struct ab_run *run_of(const char *cell, double rate)
 	r->direct = TRUE;
 	ab_run_add_result(run, r);
 	return run;
-}
-
-static guint count(const char *hay, const char *needle)
-{
-	guint n = 0;
-	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
-		n++;
-	return n;
 }
 
 static void test_page(void **state)
@@ -200,6 +213,7 @@ static void test_page(void **state)
 	assert_non_null(strstr(s->str, "No heat maps"));
 	assert_non_null(strstr(s->str, "No member charts"));
 	assert_non_null(strstr(s->str, "No latency curves"));
+	assert_non_null(strstr(s->str, "<p class=\"none\">No latency curve: no run holds the latency-curve phase"));
 	assert_int_equal(count(s->str, "<svg"), 1);
 	assert_true(g_str_has_suffix(s->str, "</html>\n"));
 }
@@ -268,12 +282,79 @@ static void test_page_sweep_members(void **state)
 	assert_null(strstr(s->str, "No heat maps"));
 }
 
+static struct ab_result *curve_row(const char *test, double offered, double rate, uint64_t p99_us)
+{
+	struct ab_result *r = ab_result_new("latency-curve");
+	r->key.test = g_strdup(test);
+	r->key.record_size = 8192;
+	r->key.streams = 4;
+	r->offered_rate = offered;
+	r->rate = rate;
+	r->latency.p50_ns = p99_us * 500;
+	r->latency.p99_ns = p99_us * 1000;
+	r->latency.p99_9_ns = p99_us * 2000;
+	r->late_ops = 0;
+	return r;
+}
+
+/* Cell "all pass" ran three passing steps twice (its answer a lower bound);
+ * cell "knee" one curve whose second step went over the 10 ms target, its
+ * answer read off between them. */
+static void test_page_curve(void **state)
+{
+	(void)state;
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	for (int k = 0; k < 2; k++) {
+		struct ab_run *run = ab_run_new();
+		run->cell = g_strdup("all pass");
+		run->repeat = k + 1;
+		for (int n = 0; n < 3; n++) {
+			g_autofree char *test = g_strdup_printf("step %d", n + 1);
+			ab_run_add_result(run, curve_row(test, 100 << n, (100 << n) * (0.99 + 0.01 * k), 200 + 50 * n));
+		}
+		struct ab_result *sz = curve_row("sizing", NAN, 400, 10000);
+		sz->interpolated = FALSE;
+		ab_run_add_result(run, sz);
+		g_ptr_array_add(set.runs, run);
+	}
+	struct ab_run *run = ab_run_new();
+	run->cell = g_strdup("knee <i>");
+	ab_run_add_result(run, curve_row("step 1", 100, 100, 5000));
+	ab_run_add_result(run, curve_row("step 2", 200, 199, 20000));
+	struct ab_result *sz = curve_row("sizing", NAN, 141.4, 10000);
+	sz->interpolated = TRUE;
+	ab_run_add_result(run, sz);
+	g_ptr_array_add(set.runs, run);
+	g_autoptr(GString) s = g_string_new(NULL);
+	assert_true(ab_html_write(&set, s, NULL));
+	ab_run_set_clear(&set);
+	const char *sec = strstr(s->str, "<h2 id=\"curve\">");
+	assert_non_null(sec);
+	/* After the latency percentiles, and the only section that follows. */
+	assert_non_null(strstr(s->str, "<h2 id=\"latency\">"));
+	assert_true(strstr(s->str, "<h2 id=\"latency\">") < sec);
+	assert_int_equal(count(sec, "<svg class=\"curve\""), 1);
+	assert_int_equal(count(sec, "<circle class=\"cpt\""), 3 * 2 + 2);
+	assert_int_equal(count(sec, "<line class=\"target\""), 1);
+	assert_int_equal(count(sec, "<path class=\"sizing\""), 2);
+	assert_int_equal(count(sec, "<path class=\"cline\""), 2 * 3);
+	assert_non_null(strstr(sec, ">1: 400 at least</text>"));
+	assert_non_null(strstr(sec, ">2: 141 interpolated</text>"));
+	assert_non_null(strstr(sec, "knee &lt;i&gt;"));
+	assert_null(strstr(sec, "<i>"));
+	assert_non_null(strstr(sec, "<td class=\"n\">400.0</td><td class=\"n\">400.0-400.0</td><td class=\"n\">2 of 2</td>"));
+	assert_non_null(strstr(sec, ">p99 target 10.00ms</text>"));
+	assert_null(strstr(sec, "No latency curve"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape), cmocka_unit_test(test_scale),  cmocka_unit_test(test_bar),
 		cmocka_unit_test(test_colour), cmocka_unit_test(test_ticks), cmocka_unit_test(test_page),
 		cmocka_unit_test(test_page_sweep_members), cmocka_unit_test(test_page_zero_mean),
+		cmocka_unit_test(test_page_curve),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
