@@ -41,7 +41,9 @@ def ab_rates(path):
         o = json.loads(line)
         for p in o["phases"]:
             if p["name"] == "wal":
-                rates[(p["key"]["test"], p["key"]["record_size_bytes"])] = p["rate"]
+                # --wal-rewrite runs (WAL_PATTERN=rewrite) name the same methods.
+                test = p["key"]["test"].removesuffix(" rewrite")
+                rates[(test, p["key"]["record_size_bytes"])] = p["rate"]
     return rates
 
 per = {pair: [] for pair, _ in PAIRS}

@@ -6,6 +6,8 @@
 # interleaved rounds (the order of the two tools alternates), SECONDS per
 # test; every raw output is kept in OUT.
 #   bench/compare-wal.sh [ROUNDS [SECONDS [OUT [IMAGE_DIR]]]]
+# WAL_PATTERN=rewrite runs arraybench with --wal-rewrite: every commit at
+# the log's start, pg_test_fsync's pattern (default: append, a real WAL's).
 # Like with like: pg_test_fsync writes open_datasync and open_sync with
 # O_DIRECT ("O_DIRECT supported on this platform for open_datasync and
 # open_sync") and fdatasync and fsync buffered, so arraybench runs those two
@@ -44,7 +46,7 @@ export ARRAYBENCH_STATE_DIR=$work/state
 	echo "uptime: $(uptime)"
 	echo "kernel: $(uname -r)"
 	echo "pg_test_fsync: $pgtf ($("$pgtf" --version))"
-	echo "arraybench: $("$AB" --version) ($(git -C "$top" rev-parse --short HEAD))"
+	echo "arraybench: $("$AB" --version) ($(git -C "$top" rev-parse --short HEAD)), pattern ${WAL_PATTERN:-append}"
 	echo "loop: $(losetup -l -O NAME,DIO,LOG-SEC,BACK-FILE "$loop" | tail -1)"
 	echo "image on: $(df -T "$imgdir" | tail -1)"
 	echo "fs: ext4 (mkfs.ext4 defaults), mounted at $mnt: $(findmnt -no OPTIONS "$mnt")"
@@ -55,6 +57,7 @@ pg() { # round
 }
 ab() { # round
 	local common=(run -d "$mnt/ab" --phases wal --cache none --wal-seconds "$secs" -q)
+	[ "${WAL_PATTERN:-append}" = rewrite ] && common+=(--wal-rewrite)
 	"$AB" "${common[@]}" --wal-sync fdatasync,fsync --wal-records 8k,2x8k --json "$out/ab.r$1.json" \
 		>/dev/null 2>"$out/ab.r$1.buffered.txt"
 	"$AB" "${common[@]}" --direct --wal-sync open_datasync,open_sync --wal-records 8k,2x8k \

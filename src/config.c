@@ -358,7 +358,7 @@ static gboolean finish_wal(struct ab_config *cfg, uint64_t *results, GError **er
 {
 	const char *given = cfg->wal_syncs ? "--wal-sync" : cfg->wal_commits ? "--wal-records"
 			    : cfg->wal_writers ? "--wal-writers" : cfg->wal_seconds > 0 ? "--wal-seconds"
-			    : cfg->wal_count ? "--wal-commits" : NULL;
+			    : cfg->wal_count ? "--wal-commits" : cfg->wal_rewrite ? "--wal-rewrite" : NULL;
 	guint wals = 0;
 	for (guint i = 0; cfg->phase_ids && i < cfg->phase_ids->len; i++)
 		wals += g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_WAL;

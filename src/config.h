@@ -103,6 +103,7 @@ struct ab_config {
 	uint32_t wal_writers;            /* 0: not given (1) */
 	double wal_seconds;              /* 0: not given (AB_WAL_DEFAULT_SECONDS) */
 	uint64_t wal_count;              /* --wal-commits; 0: not given (by time) */
+	gboolean wal_rewrite;            /* --wal-rewrite: every commit at the log's start */
 	/* The oltp phase (--phases oltp; workloads/oltp.h). */
 	GArray *oltp_proc_counts;        /* uint32_t, --oltp-procs; NULL: the default */
 	uint32_t oltp_block;             /* --oltp-block, bytes */

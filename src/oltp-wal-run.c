@@ -46,7 +46,7 @@ static struct ab_result *wal_row(const struct ab_result *step_res, struct ab_res
 	row->key.file_size = st->wal_log_size;
 	row->key.record_size = (uint64_t)c->writes * c->write_size;
 	row->key.streams = st->wal_writers;
-	g_autofree char *test = ab_wal_test_name(st->wal_sync, c);
+	g_autofree char *test = ab_wal_test_name(st->wal_sync, c, st->wal_rewrite);
 	g_free(row->key.test);
 	row->key.test = g_strconcat(test, suffix, NULL);
 	g_strfreev(row->timed);

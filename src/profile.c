@@ -56,6 +56,7 @@ static const struct profile_key {
 	{ "wal-writers", STEP, FALSE },
 	{ "wal-seconds", STEP, FALSE },
 	{ "wal-commits", STEP, FALSE },
+	{ "wal-rewrite", STEP, TRUE },
 	{ "oltp-procs", STEP, FALSE },
 	{ "oltp-block", STEP, FALSE },
 	{ "oltp-mix", STEP, FALSE },

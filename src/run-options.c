@@ -666,6 +666,13 @@ static gboolean opt_wal_seconds(const char *name, const char *value, gpointer da
 	return ab_wal_parse_seconds(name, value, &((struct ab_config *)data)->wal_seconds, error);
 }
 
+static gboolean opt_wal_rewrite(const char *name, const char *value, gpointer data, GError **error)
+{
+	(void)name, (void)value, (void)error;
+	((struct ab_config *)data)->wal_rewrite = TRUE;
+	return TRUE;
+}
+
 static gboolean opt_wal_commits(const char *name, const char *value, gpointer data, GError **error)
 {
 	uint64_t n;
@@ -917,6 +924,9 @@ static const GOptionEntry entries[] = {
 	{ "wal-seconds", 0, 0, CB(opt_wal_seconds), "WAL: timed seconds of each method and size (5)", "S" },
 	{ "wal-commits", 0, 0, CB(opt_wal_commits),
 	  "WAL: commits of each committer per method and size, instead of --wal-seconds", "N" },
+	{ "wal-rewrite", 0, NOARG, CB(opt_wal_rewrite),
+	  "WAL: every commit overwrites the log's first bytes (pg_test_fsync's pattern) instead of appending; "
+	  "tests end in ' rewrite'", NULL },
 	{ "oltp-procs", 0, 0, CB(opt_oltp_procs),
 	  "Oltp: forked processes doing random I/O at once (8); a list runs once per count", "N[,N...]" },
 	{ "oltp-block", 0, 0, CB(opt_oltp_block), "Oltp: bytes per read or write (8k)", "SIZE" },

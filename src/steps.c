@@ -55,6 +55,7 @@ struct ab_step ab_step_from_config(const struct ab_config *cfg, const struct ab_
 		.wal_writers = cfg->wal_writers ? cfg->wal_writers : 1,
 		.wal_seconds = cfg->wal_seconds,
 		.wal_count = cfg->wal_count,
+		.wal_rewrite = cfg->wal_rewrite,
 		.wal_log_size = AB_WAL_LOG_SIZE,
 		/* The oltp phase: ab_config_finish set the data file's size. */
 		.oltp_procs = cfg->oltp_proc_counts ? g_array_index(cfg->oltp_proc_counts, uint32_t, 0)

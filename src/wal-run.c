@@ -48,7 +48,7 @@ static gboolean run_one(struct ab_runner *r, const struct ab_step *step, const s
 	st.wal_writes = c->writes;
 	st.wal_write_size = c->write_size;
 	const struct ab_wal_sync_info *m = ab_wal_sync_info(sync);
-	g_autofree char *test = ab_wal_test_name(sync, c);
+	g_autofree char *test = ab_wal_test_name(sync, c, st.wal_rewrite);
 	g_autofree char *label = ab_wal_commit_label(c);
 	g_autofree char *detail = g_strdup_printf("%s, %s commits, %u writer%s", m->name, label, st.wal_writers,
 						  st.wal_writers == 1 ? "" : "s");

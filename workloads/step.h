@@ -72,6 +72,7 @@ struct ab_step {
 	uint32_t wal_writers;      /* concurrent committers, a log file each */
 	double wal_seconds;        /* timed length of each method, when wal_count is 0 */
 	uint64_t wal_count;        /* commits per committer, or 0: by time */
+	gboolean wal_rewrite;      /* each commit overwrites the log's start (pg_test_fsync) */
 	uint64_t wal_log_size;     /* bytes of each log file */
 	/* The oltp phase (workloads/oltp.h): oltp_procs processes of this
 	 * step (src/oltp-run.c runs one step per count of the list), each

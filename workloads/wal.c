@@ -53,15 +53,16 @@ char *ab_wal_commit_label(const struct ab_wal_commit *c)
 	return g_strdup_printf("%ux%s", c->writes, one);
 }
 
-char *ab_wal_test_name(unsigned sync, const struct ab_wal_commit *c)
+char *ab_wal_test_name(unsigned sync, const struct ab_wal_commit *c, gboolean rewrite)
 {
 	const struct ab_wal_sync_info *m = ab_wal_sync_info(sync);
 	if (!m)
 		return NULL;
+	const char *pattern = rewrite ? " rewrite" : "";
 	if (c->writes == 1)
-		return g_strdup(m->name);
+		return g_strconcat(m->name, pattern, NULL);
 	g_autofree char *label = ab_wal_commit_label(c);
-	return g_strdup_printf("%s %s", m->name, label);
+	return g_strdup_printf("%s %s%s", m->name, label, pattern);
 }
 
 char **ab_wal_timed_calls(unsigned sync, const struct ab_wal_commit *c)
@@ -111,6 +112,7 @@ int ab_wal_log_open(struct ab_phase_ctx *ctx, const struct ab_step *step, unsign
 	log->fd = -1;
 	log->sync = step->wal_sync;
 	log->commit = (struct ab_wal_commit){ step->wal_writes, step->wal_write_size };
+	log->rewrite = step->wal_rewrite;
 	log->size = step->wal_log_size ? step->wal_log_size : AB_WAL_LOG_SIZE;
 	const struct ab_wal_sync_info *m = ab_wal_sync_info(log->sync);
 	uint64_t bytes = (uint64_t)log->commit.writes * log->commit.write_size;
@@ -150,8 +152,8 @@ void ab_wal_log_close(struct ab_wal_log *log)
 int ab_wal_commit(struct ab_phase_ctx *ctx, struct ab_wal_log *log)
 {
 	uint64_t bytes = (uint64_t)log->commit.writes * log->commit.write_size;
-	if (log->off + bytes > log->size)
-		log->off = 0; /* the log wraps, as a recycled segment */
+	if (log->rewrite || log->off + bytes > log->size)
+		log->off = 0; /* the log wraps, as a recycled segment; or pg_test_fsync's one spot */
 	for (uint32_t i = 0; i < log->commit.writes; i++) {
 		if (ab_pwrite_all(log->fd, log->buf + (size_t)i * log->commit.write_size, log->commit.write_size,
 				  log->off) != 0)

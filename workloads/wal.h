@@ -57,7 +57,7 @@ const struct ab_wal_sync_info *ab_wal_sync_info(unsigned sync);
 gboolean ab_wal_sync_by_name(const char *name, unsigned *out);
 /* A result's test: the method, and for a commit of several writes their
  * shape ("fdatasync 2x8k"); a commit of one write is the method alone. */
-char *ab_wal_test_name(unsigned sync, const struct ab_wal_commit *c);
+char *ab_wal_test_name(unsigned sync, const struct ab_wal_commit *c, gboolean rewrite);
 /* "8k", "2x8k", "16k", "1536" (bytes when not whole KiB). */
 char *ab_wal_commit_label(const struct ab_wal_commit *c);
 /* The calls a commit's timed region holds ("pwrite", "pwrite", "fdatasync"). */
@@ -71,6 +71,7 @@ struct ab_wal_log {
 	struct ab_wal_commit commit;
 	uint64_t size;
 	uint64_t off;          /* where the next commit goes */
+	gboolean rewrite;      /* every commit at offset 0, not appended */
 	unsigned char *buf;    /* one commit's bytes, aligned for O_DIRECT */
 	char *path;
 };
@@ -81,7 +82,8 @@ struct ab_wal_log {
  * then opened again for the method (O_DSYNC, O_SYNC, O_DIRECT). */
 int ab_wal_log_open(struct ab_phase_ctx *ctx, const struct ab_step *step, unsigned k, struct ab_wal_log *log);
 void ab_wal_log_close(struct ab_wal_log *log);
-/* One commit: its writes at the log's end, then the method's sync call. */
+/* One commit: its writes at the log's end (at its start with rewrite),
+ * then the method's sync call. */
 int ab_wal_commit(struct ab_phase_ctx *ctx, struct ab_wal_log *log);
 /* The timed loop from sample->start_ns: commits until the step's commit
  * count or seconds, each commit's latency (write(s) + sync, one

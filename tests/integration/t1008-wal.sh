@@ -5,7 +5,7 @@
 # kernel saw, a group commit writes twice per sync, --wal-writers runs its
 # committers at once, and bad values are refused in one line.
 . "$(dirname "$0")/lib.sh"
-plan 50
+plan 53
 d=$T/dir; mkdir "$d"
 export ARRAYBENCH_STATE_DIR=$T/state
 
@@ -93,6 +93,15 @@ is "$(js "$T/group.json" '[[r["key"]["test"], r["key"]["record_size_bytes"], r["
 	"the group commit is test 'fdatasync 2x8k', both 16k a commit"
 is "$(js "$T/group.json" 'w[0]["timed"]')" '["pwrite", "pwrite", "fdatasync"]' "its timed calls: two writes, one sync"
 grep -qE '^fdatasync 2x8k +16k +1 +[0-9.]+ +no ' "$T/group.err"; ok $? "the text table has a row for the group commit"
+
+# --wal-rewrite: pg_test_fsync's pattern, every commit at offsets 0 and 8k.
+run_traced rewrite --wal-sync fdatasync --wal-records 2x8k --wal-commits 20 --wal-rewrite
+is $? 0 "--wal-rewrite exits 0" || sed 's/^/#   /' "$T/rewrite.err"
+pids=$(committers "$T/rewrite.trace" | tr '\n' ' ')
+offsets=$(awk -v pids=" $pids" 'index(pids, " " $1 " ") && /pwrite64\(/ && / = 8192$/ { sub(/\) = 8192$/, ""); n = split($0, a, ", "); print a[n] }' \
+	"$T/rewrite.trace" | sort -n | uniq -c | awk '{ printf "%s@%s ", $1, $2 }')
+is "$offsets" "20@0 20@8192 " "--wal-rewrite: the 20 commits write at offsets 0 and 8k only"
+is "$(js "$T/rewrite.json" 'w[0]["key"]["test"]')" "fdatasync 2x8k rewrite" "and its test says so"
 
 # all: the four methods in pg_test_fsync's order, each its own result.
 "$AB" run -d "$d" --phases wal --wal-sync all --wal-commits 5 --cache none -r 16 --json "$T/all.json" >"$T/all.out" 2>"$T/all.err"

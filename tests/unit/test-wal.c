@@ -142,14 +142,18 @@ static void test_method_table(void **state)
 	assert_false(ab_wal_sync_by_name("fsync_writethrough", &m));
 	/* Test names and labels, as the results are keyed. */
 	struct ab_wal_commit one = { 1, 8192 }, two = { 2, 8192 }, big = { 1, 16384 }, odd = { 3, 1536 };
-	g_autofree char *a = ab_wal_test_name(AB_WAL_FDATASYNC, &one);
-	g_autofree char *b = ab_wal_test_name(AB_WAL_FDATASYNC, &two);
-	g_autofree char *c = ab_wal_test_name(AB_WAL_OPEN_SYNC, &big);
+	g_autofree char *a = ab_wal_test_name(AB_WAL_FDATASYNC, &one, FALSE);
+	g_autofree char *b = ab_wal_test_name(AB_WAL_FDATASYNC, &two, FALSE);
+	g_autofree char *c = ab_wal_test_name(AB_WAL_OPEN_SYNC, &big, FALSE);
 	g_autofree char *d = ab_wal_commit_label(&odd);
 	assert_string_equal(a, "fdatasync");
 	assert_string_equal(b, "fdatasync 2x8k");
 	assert_string_equal(c, "open_sync");
 	assert_string_equal(d, "3x1536");
+	g_autofree char *e = ab_wal_test_name(AB_WAL_FDATASYNC, &one, TRUE);
+	g_autofree char *f = ab_wal_test_name(AB_WAL_OPEN_DATASYNC, &two, TRUE);
+	assert_string_equal(e, "fdatasync rewrite");
+	assert_string_equal(f, "open_datasync 2x8k rewrite");
 	g_auto(GStrv) calls = ab_wal_timed_calls(AB_WAL_FSYNC, &two);
 	g_autofree char *joined = g_strjoinv("+", calls);
 	assert_string_equal(joined, "pwrite+pwrite+fsync");
