@@ -52,6 +52,11 @@ static void add_series(GPtrArray *series, const struct ab_result *r)
 {
 	if (!r->phase || ab_text_is_grid_result(r))
 		return;
+	/* A curve's steps are drawn together in "Latency vs load"; a bar per
+	 * step would compare offered rates.  Its sizing answer is a figure to
+	 * compare across cells, so it keeps its bar. */
+	if (ab_text_is_curve_result(r) && g_strcmp0(r->key.test, "sizing") != 0)
+		return;
 	struct ab_html_series want = { r->phase, r->key.test, r->key.pass, NULL };
 	for (guint i = 0; i < series->len; i++) {
 		const struct ab_html_series *se = g_ptr_array_index(series, i);

@@ -11,7 +11,7 @@
 # the cells' bar colours and the heat maps' colours.  Without chromium those
 # checks skip; with it, a page that does not render fails.
 . "$(dirname "$0")/lib.sh"
-plan 40
+plan 41
 cd "$T" || exit 1
 export ARRAYBENCH_STATE_DIR=$T/state
 mkdir d1 d2 d3
@@ -64,6 +64,8 @@ grep -qF '>2: 800 at least</text>' <<<"$curve" && grep -qF '>p99 target 2.00s</t
 ok $? "the sizing diamond is labelled 'at least' (every step passed), the target line named"
 grep -qE '<td class="n">2 of 2</td><td class="n">2.00s</td><td>at least</td>' <<<"$curve" && grep -qF 'curve &lt;cell&gt;' <<<"$curve"
 ok $? "the table under it: the answer from 2 of 2 repeats, how it was found, the cell's name escaped"
+is "$(grep -c 'latency-curve (step' q.html) $(grep -q 'latency-curve (sizing)' q.html && echo kept)" "0 kept" \
+	"the bar charts leave the curve's steps to its own chart and keep its sizing answer"
 grep -q '<p class="none">No latency curve: ' p.html && ! grep -q '<svg class="curve"' p.html
 ok $? "a page without the phase says so in one line, with no curve chart"
 
