@@ -63,15 +63,8 @@ static gboolean data_ready(const struct ab_suite *s, uint64_t size)
  * helps no one. */
 static gboolean check_space(const struct ab_suite *s, const struct ab_step *step, GError **error)
 {
-	struct statvfs vfs;
-	/* Cannot tell (ramfs counts no blocks): the write will say. */
-	if (fstatvfs(s->run_dir->dir_fd, &vfs) != 0 || vfs.f_blocks == 0)
-		return TRUE;
-	uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	struct stat st;
-	if (fstatat(s->run_dir->dir_fd, s->run_dir->io_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
-		free_bytes += (uint64_t)st.st_blocks * 512;
-	if (step->oltp_size <= free_bytes)
+	uint64_t free_bytes;
+	if (!ab_run_dir_room(s->run_dir, &free_bytes) || step->oltp_size <= free_bytes)
 		return TRUE;
 	g_autofree char *dir = ab_one_line(s->run_dir->dir);
 	g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,

@@ -3,6 +3,7 @@
 #include "oltp-wal-run.h"
 #include "error.h"
 #include "oltp-run.h"
+#include "wal-run.h"
 #include "progress.h"
 #include "rng.h"
 #include "../workloads/wal.h"
@@ -103,22 +104,6 @@ static gboolean run_once(struct ab_suite *s, struct ab_runner *r, const struct a
 	return ok;
 }
 
-/* The logs back to the file system, as the wal step leaves them. */
-static void empty_logs(const struct ab_suite *s, unsigned writers)
-{
-	for (unsigned k = 1; k <= writers; k++) {
-		char name[32];
-		snprintf(name, sizeof(name), AB_STREAM_FILE_FMT, k);
-		int fd = openat(s->run_dir->fd, name, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-		struct stat st;
-		if (fd < 0)
-			continue;
-		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1 && st.st_uid == s->run_dir->io_owner)
-			(void)!ftruncate(fd, 0);
-		close(fd);
-	}
-}
-
 gboolean ab_oltp_wal_run(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step, uint64_t seed,
 			 struct ab_run *run, GError **error)
 {
@@ -152,6 +137,6 @@ gboolean ab_oltp_wal_run(struct ab_suite *s, struct ab_runner *r, const struct a
 			}
 		}
 	}
-	empty_logs(s, writers);
+	ab_wal_empty_logs(s, writers);
 	return ok;
 }

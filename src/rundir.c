@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <grp.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -443,4 +444,16 @@ enum ab_undo_outcome ab_io_file_undo(const struct ab_undo_step *step, GError **e
 enum ab_undo_outcome ab_run_files_undo(const struct ab_undo_step *step, GError **error)
 {
 	return step->kind == AB_UNDO_RUN_DIR ? ab_run_dir_undo(step, error) : ab_io_file_undo(step, error);
+}
+
+gboolean ab_run_dir_room(const struct ab_run_dir *rd, uint64_t *bytes)
+{
+	struct statvfs vfs;
+	if (fstatvfs(rd->dir_fd, &vfs) != 0 || vfs.f_blocks == 0)
+		return FALSE;
+	*bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+	struct stat st;
+	if (fstatat(rd->dir_fd, rd->io_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+		*bytes += (uint64_t)st.st_blocks * 512;
+	return TRUE;
 }

@@ -75,6 +75,11 @@ void ab_run_dir_clear(struct ab_run_dir *rd);
 gboolean ab_run_dir_make_stream_files(struct ab_run_dir *rd, unsigned count, GError **error);
 /* Is `name` one of those files' names? */
 gboolean ab_run_dir_is_stream_name(const char *name);
+/* The bytes a phase's new test file may take in the run directory: the
+ * file system's free space plus what the test file holds now (a layout
+ * truncates it first).  FALSE when the file system cannot tell (ramfs
+ * counts no blocks): the writes will say. */
+gboolean ab_run_dir_room(const struct ab_run_dir *rd, uint64_t *bytes);
 
 /* The undos of AB_UNDO_RUN_DIR and AB_UNDO_IO_FILE (for the real executor). */
 enum ab_undo_outcome ab_run_dir_undo(const struct ab_undo_step *step, GError **error);

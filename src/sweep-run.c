@@ -168,17 +168,9 @@ static gboolean check_space(const struct ab_suite *s, const GArray *cells, uint6
 	uint64_t largest = 0;
 	for (guint i = 0; i < cells->len; i++)
 		largest = MAX(largest, g_array_index(cells, struct ab_sweep_cell, i).file_size);
-	struct statvfs vfs;
-	/* Cannot tell (ramfs counts no blocks at all, so none free): the
-	 * write will say. */
-	if (fstatvfs(s->run_dir->dir_fd, &vfs) != 0 || vfs.f_blocks == 0)
+	uint64_t free_bytes;
+	if (!ab_run_dir_room(s->run_dir, &free_bytes))
 		return TRUE;
-	uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	/* What an earlier phase left in the test file is freed by the
-	 * sweep's first write, which truncates it. */
-	struct stat st;
-	if (fstatat(s->run_dir->dir_fd, s->run_dir->io_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
-		free_bytes += (uint64_t)st.st_blocks * 512;
 	uint64_t need = largest * files, streams = files;
 	if (need / files != largest || need > free_bytes) {
 		g_autofree char *dir = ab_one_line(s->run_dir->dir);

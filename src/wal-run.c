@@ -18,7 +18,7 @@
  * directory goes).  Only a regular file of the run's with one link: with
  * -u the directory is the user's, who could put a link to another file
  * there. */
-static void empty_logs(const struct ab_suite *s, unsigned writers)
+void ab_wal_empty_logs(const struct ab_suite *s, unsigned writers)
 {
 	for (unsigned k = 1; k <= writers; k++) {
 		char name[32];
@@ -116,6 +116,6 @@ gboolean ab_wal_run(struct ab_suite *s, struct ab_runner *r, const struct ab_ste
 			ok = run_one(r, step, c, sync, method_seed(seed, i, sync), run, error);
 		}
 	}
-	empty_logs(s, writers);
+	ab_wal_empty_logs(s, writers);
 	return ok;
 }

@@ -19,5 +19,8 @@
  */
 gboolean ab_wal_run(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step, uint64_t seed,
 		    struct ab_run *run, GError **error);
+/* The committers' logs emptied (their names stay until the run directory
+ * goes); also at the end of oltp+wal. */
+void ab_wal_empty_logs(const struct ab_suite *s, unsigned writers);
 
 #endif
