@@ -220,7 +220,8 @@ static void oltp_line(GString *s, const struct ab_run *run)
 			kind[1] = r;
 	}
 	char rate[32], size[32];
-	rate_text(all->rate, rate, sizeof(rate));
+	/* The main table's figure: truncated there, as the CSV truncates. */
+	rate_text(all->rate >= 1000 ? trunc(all->rate) : all->rate, rate, sizeof(rate));
 	size_text(all->key.record_size, size, sizeof(size));
 	g_string_append_printf(s, "  random %s, closed loop: %s IOPS", size, rate);
 	if (ab_known(all->key.streams))

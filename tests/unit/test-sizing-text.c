@@ -72,6 +72,14 @@ static void test_oltp_processes(void **state)
 	g_autofree char *s = statement(run);
 	assert_non_null(strstr(s, "  random 8 KiB, closed loop: 1000 IOPS with 1 process, 70% reads;"));
 
+	/* The figure the main table shows (truncated, as bonnie++'s CSV). */
+	g_autoptr(ab_run) big = ab_run_new();
+	ab_run_add_result(big, row("oltp", "all", 2, 1129094.62, 2 * MS));
+	g_autofree char *b = statement(big);
+	assert_non_null(strstr(b, "  random 8 KiB, closed loop: 1129094 IOPS with 2 processes\n"));
+	g_autofree char *table = ab_text_format(big);
+	assert_non_null(strstr(table, " 1129094 IOPS "));
+
 	g_autoptr(ab_run) unknown = ab_run_new();
 	ab_run_add_result(unknown, row("oltp", "all", AB_UNSET, 1000, 2 * MS));
 	g_autofree char *u = statement(unknown);
