@@ -510,10 +510,13 @@ static gboolean finish_curve(struct ab_config *cfg, uint64_t *results, GError **
 	/* The last step's I/Os must be countable, and its schedule in nanoseconds. */
 	double last = ab_curve_step_rate(cfg->rate_start, cfg->rate_factor, cfg->curve_steps);
 	if (!(last * cfg->curve_seconds < 1e12)) {
+		/* Any of the three may be the one to change (--curve-steps 40
+		 * alone does it at the defaults): name them all. */
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "invalid --rate-start '%g': with --rate-factor %g its step %u would offer %g IOPS for %g s, "
-			    "more I/Os than a step can count", cfg->rate_start, cfg->rate_factor, cfg->curve_steps, last,
-			    cfg->curve_seconds);
+			    "the latency curve's step %u would offer %g IOPS for %g s (--rate-start %g, --rate-factor %g a "
+			    "step), more I/Os than a step can count: give fewer --curve-steps or a lower --rate-start "
+			    "or --rate-factor", cfg->curve_steps, last, cfg->curve_seconds, cfg->rate_start,
+			    cfg->rate_factor);
 		return FALSE;
 	}
 	for (guint i = 0; i < cfg->phase_ids->len; i++)
