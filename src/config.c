@@ -208,14 +208,17 @@ static gboolean asks_for(const struct ab_config *cfg, unsigned flags, unsigned i
  * phase `family` (wal's for oltp+wal too), given on the command line or in
  * [workload] for every step, is for it; one the step's own keys gave is
  * this step's mistake. */
-static gboolean another_step_asks_for(const struct ab_config *cfg, unsigned family, unsigned id)
+static gboolean some_step_asks_for(const struct ab_config *cfg, unsigned id)
 {
-	if (cfg->step_own_phase_options & (1u << family))
-		return FALSE;
 	for (guint i = 0; cfg->workload_phase_ids && i < cfg->workload_phase_ids->len; i++)
 		if (g_array_index(cfg->workload_phase_ids, unsigned, i) == id)
 			return TRUE;
 	return FALSE;
+}
+
+static gboolean another_step_asks_for(const struct ab_config *cfg, unsigned family, unsigned id)
+{
+	return !(cfg->step_own_phase_options & (1u << family)) && some_step_asks_for(cfg, id);
 }
 
 /* The first sweep option given, for the message when no sweep runs. */
@@ -390,6 +393,16 @@ static gboolean finish_wal(struct ab_config *cfg, uint64_t *results, GError **er
 			return FALSE;
 		}
 		return TRUE;
+	}
+	/* oltp+wal's commits run for --oltp-seconds beside their load: a
+	 * time or count of the wal phase's own, with no wal phase to take
+	 * it, would be quietly ignored. */
+	const char *timing = cfg->wal_seconds > 0 ? "--wal-seconds" : cfg->wal_count ? "--wal-commits" : NULL;
+	if (!wals && timing && (cfg->step_own_wal_timing || !some_step_asks_for(cfg, AB_PHASE_WAL))) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "%s does not apply to oltp+wal, whose commits run for --oltp-seconds beside the load "
+			    "(it times --phases wal)", timing);
+		return FALSE;
 	}
 	if (cfg->wal_seconds > 0 && cfg->wal_count) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,

@@ -141,6 +141,9 @@ struct ab_config {
 	 * own profile keys gave: those are for this step alone, never
 	 * excused by another step having the phase. */
 	uint32_t step_own_phase_options;
+	/* ... and whether they gave --wal-seconds or --wal-commits, which
+	 * oltp+wal does not take (its other wal options it does). */
+	gboolean step_own_wal_timing;
 };
 
 void ab_config_init(struct ab_config *cfg);

@@ -1041,6 +1041,7 @@ static gboolean parse_step(const struct ab_profile *p, const struct ab_profile_s
 		return FALSE;
 	}
 	cfg->step_own_phase_options = ab_config_phase_options(&own);
+	cfg->step_own_wal_timing = own.wal_seconds > 0 || own.wal_count;
 	g_free(cfg->workload);
 	cfg->workload = g_strdup(p->name);
 	g_free(cfg->step_where);

@@ -205,6 +205,13 @@ static void test_config(void **state)
 		assert_int_equal(st->wal_writers, 4);
 		assert_int_equal(st->wal_count, 10);
 	}
+	{
+		/* With the wal phase beside it, --wal-seconds is for that. */
+		g_auto(ab_config_auto) cfg;
+		ab_config_init(&cfg);
+		assert_true(parse_args(&cfg, &error, "-d", "/tmp", "--phases", "wal,oltp+wal", "--wal-seconds", "2", NULL));
+		assert_true(finish(&cfg, &error));
+	}
 	const struct { const char *a, *b, *c, *d, *message; } bad[] = {
 		{ "--wal-sync", "fsync", NULL, NULL,
 		  "--wal-sync applies to the wal phase, which is not asked for (--phases wal)" },
@@ -216,6 +223,14 @@ static void test_config(void **state)
 		{ "--phases", "wal", "--wal-writers", "257", "invalid --wal-writers '257': a writer count from 1 to 256" },
 		{ "--phases", "wal", "--wal-commits", "0",
 		  "invalid --wal-commits '0': a commit count from 1 to 1073741824" },
+		/* oltp+wal times its commits by --oltp-seconds: these would be
+		 * silently ignored. */
+		{ "--phases", "oltp+wal", "--wal-seconds", "100",
+		  "--wal-seconds does not apply to oltp+wal, whose commits run for --oltp-seconds beside the load "
+		  "(it times --phases wal)" },
+		{ "--phases", "oltp+wal", "--wal-commits", "5",
+		  "--wal-commits does not apply to oltp+wal, whose commits run for --oltp-seconds beside the load "
+		  "(it times --phases wal)" },
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
 		g_auto(ab_config_auto) cfg;
