@@ -72,8 +72,10 @@ static void sizing(GString *s, const struct ab_result *r, const struct ab_result
 		g_string_append_printf(s, ", interpolated (p99 linear in log rate) between %s and %s IOPS\n", a, b);
 	} else if (fail)
 		g_string_append(s, ", the last step that passed (the next fell behind with its p99 in target)\n");
-	else
+	else if (pass)
 		g_string_append(s, ", at least: every step passed (more --curve-steps would go further)\n");
+	else /* no step shown, or none could be judged: nothing to say how */
+		g_string_append_c(s, '\n');
 }
 
 void ab_text_curve(GString *s, const struct ab_run *run)

@@ -88,12 +88,17 @@ static const struct ab_result *best_commit(const struct ab_run *run, guint *meth
 
 /* The oltp processes beside a loaded commit row: "under oltp x32" names
  * them; a lone "under oltp" had the one count, which the load's own rows
- * carry as their streams. */
+ * carry as their streams.  A file's "x-5" or "xabc" names no count. */
 static uint64_t load_of(const struct ab_run *run, const struct ab_result *loaded)
 {
 	const char *x = strstr(loaded->key.test, LOADED_MARK " x");
-	if (x)
-		return g_ascii_strtoull(x + strlen(LOADED_MARK " x"), NULL, 10);
+	if (x) {
+		guint64 n;
+		const char *digits = x + strlen(LOADED_MARK " x");
+		if (g_ascii_isdigit(*digits) && g_ascii_string_to_unsigned(digits, 10, 1, AB_UNSET - 1, &n, NULL))
+			return n;
+		return AB_UNSET;
+	}
 	for (guint i = 0; i < run->results->len; i++) {
 		const struct ab_result *r = g_ptr_array_index(run->results, i);
 		if (is_phase(r, "oltp") && strcmp(r->key.test, OLTP_LOADED_ALL) == 0)
@@ -215,10 +220,13 @@ static void oltp_line(GString *s, const struct ab_run *run)
 			kind[1] = r;
 	}
 	char rate[32], size[32];
-	rate_text(all->rate, rate, sizeof(rate));
+	/* The main table's figure: truncated there, as the CSV truncates. */
+	rate_text(all->rate >= 1000 ? trunc(all->rate) : all->rate, rate, sizeof(rate));
 	size_text(all->key.record_size, size, sizeof(size));
-	g_string_append_printf(s, "  random %s, closed loop: %s IOPS with %" G_GUINT64_FORMAT " processes", size, rate,
-			       all->key.streams);
+	g_string_append_printf(s, "  random %s, closed loop: %s IOPS", size, rate);
+	if (ab_known(all->key.streams))
+		g_string_append_printf(s, " with %" G_GUINT64_FORMAT " process%s", all->key.streams,
+				       all->key.streams == 1 ? "" : "es");
 	if (kind[0] && kind[1] && all->rate > 0 && !isnan(kind[0]->rate))
 		g_string_append_printf(s, ", %.0f%% reads", 100 * kind[0]->rate / all->rate);
 	static const char *const names[2] = { "read", "write" };
@@ -246,6 +254,11 @@ static void curve_lines(GString *s, const struct ab_run *run)
 			last_step = r;
 			continue;
 		}
+		/* The next curve's steps are its own: none borrows these.  With
+		 * no target the table judges no step: nothing passed. */
+		const struct ab_result *its_last = g_steal_pointer(&last_step);
+		if (!ab_known(r->latency.p99_ns))
+			its_last = NULL;
 		char rate[32], target[16], size[32];
 		rate_text(r->rate, rate, sizeof(rate));
 		ab_text_format_latency(r->latency.p99_ns, target, sizeof(target));
@@ -259,11 +272,13 @@ static void curve_lines(GString *s, const struct ab_run *run)
 		if (ab_known(r->key.streams))
 			g_string_append_printf(s, " with %" G_GUINT64_FORMAT " process%s", r->key.streams,
 					       r->key.streams == 1 ? "" : "es");
+		/* How it was read off: interpolated as the row says, the
+		 * rest only from steps the table shows. */
 		if (r->interpolated == TRUE)
 			g_string_append(s, " (interpolated between two steps)");
-		else if (!isnan(r->rate) && last_step && last_step->offered_rate == r->rate)
+		else if (!isnan(r->rate) && its_last && its_last->offered_rate == r->rate)
 			g_string_append(s, " (at least: every step passed)");
-		else if (!isnan(r->rate))
+		else if (!isnan(r->rate) && its_last)
 			g_string_append(s, " (the last step that passed)");
 		g_string_append_c(s, '\n');
 	}

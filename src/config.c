@@ -205,13 +205,20 @@ static gboolean asks_for(const struct ab_config *cfg, unsigned flags, unsigned i
 }
 
 /* Does another step of the profile ask for phase id?  Then an option of
- * that phase, given on the command line for every step, is for it. */
-static gboolean another_step_asks_for(const struct ab_config *cfg, unsigned id)
+ * phase `family` (wal's for oltp+wal too), given on the command line or in
+ * [workload] for every step, is for it; one the step's own keys gave is
+ * this step's mistake. */
+static gboolean some_step_asks_for(const struct ab_config *cfg, unsigned id)
 {
 	for (guint i = 0; cfg->workload_phase_ids && i < cfg->workload_phase_ids->len; i++)
 		if (g_array_index(cfg->workload_phase_ids, unsigned, i) == id)
 			return TRUE;
 	return FALSE;
+}
+
+static gboolean another_step_asks_for(const struct ab_config *cfg, unsigned family, unsigned id)
+{
+	return !(cfg->step_own_phase_options & (1u << family)) && some_step_asks_for(cfg, id);
 }
 
 /* The first sweep option given, for the message when no sweep runs. */
@@ -240,6 +247,23 @@ static const char *sweep_option_given(const struct ab_config *cfg)
 	if (cfg->files_per_stream)
 		return "--sweep-files";
 	return NULL;
+}
+
+/* The first wal option given, for the message when no wal phase runs. */
+static const char *wal_option_given(const struct ab_config *cfg)
+{
+	return cfg->wal_syncs ? "--wal-sync" : cfg->wal_commits ? "--wal-records"
+	       : cfg->wal_writers ? "--wal-writers" : cfg->wal_seconds > 0 ? "--wal-seconds"
+	       : cfg->wal_count ? "--wal-commits" : cfg->wal_rewrite ? "--wal-rewrite" : NULL;
+}
+
+G_STATIC_ASSERT(AB_PHASE_ID_COUNT <= 32); /* a bit per phase id */
+
+uint32_t ab_config_phase_options(const struct ab_config *cfg)
+{
+	return (sweep_option_given(cfg) ? 1u << AB_PHASE_SWEEP : 0) | (wal_option_given(cfg) ? 1u << AB_PHASE_WAL : 0) |
+	       (cfg->oltp_given ? 1u << AB_PHASE_OLTP : 0) |
+	       (cfg->curve_option_given ? 1u << AB_PHASE_LATENCY_CURVE : 0);
 }
 
 /* random-read and random-write hold their order, 8 bytes per record of
@@ -276,7 +300,7 @@ static gboolean finish_sweep(struct ab_config *cfg, uint64_t physical_ram_bytes,
 	*results_out = cfg->phase_ids->len;
 	if (!asks_for(cfg, 0, AB_PHASE_SWEEP)) {
 		const char *opt = sweep_option_given(cfg);
-		if (opt && !another_step_asks_for(cfg, AB_PHASE_SWEEP)) {
+		if (opt && !another_step_asks_for(cfg, AB_PHASE_SWEEP, AB_PHASE_SWEEP)) {
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 				    "%s applies to the record-size sweep, which is not asked for (--phases sweep)", opt);
 			return FALSE;
@@ -356,20 +380,29 @@ static gboolean finish_sweep(struct ab_config *cfg, uint64_t physical_ram_bytes,
  * (one per method and commit size) added to `results`. */
 static gboolean finish_wal(struct ab_config *cfg, uint64_t *results, GError **error)
 {
-	const char *given = cfg->wal_syncs ? "--wal-sync" : cfg->wal_commits ? "--wal-records"
-			    : cfg->wal_writers ? "--wal-writers" : cfg->wal_seconds > 0 ? "--wal-seconds"
-			    : cfg->wal_count ? "--wal-commits" : cfg->wal_rewrite ? "--wal-rewrite" : NULL;
+	const char *given = wal_option_given(cfg);
 	guint wals = 0;
 	for (guint i = 0; cfg->phase_ids && i < cfg->phase_ids->len; i++)
 		wals += g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_WAL;
 	/* oltp+wal runs the committers too (finish_oltp counts its results). */
 	if (!wals && !asks_for(cfg, 0, AB_PHASE_OLTP_WAL)) {
-		if (given && !another_step_asks_for(cfg, AB_PHASE_WAL) && !another_step_asks_for(cfg, AB_PHASE_OLTP_WAL)) {
+		if (given && !another_step_asks_for(cfg, AB_PHASE_WAL, AB_PHASE_WAL) &&
+		    !another_step_asks_for(cfg, AB_PHASE_WAL, AB_PHASE_OLTP_WAL)) {
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 				    "%s applies to the wal phase, which is not asked for (--phases wal)", given);
 			return FALSE;
 		}
 		return TRUE;
+	}
+	/* oltp+wal's commits run for --oltp-seconds beside their load: a
+	 * time or count of the wal phase's own, with no wal phase to take
+	 * it, would be quietly ignored. */
+	const char *timing = cfg->wal_seconds > 0 ? "--wal-seconds" : cfg->wal_count ? "--wal-commits" : NULL;
+	if (!wals && timing && (cfg->step_own_wal_timing || !some_step_asks_for(cfg, AB_PHASE_WAL))) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "%s does not apply to oltp+wal, whose commits run for --oltp-seconds beside the load "
+			    "(it times --phases wal)", timing);
+		return FALSE;
 	}
 	if (cfg->wal_seconds > 0 && cfg->wal_count) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
@@ -406,8 +439,8 @@ static gboolean finish_wal(struct ab_config *cfg, uint64_t *results, GError **er
 static gboolean finish_oltp(struct ab_config *cfg, uint64_t *results, GError **error)
 {
 	if (!asks_for(cfg, 0, AB_PHASE_OLTP) && !asks_for(cfg, 0, AB_PHASE_OLTP_WAL)) {
-		if (cfg->oltp_given && !another_step_asks_for(cfg, AB_PHASE_OLTP) &&
-		    !another_step_asks_for(cfg, AB_PHASE_OLTP_WAL)) {
+		if (cfg->oltp_given && !another_step_asks_for(cfg, AB_PHASE_OLTP, AB_PHASE_OLTP) &&
+		    !another_step_asks_for(cfg, AB_PHASE_OLTP, AB_PHASE_OLTP_WAL)) {
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 				    "the --oltp-* options apply to the oltp phase, which is not asked for "
 				    "(--phases oltp or oltp+wal)");
@@ -460,7 +493,7 @@ static gboolean finish_oltp(struct ab_config *cfg, uint64_t *results, GError **e
 static gboolean finish_curve(struct ab_config *cfg, uint64_t *results, GError **error)
 {
 	if (!asks_for(cfg, 0, AB_PHASE_LATENCY_CURVE)) {
-		if (cfg->curve_option_given && !another_step_asks_for(cfg, AB_PHASE_LATENCY_CURVE)) {
+		if (cfg->curve_option_given && !another_step_asks_for(cfg, AB_PHASE_LATENCY_CURVE, AB_PHASE_LATENCY_CURVE)) {
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 				    "%s applies to the latency curve, which is not asked for (--phases latency-curve)",
 				    cfg->curve_option_given);
@@ -490,10 +523,13 @@ static gboolean finish_curve(struct ab_config *cfg, uint64_t *results, GError **
 	/* The last step's I/Os must be countable, and its schedule in nanoseconds. */
 	double last = ab_curve_step_rate(cfg->rate_start, cfg->rate_factor, cfg->curve_steps);
 	if (!(last * cfg->curve_seconds < 1e12)) {
+		/* Any of the three may be the one to change (--curve-steps 40
+		 * alone does it at the defaults): name them all. */
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "invalid --rate-start '%g': with --rate-factor %g its step %u would offer %g IOPS for %g s, "
-			    "more I/Os than a step can count", cfg->rate_start, cfg->rate_factor, cfg->curve_steps, last,
-			    cfg->curve_seconds);
+			    "the latency curve's step %u would offer %g IOPS for %g s (--rate-start %g, --rate-factor %g a "
+			    "step), more I/Os than a step can count: give fewer --curve-steps or a lower --rate-start "
+			    "or --rate-factor", cfg->curve_steps, last, cfg->curve_seconds, cfg->rate_start,
+			    cfg->rate_factor);
 		return FALSE;
 	}
 	for (guint i = 0; i < cfg->phase_ids->len; i++)

@@ -138,6 +138,13 @@ struct ab_config {
 	 * to the steps with its phase and is no error in the others.  NULL
 	 * without a profile. */
 	GArray *workload_phase_ids;
+	/* The phases (bit 1u << enum ab_phase_id) whose options this step's
+	 * own profile keys gave: those are for this step alone, never
+	 * excused by another step having the phase. */
+	uint32_t step_own_phase_options;
+	/* ... and whether they gave --wal-seconds or --wal-commits, which
+	 * oltp+wal does not take (its other wal options it does). */
+	gboolean step_own_wal_timing;
 };
 
 void ab_config_init(struct ab_config *cfg);
@@ -153,6 +160,9 @@ gboolean ab_parse_machine_name(const char *text, struct ab_config *cfg, GError *
 
 /* Fill defaults that depend on each other, and check the combination. */
 gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GError **error);
+/* The phases whose options cfg holds (bit 1u << enum ab_phase_id: sweep,
+ * wal, oltp, latency-curve). */
+uint32_t ab_config_phase_options(const struct ab_config *cfg);
 /* RAM the cache rule is checked against: -r, the cgroup default, or all of it. */
 uint64_t ab_config_effective_ram_mib(const struct ab_config *cfg, uint64_t physical_ram_bytes);
 

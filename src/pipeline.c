@@ -20,6 +20,36 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The wal logs sit beside the test file: oltp+wal's beside its data file,
+ * a wal step's beside what the steps before it left there (the test file
+ * stays until the end).  Either step checks only its logs against what is
+ * free when its turn comes, so the sum must fit before anything runs, or
+ * the logs fail with ENOSPC after the phases before them. */
+static gboolean check_wal_space(const struct ab_config *cfg, uint64_t free_bytes, GError **error)
+{
+	uint64_t test_file = 0;
+	for (guint i = 0; free_bytes && cfg->steps && i < cfg->steps->len; i++) {
+		const struct ab_step *st = &g_array_index(cfg->steps, struct ab_step, i);
+		unsigned id = st->phase->id;
+		if (st->phase->flags & AB_PHASE_IO)
+			test_file = MAX(test_file, id == AB_PHASE_OLTP || id == AB_PHASE_OLTP_WAL
+							   ? st->oltp_size : st->file_size);
+		if (id != AB_PHASE_WAL && id != AB_PHASE_OLTP_WAL)
+			continue;
+		uint64_t logs = (uint64_t)MAX(st->wal_writers, 1u) * st->wal_log_size;
+		if (test_file + logs <= free_bytes)
+			continue;
+		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
+			    "not enough space in '%s': phase '%s' needs %" G_GUINT64_FORMAT "M (the %" G_GUINT64_FORMAT
+			    "M test file and %u wal log%s of %" G_GUINT64_FORMAT "M), %" G_GUINT64_FORMAT "M is free",
+			    cfg->dir, st->phase->name, (test_file + logs) / AB_MIB, test_file / AB_MIB,
+			    MAX(st->wal_writers, 1u), st->wal_writers > 1 ? "s" : "", st->wal_log_size / AB_MIB,
+			    free_bytes / AB_MIB);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 static gboolean check_space(const struct ab_config *cfg, GError **error)
 {
 	uint64_t need = cfg->file_size;
@@ -52,7 +82,7 @@ static gboolean check_space(const struct ab_config *cfg, GError **error)
 			    cfg->dir, need / AB_MIB, free_bytes / AB_MIB);
 		return FALSE;
 	}
-	return TRUE;
+	return check_wal_space(cfg, free_bytes, error);
 }
 
 static gboolean run_all(const struct ab_pipeline *p, const struct ab_config *cfg, const struct ab_cache *cache,

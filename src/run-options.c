@@ -1042,6 +1042,16 @@ static gboolean parse_step(const struct ab_profile *p, const struct ab_profile_s
 		g_prefix_error(error, "%s: ", st->where);
 		return FALSE;
 	}
+	/* Which phases' options the step's own keys gave: another step's
+	 * phase does not excuse those (ab_config_finish). */
+	g_auto(ab_config_auto) own;
+	ab_config_init(&own);
+	if (!parse_list(st->words, argv[0], &own, error)) {
+		g_prefix_error(error, "%s: ", st->where);
+		return FALSE;
+	}
+	cfg->step_own_phase_options = ab_config_phase_options(&own);
+	cfg->step_own_wal_timing = own.wal_seconds > 0 || own.wal_count;
 	g_free(cfg->workload);
 	cfg->workload = g_strdup(p->name);
 	g_free(cfg->step_where);

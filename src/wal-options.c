@@ -46,6 +46,7 @@ gboolean ab_wal_parse_syncs(const char *name, const char *text, GArray **out, GE
 /* "2x8k" or "16k". */
 static gboolean parse_commit(const char *name, const char *w, struct ab_wal_commit *c, GError **error)
 {
+	const char *word = w; /* named when the fault is the whole commit's, or no size is left to name */
 	const char *x = strpbrk(w, "xX");
 	uint64_t writes = 1, size;
 	if (x) {
@@ -57,11 +58,11 @@ static gboolean parse_commit(const char *name, const char *w, struct ab_wal_comm
 		w = x + 1;
 	}
 	if (!*w || !g_ascii_isdigit(*w) || !ab_parse_size(w, 1, &size, NULL))
-		return bad(error, name, w, "not a size (bytes, or with k or m)");
+		return bad(error, name, *w ? w : word, "not a size (bytes, or with k or m)");
 	if (size < AB_WAL_MIN_WRITE || size > AB_WAL_MAX_WRITE || size % AB_WAL_MIN_WRITE)
 		return bad(error, name, w, "a write is 512 bytes to 1m, a multiple of 512");
 	if (writes * size > AB_WAL_MAX_COMMIT)
-		return bad(error, name, w, "a commit is at most 4m, a quarter of the 16m log");
+		return bad(error, name, word, "a commit is at most 4m, a quarter of the 16m log");
 	*c = (struct ab_wal_commit){ (uint32_t)writes, (uint32_t)size };
 	return TRUE;
 }

@@ -4,7 +4,7 @@
 # run with the command line over them, a user's file of two steps run in
 # order, and bad files refused naming file and line with exit status 1.
 . "$(dirname "$0")/lib.sh"
-plan 19
+plan 22
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 
@@ -75,6 +75,23 @@ mkfifo "$T/fifo.ini"
 timeout 10 "$AB" run -d "$d" --workload "$T/fifo.ini" 2>"$T/fifo.err"
 is "$? $(grep -c "refusing profile '$T/fifo.ini': not a regular file" "$T/fifo.err")" "1 1" \
 	"a FIFO is refused, not waited on"
+# A phase's key in a step without that phase is that step's mistake, even
+# when another step has the phase (the command line's options may be).
+printf '[workload]\nsummary = misplaced\n\n[step commits]\nphases = wal\noltp-procs = 2\n\n[step pool]\nphases = oltp\n' >"$T/mis.ini"
+"$AB" run -d "$d" --workload "$T/mis.ini" -s 32m -r 0 --cache none >"$T/mis.out" 2>"$T/mis.err"
+is "$? $(cat "$T/mis.err")" \
+	"1 arraybench: error: $T/mis.ini:4: [step commits]: the --oltp-* options apply to the oltp phase, which is not asked for (--phases oltp or oltp+wal)" \
+	"oltp-procs in a step of the wal phase: refused naming that step, though another step has oltp"
+printf '[workload]\nsummary = misplaced\n\n[step a]\nphases = block-write\nwal-seconds = 1\n\n[step b]\nphases = wal\n' >"$T/mis2.ini"
+"$AB" run -d "$d" --workload "$T/mis2.ini" -s 32m -r 0 --cache none >"$T/mis2.out" 2>"$T/mis2.err"
+is "$? $(cat "$T/mis2.err")" \
+	"1 arraybench: error: $T/mis2.ini:4: [step a]: --wal-seconds applies to the wal phase, which is not asked for (--phases wal)" \
+	"wal-seconds in a step without wal: refused naming that step"
+printf '[workload]\nsummary = misplaced\n\n[step a]\nphases = wal\n\n[step b]\nphases = oltp+wal\nwal-seconds = 1\n' >"$T/mis3.ini"
+"$AB" run -d "$d" --workload "$T/mis3.ini" -s 32m -r 0 --cache none >"$T/mis3.out" 2>"$T/mis3.err"
+is "$? $(cat "$T/mis3.err")" \
+	"1 arraybench: error: $T/mis3.ini:7: [step b]: --wal-seconds does not apply to oltp+wal, whose commits run for --oltp-seconds beside the load (it times --phases wal)" \
+	"wal-seconds in an oltp+wal step: refused naming that step, though another step has wal"
 "$AB" run -d "$d" --workload nosuch 2>"$T/ns.err"
 is "$? $(grep -c "no such built-in profile (bonnie, database, iozone-auto, lab, mirror)" "$T/ns.err")" "1 1" \
 	"an unknown built-in name: exit 1 naming those there are"

@@ -5,7 +5,7 @@
 # seen in the syscalls; its rows in the table and the JSON; bad values
 # refused with one line.
 . "$(dirname "$0")/lib.sh"
-plan 36
+plan 38
 export ARRAYBENCH_STATE_DIR=$T/state
 d=$T/dir; mkdir "$d"
 size=$((32 * 1048576))
@@ -143,8 +143,16 @@ if is_root && make_loop_fs "$T/small" 64; then
 	"$AB" run -d "$T/small" -s 32m -r 0 --cache fadvise --phases oltp --oltp-size 128 -q >/dev/null 2>"$T/space.err"
 	is $? 3 "a data file that cannot fit is refused (exit 3)"
 	grep -q "the 128 MiB data file does not fit" "$T/space.err"; ok $? "saying how much it needs and has"
+	# oltp+wal's logs sit beside its data file: 40 + 16 MiB on some 50
+	# free is refused up front, not by ENOSPC on the first log (exit 2).
+	"$AB" run -d "$T/small" -s 8m -r 0 --cache fadvise --phases oltp+wal --oltp-size 40 --oltp-procs 1 \
+		--oltp-seconds 1 -q >/dev/null 2>"$T/space2.err"
+	is "$? $(grep -c "phase 'oltp+wal' needs 56M (the 40M test file and 1 wal log of 16M)" "$T/space2.err")" "3 1" \
+		"oltp+wal whose data file and logs cannot fit together is refused before it runs (exit 3)"
+	[ -z "$(ls -A "$T/small" | grep -vx 'lost+found')" ]
+	ok $? "... and leaves nothing in DIR"
 else
-	skip "needs root to make a small loop file system"; skip "the same"
+	skip "needs root to make a small loop file system"; skip "the same"; skip "the same"; skip "the same"
 fi
 
 # Bad values: one line, exit 1, before anything is made.

@@ -47,7 +47,7 @@ is "$got" "$want" "commits: the best 8k method of the wal step, by name, of four
 want=$(js "$T/db.json" '(lambda a, l: "  commits under load: %.0f/s at p99 X beside 32 oltp processes (fdatasync; alone, same step: %.0f/s at p99 X)" % (l["rate"], a["rate"]))(*[next(p for p in o["phases"] if p["name"] == "wal" and p["key"]["test"] == t and p["key"]["pass"] == n) for t, n in (("fdatasync", 2), ("fdatasync under oltp", 1))])')
 got=$(sed -n 3p "$T/stmt" | sed 's/p99 [0-9.]*[mun]*s/p99 X/g')
 is "$got" "$want" "commits under load: beside 32 processes, with the same step's commits alone"
-want=$(js "$T/db.json" '(lambda a, r: "  random 8 KiB, closed loop: %.0f IOPS with 32 processes, %.0f%% reads" % (a["rate"], 100 * r["rate"] / a["rate"]))(*[next(p for p in o["phases"] if p["name"] == "oltp" and p["key"]["streams"] == 32 and p["key"]["test"] == t) for t in ("all", "read")])')
+want=$(js "$T/db.json" '(lambda a, r: "  random 8 KiB, closed loop: %d IOPS with 32 processes, %.0f%% reads" % (int(a["rate"]), 100 * r["rate"] / a["rate"]))(*[next(p for p in o["phases"] if p["name"] == "oltp" and p["key"]["streams"] == 32 and p["key"]["test"] == t) for t in ("all", "read")])')
 got=$(sed -n 4p "$T/stmt" | sed 's/; read p99 .*//')
 is "$got" "$want" "oltp: the IOPS of 32 processes and their share of reads"
 sed -n 4p "$T/stmt" | grep -qE '; read p99 [0-9.]+(us|ms|s), write p99 [0-9.]+(us|ms|s)$'

@@ -326,8 +326,15 @@ static void test_config_checks(void **state)
 		  "invalid --rate-start '0.5': a step of 2 s at that rate sends fewer I/Os than the 4 --curve-procs "
 		  "processes" },
 		{ { "--phases", "latency-curve", "--rate-start", "1e9", "--curve-steps", "40" },
-		  "invalid --rate-start '1e+09': with --rate-factor 2 its step 40 would offer 5.49756e+20 IOPS for 5 s, "
-		  "more I/Os than a step can count" },
+		  "the latency curve's step 40 would offer 5.49756e+20 IOPS for 5 s (--rate-start 1e+09, --rate-factor "
+		  "2 a step), more I/Os than a step can count: give fewer --curve-steps or a lower --rate-start or "
+		  "--rate-factor" },
+		/* The documented most steps at the default rates: not the
+		 * --rate-start the user never gave. */
+		{ { "--phases", "latency-curve", "--curve-steps", "40" },
+		  "the latency curve's step 40 would offer 5.49756e+13 IOPS for 5 s (--rate-start 100, --rate-factor "
+		  "2 a step), more I/Os than a step can count: give fewer --curve-steps or a lower --rate-start or "
+		  "--rate-factor" },
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		g_auto(ab_config_auto) c;

@@ -82,13 +82,13 @@ static void test_commits(void **state)
 		{ "0x8k", "invalid --wal-records '0x8k': the writes of a commit are 1 to 64" },
 		{ "65x8k", "invalid --wal-records '65x8k': the writes of a commit are 1 to 64" },
 		{ "x8k", "invalid --wal-records 'x8k': the writes of a commit are 1 to 64" },
-		{ "2x", "invalid --wal-records '': not a size (bytes, or with k or m)" },
+		{ "2x", "invalid --wal-records '2x': not a size (bytes, or with k or m)" },
 		{ "8q", "invalid --wal-records '8q': not a size (bytes, or with k or m)" },
 		{ "-8k", "invalid --wal-records '-8k': not a size (bytes, or with k or m)" },
 		{ "100", "invalid --wal-records '100': a write is 512 bytes to 1m, a multiple of 512" },
 		{ "1000", "invalid --wal-records '1000': a write is 512 bytes to 1m, a multiple of 512" },
 		{ "2m", "invalid --wal-records '2m': a write is 512 bytes to 1m, a multiple of 512" },
-		{ "8x1m", "invalid --wal-records '1m': a commit is at most 4m, a quarter of the 16m log" },
+		{ "8x1m", "invalid --wal-records '8x1m': a commit is at most 4m, a quarter of the 16m log" },
 		{ "8k,8k", "invalid --wal-records '8k': given twice in the list" },
 		{ "8k,,16k", "invalid --wal-records '8k,,16k': empty commit size in the list" },
 		{ "", "invalid --wal-records '': no commit size given" },
@@ -209,6 +209,13 @@ static void test_config(void **state)
 		assert_int_equal(st->wal_writers, 4);
 		assert_int_equal(st->wal_count, 10);
 	}
+	{
+		/* With the wal phase beside it, --wal-seconds is for that. */
+		g_auto(ab_config_auto) cfg;
+		ab_config_init(&cfg);
+		assert_true(parse_args(&cfg, &error, "-d", "/tmp", "--phases", "wal,oltp+wal", "--wal-seconds", "2", NULL));
+		assert_true(finish(&cfg, &error));
+	}
 	const struct { const char *a, *b, *c, *d, *message; } bad[] = {
 		{ "--wal-sync", "fsync", NULL, NULL,
 		  "--wal-sync applies to the wal phase, which is not asked for (--phases wal)" },
@@ -220,6 +227,14 @@ static void test_config(void **state)
 		{ "--phases", "wal", "--wal-writers", "257", "invalid --wal-writers '257': a writer count from 1 to 256" },
 		{ "--phases", "wal", "--wal-commits", "0",
 		  "invalid --wal-commits '0': a commit count from 1 to 1073741824" },
+		/* oltp+wal times its commits by --oltp-seconds: these would be
+		 * silently ignored. */
+		{ "--phases", "oltp+wal", "--wal-seconds", "100",
+		  "--wal-seconds does not apply to oltp+wal, whose commits run for --oltp-seconds beside the load "
+		  "(it times --phases wal)" },
+		{ "--phases", "oltp+wal", "--wal-commits", "5",
+		  "--wal-commits does not apply to oltp+wal, whose commits run for --oltp-seconds beside the load "
+		  "(it times --phases wal)" },
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
 		g_auto(ab_config_auto) cfg;
