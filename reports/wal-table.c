@@ -93,7 +93,14 @@ void ab_text_wal(GString *s, const struct ab_run *run)
 				first = g_ptr_array_index(run->results, i);
 		char log[32];
 		size_text(first->key.file_size, log, sizeof(log));
-		g_string_append_printf(s, "each writer appends to its own %s log, allocated and written once untimed; "
-				       "open_datasync and open_sync sync each write (O_DSYNC, O_SYNC)\n", log);
+		gboolean rewrite = FALSE;
+		for (guint i = 0; i < run->results->len; i++) {
+			const struct ab_result *r = g_ptr_array_index(run->results, i);
+			rewrite |= ab_text_is_wal_result(r) && r->key.test && strstr(r->key.test, " rewrite");
+		}
+		g_string_append_printf(s, "each writer appends to its own %s log, allocated and written once untimed%s; "
+				       "open_datasync and open_sync sync each write (O_DSYNC, O_SYNC)\n", log,
+				       rewrite ? " ('rewrite': every commit at the log's start instead, as pg_test_fsync)"
+					       : "");
 	}
 }

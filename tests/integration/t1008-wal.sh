@@ -5,7 +5,7 @@
 # kernel saw, a group commit writes twice per sync, --wal-writers runs its
 # committers at once, and bad values are refused in one line.
 . "$(dirname "$0")/lib.sh"
-plan 53
+plan 54
 d=$T/dir; mkdir "$d"
 export ARRAYBENCH_STATE_DIR=$T/state
 
@@ -102,6 +102,8 @@ offsets=$(awk -v pids=" $pids" 'index(pids, " " $1 " ") && /pwrite64\(/ && / = 8
 	"$T/rewrite.trace" | sort -n | uniq -c | awk '{ printf "%s@%s ", $1, $2 }')
 is "$offsets" "20@0 20@8192 " "--wal-rewrite: the 20 commits write at offsets 0 and 8k only"
 is "$(js "$T/rewrite.json" 'w[0]["key"]["test"]')" "fdatasync 2x8k rewrite" "and its test says so"
+grep -q "('rewrite': every commit at the log's start instead, as pg_test_fsync)" "$T/rewrite.err"
+ok $? "and the table's footnote"
 
 # all: the four methods in pg_test_fsync's order, each its own result.
 "$AB" run -d "$d" --phases wal --wal-sync all --wal-commits 5 --cache none -r 16 --json "$T/all.json" >"$T/all.out" 2>"$T/all.err"
