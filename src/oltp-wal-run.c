@@ -56,11 +56,7 @@ static struct ab_result *wal_row(const struct ab_result *step_res, struct ab_res
 	row->sync_mode = g_strdup(m->sync_mode);
 	row->direct = st->direct;
 	row->laid_out_untimed = FALSE;
-	g_free(row->cache_state);
-	g_free(row->cache_mode);
-	row->cache_state = g_strdup("warm");
-	row->cache_mode = g_strdup(st->direct ? "O_DIRECT: the commits' writes bypass the page cache"
-					      : "warm: the log was written once untimed just before; nothing evicted");
+	ab_wal_set_cache(row, st);
 	return row;
 }
 

@@ -70,11 +70,7 @@ static gboolean run_one(struct ab_runner *r, const struct ab_step *step, const s
 	res->direct = st.direct;
 	/* Laid out untimed, but that mark is about reads. */
 	res->laid_out_untimed = FALSE;
-	g_free(res->cache_state);
-	g_free(res->cache_mode);
-	res->cache_state = g_strdup("warm");
-	res->cache_mode = g_strdup(st.direct ? "O_DIRECT: the commits' writes bypass the page cache"
-					     : "warm: the log was written once untimed just before; nothing evicted");
+	ab_wal_set_cache(res, &st);
 	ab_run_add_result(run, g_steal_pointer(&res));
 	return TRUE;
 }
@@ -118,4 +114,21 @@ gboolean ab_wal_run(struct ab_suite *s, struct ab_runner *r, const struct ab_ste
 	}
 	ab_wal_empty_logs(s, writers);
 	return ok;
+}
+
+void ab_wal_set_cache(struct ab_result *res, const struct ab_step *st)
+{
+	g_free(res->cache_state);
+	g_free(res->cache_mode);
+	res->cache_state = g_strdup(st->evict_after_layout ? "cold" : "warm");
+	if (st->direct)
+		res->cache_mode = g_strdup(st->evict_after_layout
+						   ? "O_DIRECT: the commits' writes bypass the page cache; the log's "
+						     "pages dropped after its untimed layout"
+						   : "O_DIRECT: the commits' writes bypass the page cache");
+	else
+		res->cache_mode = g_strdup(st->evict_after_layout
+						   ? "cold: the log written once untimed, then its pages dropped "
+						     "(POSIX_FADV_DONTNEED), as PostgreSQL drops a closed WAL segment's"
+						   : "warm: the log was written once untimed just before; nothing evicted");
 }

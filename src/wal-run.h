@@ -22,5 +22,8 @@ gboolean ab_wal_run(struct ab_suite *s, struct ab_runner *r, const struct ab_ste
 /* The committers' logs emptied (their names stay until the run directory
  * goes); also at the end of oltp+wal. */
 void ab_wal_empty_logs(const struct ab_suite *s, unsigned writers);
+/* A commit row's cache state: cold when the layout dropped the log's
+ * pages (any --cache but none), warm otherwise; O_DIRECT said so. */
+void ab_wal_set_cache(struct ab_result *res, const struct ab_step *st);
 
 #endif

@@ -131,6 +131,12 @@ int ab_wal_log_open(struct ab_phase_ctx *ctx, const struct ab_step *step, unsign
 	if (fd < 0)
 		return -1;
 	int rc = lay_out(ctx, log, fd, &rng);
+	/* A recycled WAL segment is not in the page cache: PostgreSQL drops
+	 * a closed segment's pages (posix_fadvise DONTNEED).  It matters: on
+	 * ext4 here, fdatasync after an 8k write took about half as long
+	 * again with the other 16 MiB of the file cached. */
+	if (rc == 0 && step->evict_after_layout && posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) != 0)
+		rc = ab_worker_fail(ctx, errno, "cannot drop the cached pages of '%s'", log->path);
 	close(fd);
 	if (rc != 0)
 		return rc;

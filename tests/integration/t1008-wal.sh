@@ -5,7 +5,7 @@
 # kernel saw, a group commit writes twice per sync, --wal-writers runs its
 # committers at once, and bad values are refused in one line.
 . "$(dirname "$0")/lib.sh"
-plan 54
+plan 57
 d=$T/dir; mkdir "$d"
 export ARRAYBENCH_STATE_DIR=$T/state
 
@@ -39,7 +39,7 @@ log_opens() { # trace: the flags the committers opened their log with for the me
 run_traced() { # name args...: arraybench run of the wal phase under strace
 	local name=$1; shift
 	rm -f "$T/$name.trace"
-	strace -f --seccomp-bpf -ttt -e trace=fdatasync,fsync,openat,pwrite64 -s 0 -o "$T/$name.trace" \
+	strace -f --seccomp-bpf -ttt -e trace=fdatasync,fsync,openat,pwrite64,fadvise64 -s 0 -o "$T/$name.trace" \
 		"$AB" run -d "$d" --phases wal --cache none -r 16 --json "$T/$name.json" -q "$@" >"$T/$name.out" 2>"$T/$name.err"
 }
 
@@ -93,6 +93,19 @@ is "$(js "$T/group.json" '[[r["key"]["test"], r["key"]["record_size_bytes"], r["
 	"the group commit is test 'fdatasync 2x8k', both 16k a commit"
 is "$(js "$T/group.json" 'w[0]["timed"]')" '["pwrite", "pwrite", "fdatasync"]' "its timed calls: two writes, one sync"
 grep -qE '^fdatasync 2x8k +16k +1 +[0-9.]+ +no ' "$T/group.err"; ok $? "the text table has a row for the group commit"
+
+# The log's pages dropped after its layout (any --cache but none), before
+# the first commit; under --cache none (the runs above) not.
+run_traced cold --wal-sync fdatasync --wal-commits 20 --cache fadvise -r 0
+is $? 0 "--cache fadvise exits 0" || sed 's/^/#   /' "$T/cold.err"
+pids=$(committers "$T/cold.trace" | tr '\n' ' ')
+order=$(awk -v pids=" $pids" 'index(pids, " " $1 " ") && (/fadvise64\(.*POSIX_FADV_DONTNEED/ || /fsync\(/ || / = 8192$/) {
+	print (/fadvise64/ ? "drop" : /fsync\(/ ? "fsync" : "commit") }' "$T/cold.trace" | uniq | tr '\n' ' ')
+is "$order" "fsync drop commit " "the layout's fsync, then the pages dropped, then the commits"
+is "$(js "$T/cold.json" 'w[0]["cache_state"]')" cold "the commits' cache state is cold"
+pids=$(committers "$T/fdatasync.trace" | tr '\n' ' ')
+is "$(awk -v pids=" $pids" 'index(pids, " " $1 " ") && /fadvise64\(/' "$T/fdatasync.trace" | wc -l)" 0 \
+	"under --cache none nothing is dropped (warm)"
 
 # --wal-rewrite: pg_test_fsync's pattern, every commit at offsets 0 and 8k.
 run_traced rewrite --wal-sync fdatasync --wal-records 2x8k --wal-commits 20 --wal-rewrite
