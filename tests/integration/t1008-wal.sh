@@ -5,7 +5,7 @@
 # kernel saw, a group commit writes twice per sync, --wal-writers runs its
 # committers at once, and bad values are refused in one line.
 . "$(dirname "$0")/lib.sh"
-plan 57
+plan 58
 d=$T/dir; mkdir "$d"
 export ARRAYBENCH_STATE_DIR=$T/state
 
