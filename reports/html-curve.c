@@ -452,15 +452,11 @@ void ab_html_curve(GString *s, const struct ab_html_page *page)
 			answer_of(ch->per_cell[i], &ans[i]);
 		g_string_append(s, "<div class=\"chart\"><h3>latency-curve: ");
 		ab_html_escape(s, ch->title);
-		g_string_append(s, "</h3>\n<p class=\"note\">");
-		for (guint i = 0; i < n; i++) {
-			if (!ch->per_cell[i]->len)
-				continue;
-			g_string_append(s, "<span style=\"margin-right:14px\">");
-			ab_html_cell_name(s, g_ptr_array_index(page->cells, i));
-			g_string_append(s, "</span>");
-		}
-		g_string_append(s, "</p>\n");
+		g_string_append(s, "</h3>\n");
+		g_autofree gboolean *shown = g_new0(gboolean, n ? n : 1);
+		for (guint i = 0; i < n; i++)
+			shown[i] = ch->per_cell[i]->len > 0;
+		ab_html_cell_legend(s, page, shown);
 		draw(s, page, ch, ans);
 		table(s, page, ch, ans);
 		g_string_append(s, "</div>\n");

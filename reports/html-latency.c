@@ -117,15 +117,8 @@ void ab_html_latency(GString *s, const struct ab_html_page *page)
 			any = TRUE;
 			g_string_append(s, "<div class=\"chart\"><h3>");
 			ab_html_escape(s, se->title);
-			g_string_append(s, "</h3>\n<p class=\"note\">");
-			for (guint k = 0; k < n; k++) {
-				if (!has[k])
-					continue;
-				g_string_append(s, "<span style=\"margin-right:14px\">");
-				ab_html_cell_name(s, g_ptr_array_index(page->cells, k));
-				g_string_append(s, "</span>");
-			}
-			g_string_append(s, "</p>\n");
+			g_string_append(s, "</h3>\n");
+			ab_html_cell_legend(s, page, has);
 			chart(s, page, pts, has);
 			g_string_append(s, "</div>\n");
 		}

@@ -132,6 +132,19 @@ void ab_html_none(GString *s, const char *fmt, ...)
 	g_string_append(s, "</p>\n");
 }
 
+void ab_html_cell_legend(GString *s, const struct ab_html_page *page, const gboolean *shown)
+{
+	g_string_append(s, "<p class=\"note\">");
+	for (guint k = 0; k < page->cells->len; k++) {
+		if (!shown[k])
+			continue;
+		g_string_append(s, "<span style=\"margin-right:14px\">");
+		ab_html_cell_name(s, g_ptr_array_index(page->cells, k));
+		g_string_append(s, "</span>");
+	}
+	g_string_append(s, "</p>\n");
+}
+
 void ab_html_cell_name(GString *s, const struct ab_html_cell *c)
 {
 	g_string_append_printf(s, "<span class=\"sw\" style=\"background:%s\"></span><span class=\"num\">%u</span> ",

@@ -48,6 +48,8 @@ const char *ab_html_unit(const char *phase);
 void ab_html_none(GString *s, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /* A swatch of the cell's colour and its label. */
 void ab_html_cell_name(GString *s, const struct ab_html_cell *c);
+/* A chart's legend: the name of each cell k with shown[k], in a note. */
+void ab_html_cell_legend(GString *s, const struct ab_html_page *page, const gboolean *shown);
 /* The cell as a chart's label: "N label", the label cut in the middle
  * to at most `max` characters (its start and end usually tell cells
  * apart; the number always does); to g_free. */

@@ -70,8 +70,6 @@ void ab_config_clear(struct ab_config *cfg)
 	g_free(cfg->step_where);
 	if (cfg->step_configs)
 		g_ptr_array_unref(cfg->step_configs);
-	if (cfg->workload_phase_ids)
-		g_array_unref(cfg->workload_phase_ids);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -210,10 +208,7 @@ static gboolean asks_for(const struct ab_config *cfg, unsigned flags, unsigned i
  * this step's mistake. */
 static gboolean some_step_asks_for(const struct ab_config *cfg, unsigned id)
 {
-	for (guint i = 0; cfg->workload_phase_ids && i < cfg->workload_phase_ids->len; i++)
-		if (g_array_index(cfg->workload_phase_ids, unsigned, i) == id)
-			return TRUE;
-	return FALSE;
+	return (cfg->workload_phases >> id) & 1u;
 }
 
 static gboolean another_step_asks_for(const struct ab_config *cfg, unsigned family, unsigned id)
@@ -607,23 +602,24 @@ static gboolean finish_labelled(struct ab_config *cfg, uint64_t physical_ram_byt
 
 /* A profile's phases, all steps together, for each step's config to see
  * (another_step_asks_for): before any step is finished. */
+static uint32_t phase_bits(const struct ab_config *cfg)
+{
+	uint32_t bits = 0;
+	for (guint i = 0; cfg->phase_ids && i < cfg->phase_ids->len; i++)
+		bits |= 1u << g_array_index(cfg->phase_ids, unsigned, i);
+	return bits;
+}
+
 static void share_workload_phases(struct ab_config *cfg)
 {
-	if (!cfg->step_configs || !cfg->step_configs->len || cfg->workload_phase_ids)
+	if (!cfg->step_configs || !cfg->step_configs->len)
 		return;
-	GArray *all = g_array_new(FALSE, FALSE, sizeof(unsigned));
-	if (cfg->phase_ids)
-		g_array_append_vals(all, cfg->phase_ids->data, cfg->phase_ids->len);
-	for (guint i = 0; i < cfg->step_configs->len; i++) {
-		const struct ab_config *sub = g_ptr_array_index(cfg->step_configs, i);
-		if (sub->phase_ids)
-			g_array_append_vals(all, sub->phase_ids->data, sub->phase_ids->len);
-	}
-	cfg->workload_phase_ids = all;
-	for (guint i = 0; i < cfg->step_configs->len; i++) {
-		struct ab_config *sub = g_ptr_array_index(cfg->step_configs, i);
-		sub->workload_phase_ids = g_array_ref(all);
-	}
+	uint32_t all = phase_bits(cfg);
+	for (guint i = 0; i < cfg->step_configs->len; i++)
+		all |= phase_bits(g_ptr_array_index(cfg->step_configs, i));
+	cfg->workload_phases = all;
+	for (guint i = 0; i < cfg->step_configs->len; i++)
+		((struct ab_config *)g_ptr_array_index(cfg->step_configs, i))->workload_phases = all;
 }
 
 gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GError **error)

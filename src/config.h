@@ -132,12 +132,12 @@ struct ab_config {
 	char *workload;
 	char *step_where;
 	GPtrArray *step_configs;
-	/* Every phase the profile's steps ask for (unsigned enum ab_phase_id),
-	 * owned by the first step's config and shared by the others: an
-	 * option the user gave for the whole profile (--wal-seconds) belongs
-	 * to the steps with its phase and is no error in the others.  NULL
-	 * without a profile. */
-	GArray *workload_phase_ids;
+	/* Every phase the profile's steps ask for (bit 1u << enum
+	 * ab_phase_id), the same in each step's config: an option the user
+	 * gave for the whole profile (--wal-seconds) belongs to the steps
+	 * with its phase and is no error in the others.  0 without a
+	 * profile. */
+	uint32_t workload_phases;
 	/* The phases (bit 1u << enum ab_phase_id) whose options this step's
 	 * own profile keys gave: those are for this step alone, never
 	 * excused by another step having the phase. */
