@@ -5,6 +5,7 @@
 #include "cmd-options.h"
 #include "commands.h"
 #include "error.h"
+#include "replace-file.h"
 #include "../reports/compare.h"
 #include "../reports/report.h"
 
@@ -240,46 +241,12 @@ static gboolean html_target_ok(const char *path, GPtrArray *inputs, GError **err
 	return TRUE;
 }
 
+/* Written whole or not at all (src/replace-file.c): a full disk or a kill
+ * leaves the old page as it was. */
 static gboolean write_html(const char *path, GPtrArray *inputs, const GString *page, GError **error)
 {
-	if (!html_target_ok(path, inputs, error))
-		return FALSE;
-	int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC, 0644);
-	struct stat st;
-	if (fd < 0 && errno == ELOOP)
-		return html_symlink(path, error);
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		ab_set_error_errno(error, AB_ERROR_OUTPUT, errno, "cannot write the HTML report to '%s'", path);
-		if (fd >= 0)
-			close(fd);
-		return FALSE;
-	}
-	if (!S_ISREG(st.st_mode) || foreign_owner(&st)) {
-		close(fd);
-		g_set_error(error, AB_ERROR, S_ISREG(st.st_mode) ? AB_ERROR_UNSAFE : AB_ERROR_USAGE,
-			    "refusing to write the HTML report to '%s': %s", path,
-			    S_ISREG(st.st_mode) ? "it belongs to another user" : "not a regular file");
-		return FALSE;
-	}
-	size_t done = 0;
-	gboolean ok = ftruncate(fd, 0) == 0;
-	while (ok && done < page->len) {
-		ssize_t n = write(fd, page->str + done, page->len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		ok = n > 0;
-		if (ok)
-			done += (size_t)n;
-	}
-	int e = ok ? 0 : errno ? errno : EIO;
-	if (close(fd) != 0 && ok) {
-		ok = FALSE;
-		e = errno;
-	}
-	if (!ok)
-		g_set_error(error, AB_ERROR, AB_ERROR_OUTPUT, "cannot write the HTML report to '%s': %s", path,
-			    g_strerror(e));
-	return ok;
+	return html_target_ok(path, inputs, error) &&
+	       ab_replace_file("the HTML report", path, page->str, page->len, error);
 }
 
 static void warn(const char *text)

@@ -11,7 +11,7 @@
 # the cells' bar colours and the heat maps' colours.  Without chromium those
 # checks skip; with it, a page that does not render fails.
 . "$(dirname "$0")/lib.sh"
-plan 41
+plan 43
 cd "$T" || exit 1
 export ARRAYBENCH_STATE_DIR=$T/state
 mkdir d1 d2 d3
@@ -107,6 +107,13 @@ is "$? $(cat mine) $(cat e8)" "4 mine arraybench: error: refusing to write the H
 	"one's own symlink is refused too (as root, one to /etc/passwd was written over)"
 "$AB" report --html new.html missing.json >/dev/null 2>/dev/null
 is "$? $([ -e new.html ] && echo made)" "1 " "no run read: exit 1 and no page made"
+# A page that cannot be written whole (a file size limit stands in for a
+# full disk; SIGXFSZ ignored, so the write fails with EFBIG) leaves the old
+# page as it was, and no temporary file beside it.
+mkdir whole && cp old.html whole/p.html
+(trap '' XFSZ; ulimit -f 8; exec "$AB" report --html whole/p.html a2.json b2.json) >/dev/null 2>e9
+is "$? $(ls -A whole)" "5 p.html" "a page cut by a full disk: exit 5, nothing but the old page in its directory ($(cat e9))"
+cmp -s old.html whole/p.html; ok $? "and the old page whole, not cut"
 
 # Rendered by Chromium (Debian's chromium; as root it needs --no-sandbox).
 if ! command -v chromium >/dev/null; then
