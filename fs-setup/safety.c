@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Refusals: never touch a device that is in use or holds data nobody
  * confirmed.  sysfs gives the device's family (partitions, the devices
- * stacked on it); mountinfo says which of them is mounted; libblkid reads
- * signatures. */
+ * stacked on it, the loop devices it backs); mountinfo says which of them
+ * is mounted; libblkid reads signatures. */
 #include "safety.h"
+#include "loop-backing.h"
 #include "../src/error.h"
 
 #include <blkid.h>
@@ -25,6 +26,7 @@ struct related {
 	dev_t devno;
 	gboolean has_devno;
 	enum role role;
+	const struct related *backed_by; /* a loop device: the one of the set behind it */
 };
 
 static void related_free(gpointer p)
@@ -46,7 +48,7 @@ static char *related_subject(const struct related *r)
 	case ROLE_DISK:
 		return g_strdup_printf("its disk '%s'", r->name);
 	default:
-		return g_strdup_printf("'%s' (built on it)", r->name);
+		return g_strdup_printf("%s'%s' (built on it)", r->backed_by ? "the loop device " : "", r->name);
 	}
 }
 
@@ -87,11 +89,24 @@ static GPtrArray *list_dir(const char *path, GError **error)
 	return g_steal_pointer(&names);
 }
 
+/* What collect() walks: the set it fills and the loop devices to look up. */
+struct walk {
+	const char *root;
+	GPtrArray *set;         /* struct related * */
+	const GPtrArray *loops; /* struct ab_loop_backing * */
+};
+
+static gboolean add_stacked(const struct walk *w, const char *node, const char *name, const struct related *on,
+			    GError **error);
+
 /* Add `node` and, recursively, its partitions (if asked) and everything
- * stacked on it.  Names are unique in the set, which also stops loops. */
-static gboolean collect(const char *root, GPtrArray *set, const char *node, enum role role,
-			gboolean with_partitions, GError **error)
+ * stacked on it: its holders and the loop devices it backs.  Names are
+ * unique in the set, which also stops cycles. */
+static gboolean collect(const struct walk *w, const char *node, enum role role, gboolean with_partitions,
+			GError **error)
 {
+	const char *root = w->root;
+	GPtrArray *set = w->set;
 	g_autofree char *name = g_path_get_basename(node);
 	for (guint i = 0; i < set->len; i++)
 		if (g_str_equal(((struct related *)set->pdata[i])->name, name))
@@ -111,7 +126,7 @@ static gboolean collect(const char *root, GPtrArray *set, const char *node, enum
 		for (guint i = 0; i < entries->len; i++) {
 			g_autofree char *sub = g_build_filename(node, entries->pdata[i], NULL);
 			g_autofree char *mark = g_build_filename(sub, "partition", NULL);
-			if (g_file_test(mark, G_FILE_TEST_EXISTS) && !collect(root, set, sub, child, FALSE, error))
+			if (g_file_test(mark, G_FILE_TEST_EXISTS) && !collect(w, sub, child, FALSE, error))
 				return FALSE;
 		}
 	}
@@ -123,17 +138,41 @@ static gboolean collect(const char *root, GPtrArray *set, const char *node, enum
 		const char *h = holders->pdata[i];
 		g_autofree char *link = g_strconcat(root, "/sys/class/block/", h, NULL);
 		g_autofree char *hnode = realpath(link, NULL);
-		if (hnode) {
-			if (!collect(root, set, hnode, ROLE_STACKED, TRUE, error))
-				return FALSE;
-		} else {
-			/* Still worth a name: mountinfo may show it as /dev/NAME. */
-			struct related *lone = g_new0(struct related, 1);
-			lone->name = g_strdup(h);
-			lone->role = ROLE_STACKED;
-			g_ptr_array_add(set, lone);
-		}
+		if (!add_stacked(w, hnode, h, NULL, error))
+			return FALSE;
 	}
+	/* A loop device on it is no holder, yet reads every write to it, at
+	 * any offset: so do what is mounted from it and loops on that loop. */
+	for (guint i = 0; r->has_devno && i < w->loops->len; i++) {
+		const struct ab_loop_backing *l = w->loops->pdata[i];
+		if (l->backing != r->devno)
+			continue;
+		g_autofree char *link = g_strconcat(root, "/sys/class/block/", l->name, NULL);
+		g_autofree char *lnode = realpath(link, NULL);
+		if (!add_stacked(w, lnode, l->name, r, error))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/* A device built on one of the set, found as sysfs directory `node` (NULL
+ * when it could not be resolved) with kernel name `name`. */
+static gboolean add_stacked(const struct walk *w, const char *node, const char *name, const struct related *on,
+			    GError **error)
+{
+	guint at = w->set->len;
+	if (node) {
+		if (!collect(w, node, ROLE_STACKED, TRUE, error))
+			return FALSE;
+	} else {
+		/* Still worth a name: mountinfo may show it as /dev/NAME. */
+		struct related *lone = g_new0(struct related, 1);
+		lone->name = g_strdup(name);
+		lone->role = ROLE_STACKED;
+		g_ptr_array_add(w->set, lone);
+	}
+	if (on && w->set->len > at)
+		((struct related *)w->set->pdata[at])->backed_by = on;
 	return TRUE;
 }
 
@@ -249,6 +288,21 @@ static gboolean holder_refusal(GPtrArray *set, char **why, GError **error)
 	return TRUE;
 }
 
+/* A loop device on the device, one of its partitions or its disk: what it
+ * reads would change under it.  The first in the set is the lowest, the
+ * one backed by the device itself rather than by another loop. */
+static char *loop_refusal(GPtrArray *set)
+{
+	for (guint i = 0; i < set->len; i++) {
+		const struct related *r = set->pdata[i];
+		if (!r->backed_by)
+			continue;
+		g_autofree char *who = related_subject(r->backed_by);
+		return g_strdup_printf("%s backs the loop device '%s'", who, r->name);
+	}
+	return NULL;
+}
+
 /* The always-refused cases; the first found wins, worst first.  *why is
  * NULL when none applies. */
 static gboolean find_use(const char *root, const char *device, GPtrArray *set, char **why, GError **error)
@@ -262,6 +316,8 @@ static gboolean find_use(const char *root, const char *device, GPtrArray *set, c
 		return FALSE;
 	if (!*why && !holder_refusal(set, why, error))
 		return FALSE;
+	if (!*why)
+		*why = loop_refusal(set);
 	/* What the tables above do not show, the kernel knows: an active swap
 	 * area, or a program that opened the device exclusively (mkfs, a
 	 * database's raw device).  Only EBUSY means that. */
@@ -356,8 +412,12 @@ static GPtrArray *related_set(const char *root, const char *device, char **canon
 		return NULL;
 	}
 
+	g_autoptr(GPtrArray) loops = ab_loop_backings(root, error);
+	if (!loops)
+		return NULL;
 	g_autoptr(GPtrArray) set = g_ptr_array_new_with_free_func(related_free);
-	if (!collect(root, set, node, ROLE_SELF, TRUE, error))
+	struct walk w = { .root = root, .set = set, .loops = loops };
+	if (!collect(&w, node, ROLE_SELF, TRUE, error))
 		return NULL;
 	struct related *self = set->pdata[0];
 	self->devno = st.st_rdev; /* the node is the authority, not sysfs's copy */
@@ -366,7 +426,7 @@ static GPtrArray *related_set(const char *root, const char *device, char **canon
 	g_autofree char *mark = g_build_filename(node, "partition", NULL);
 	if (g_file_test(mark, G_FILE_TEST_EXISTS)) {
 		g_autofree char *disk = g_path_get_dirname(node);
-		if (!collect(root, set, disk, ROLE_DISK, FALSE, error))
+		if (!collect(&w, disk, ROLE_DISK, FALSE, error))
 			return NULL;
 	}
 	return g_steal_pointer(&set);
