@@ -17,7 +17,9 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-enum role { ROLE_SELF, ROLE_PARTITION, ROLE_DISK, ROLE_STACKED };
+/* ROLE_UNDER: a device a write to it reaches (what backs a loop device,
+ * the disk of that partition); ROLE_BESIDE: built on one of those. */
+enum role { ROLE_SELF, ROLE_PARTITION, ROLE_DISK, ROLE_STACKED, ROLE_UNDER, ROLE_BESIDE };
 
 /* One device whose use would also be a use of the named one. */
 struct related {
@@ -27,6 +29,7 @@ struct related {
 	gboolean has_devno;
 	enum role role;
 	const struct related *backed_by; /* a loop device: the one of the set behind it */
+	gboolean whole;                  /* ROLE_UNDER: written over whole, not the disk of a partition */
 };
 
 static void related_free(gpointer p)
@@ -47,8 +50,11 @@ static char *related_subject(const struct related *r)
 		return g_strdup_printf("its partition '%s'", r->name);
 	case ROLE_DISK:
 		return g_strdup_printf("its disk '%s'", r->name);
+	case ROLE_UNDER:
+		return g_strdup_printf("its backing device '%s'", r->name);
 	default:
-		return g_strdup_printf("%s'%s' (built on it)", r->backed_by ? "the loop device " : "", r->name);
+		return g_strdup_printf("%s'%s' (%s)", r->backed_by ? "the loop device " : "", r->name,
+				       r->role == ROLE_BESIDE ? "on its backing device" : "built on it");
 	}
 }
 
@@ -96,8 +102,8 @@ struct walk {
 	const GPtrArray *loops; /* struct ab_loop_backing * */
 };
 
-static gboolean add_stacked(const struct walk *w, const char *node, const char *name, const struct related *on,
-			    GError **error);
+static gboolean add_stacked(const struct walk *w, const char *node, const char *name, enum role role,
+			    const struct related *on, GError **error);
 
 /* Add `node` and, recursively, its partitions (if asked) and everything
  * stacked on it: its holders and the loop devices it backs.  Names are
@@ -117,7 +123,9 @@ static gboolean collect(const struct walk *w, const char *node, enum role role, 
 	r->role = role;
 	r->has_devno = read_devno(node, &r->devno);
 	g_ptr_array_add(set, r);
-	enum role child = role == ROLE_SELF ? ROLE_PARTITION : ROLE_STACKED;
+	/* What is built on a device under it is beside it, not on it. */
+	enum role stacked = role == ROLE_UNDER || role == ROLE_BESIDE ? ROLE_BESIDE : ROLE_STACKED;
+	enum role child = role == ROLE_SELF ? ROLE_PARTITION : stacked;
 
 	if (with_partitions) {
 		g_autoptr(GPtrArray) entries = list_dir(node, error);
@@ -138,7 +146,7 @@ static gboolean collect(const struct walk *w, const char *node, enum role role, 
 		const char *h = holders->pdata[i];
 		g_autofree char *link = g_strconcat(root, "/sys/class/block/", h, NULL);
 		g_autofree char *hnode = realpath(link, NULL);
-		if (!add_stacked(w, hnode, h, NULL, error))
+		if (!add_stacked(w, hnode, h, stacked, NULL, error))
 			return FALSE;
 	}
 	/* A loop device on it is no holder, yet reads every write to it, at
@@ -149,7 +157,7 @@ static gboolean collect(const struct walk *w, const char *node, enum role role, 
 			continue;
 		g_autofree char *link = g_strconcat(root, "/sys/class/block/", l->name, NULL);
 		g_autofree char *lnode = realpath(link, NULL);
-		if (!add_stacked(w, lnode, l->name, r, error))
+		if (!add_stacked(w, lnode, l->name, stacked, r, error))
 			return FALSE;
 	}
 	return TRUE;
@@ -157,23 +165,69 @@ static gboolean collect(const struct walk *w, const char *node, enum role role, 
 
 /* A device built on one of the set, found as sysfs directory `node` (NULL
  * when it could not be resolved) with kernel name `name`. */
-static gboolean add_stacked(const struct walk *w, const char *node, const char *name, const struct related *on,
-			    GError **error)
+static gboolean add_stacked(const struct walk *w, const char *node, const char *name, enum role role,
+			    const struct related *on, GError **error)
 {
 	guint at = w->set->len;
 	if (node) {
-		if (!collect(w, node, ROLE_STACKED, TRUE, error))
+		if (!collect(w, node, role, TRUE, error))
 			return FALSE;
 	} else {
 		/* Still worth a name: mountinfo may show it as /dev/NAME. */
 		struct related *lone = g_new0(struct related, 1);
 		lone->name = g_strdup(name);
-		lone->role = ROLE_STACKED;
+		lone->role = role;
 		g_ptr_array_add(w->set, lone);
 	}
 	if (on && w->set->len > at)
 		((struct related *)w->set->pdata[at])->backed_by = on;
 	return TRUE;
+}
+
+static gboolean collect_under(const struct walk *w, const struct related *r, GError **error);
+
+/* Add `node` as under the device, and what is under it in turn.  What
+ * backs a loop device is written over whole, partitions and all; the disk
+ * of a partition only in that partition. */
+static gboolean add_under(const struct walk *w, const char *node, gboolean whole, GError **error)
+{
+	guint at = w->set->len;
+	if (!collect(w, node, ROLE_UNDER, whole, error))
+		return FALSE;
+	if (w->set->len == at)
+		return TRUE;
+	struct related *r = w->set->pdata[at];
+	r->whole = whole;
+	return collect_under(w, r, error);
+}
+
+/* A write to a loop device is a write to the device behind it, and one to
+ * a partition is one to its disk: whatever uses those uses `r` too. */
+static gboolean collect_under(const struct walk *w, const struct related *r, GError **error)
+{
+	for (guint i = 0; i < w->loops->len; i++) {
+		const struct ab_loop_backing *l = w->loops->pdata[i];
+		if (l->backing == 0 || !g_str_equal(l->name, r->name))
+			continue;
+		g_autofree char *link = g_strdup_printf("%s/sys/dev/block/%u:%u", w->root, major(l->backing),
+							minor(l->backing));
+		g_autofree char *node = realpath(link, NULL);
+		if (!node) {
+			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+				    "cannot tell what '%s' is written to: its backing device %u:%u is not in sysfs",
+				    r->name, major(l->backing), minor(l->backing));
+			return FALSE;
+		}
+		if (!add_under(w, node, TRUE, error))
+			return FALSE;
+	}
+	if (r->role != ROLE_UNDER || !r->node)
+		return TRUE; /* the named device's disk is its own role */
+	g_autofree char *mark = g_build_filename(r->node, "partition", NULL);
+	if (!g_file_test(mark, G_FILE_TEST_EXISTS))
+		return TRUE;
+	g_autofree char *disk = g_path_get_dirname(r->node);
+	return add_under(w, disk, FALSE, error);
 }
 
 /* btrfs mounts show an anonymous 0:NN device, so the source path counts too,
@@ -224,8 +278,12 @@ static char *mount_refusal(struct libmnt_table *tb, GPtrArray *set)
 			if (!mount_uses(fs, r))
 				continue;
 			g_autofree char *via = related_subject(r);
-			why = r->role == ROLE_SELF ? g_strdup("it backs the root file system")
-						   : g_strdup_printf("it backs the root file system through %s", via);
+			if (r->role == ROLE_SELF)
+				why = g_strdup("it backs the root file system");
+			else if (r->role == ROLE_UNDER || r->role == ROLE_BESIDE)
+				why = g_strdup_printf("%s backs the root file system", via);
+			else
+				why = g_strdup_printf("it backs the root file system through %s", via);
 		}
 	}
 	for (guint i = 0; !why && i < set->len; i++) {
@@ -303,6 +361,15 @@ static char *loop_refusal(GPtrArray *set)
 	return NULL;
 }
 
+/* Only EBUSY means another program holds it so. */
+static gboolean opened_exclusively(const char *node)
+{
+	int fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 && errno == EBUSY;
+}
+
 /* The always-refused cases; the first found wins, worst first.  *why is
  * NULL when none applies. */
 static gboolean find_use(const char *root, const char *device, GPtrArray *set, char **why, GError **error)
@@ -320,14 +387,23 @@ static gboolean find_use(const char *root, const char *device, GPtrArray *set, c
 		*why = loop_refusal(set);
 	/* What the tables above do not show, the kernel knows: an active swap
 	 * area, or a program that opened the device exclusively (mkfs, a
-	 * database's raw device).  Only EBUSY means that. */
-	if (!*why) {
-		int fd = open(device, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
-		if (fd >= 0)
-			close(fd);
-		else if (errno == EBUSY)
-			*why = g_strdup("it is in use: opened exclusively by another program (an active swap area, "
-					"a mounted file system, an array)");
+	 * database's raw device). */
+	if (!*why && opened_exclusively(device))
+		*why = g_strdup("it is in use: opened exclusively by another program (an active swap area, "
+				"a mounted file system, an array)");
+	/* The same for a device under it, found by its kernel name on the
+	 * real system.  Not the disk of a partition under it: another
+	 * partition of that disk in use makes the disk busy too. */
+	for (guint i = 0; !*why && root[0] == '\0' && i < set->len; i++) {
+		const struct related *r = set->pdata[i];
+		g_autofree char *node = g_strconcat("/dev/", r->name, NULL);
+		struct stat st;
+		if (r->role != ROLE_UNDER || !r->whole || !r->has_devno || stat(node, &st) != 0 ||
+		    !S_ISBLK(st.st_mode) || st.st_rdev != r->devno || !opened_exclusively(node))
+			continue;
+		g_autofree char *who = related_subject(r);
+		*why = g_strdup_printf("%s is in use: opened exclusively by another program (an active swap area, "
+				       "a mounted file system, an array)", who);
 	}
 	return TRUE;
 }
@@ -424,11 +500,17 @@ static GPtrArray *related_set(const char *root, const char *device, char **canon
 	self->has_devno = TRUE;
 	/* Writing to a partition also writes into its disk. */
 	g_autofree char *mark = g_build_filename(node, "partition", NULL);
+	const struct related *disk_r = NULL;
 	if (g_file_test(mark, G_FILE_TEST_EXISTS)) {
 		g_autofree char *disk = g_path_get_dirname(node);
+		guint at = set->len;
 		if (!collect(&w, disk, ROLE_DISK, FALSE, error))
 			return NULL;
+		disk_r = set->len > at ? set->pdata[at] : NULL;
 	}
+	/* A loop device (or a partition of one) writes through to what backs it. */
+	if (!collect_under(&w, self, error) || (disk_r && !collect_under(&w, disk_r, error)))
+		return NULL;
 	return g_steal_pointer(&set);
 }
 

@@ -11,7 +11,9 @@
  * their partitions) or as a member of a mounted btrfs; it has holders; it
  * backs "/"; it, a partition or its disk backs a loop device (at any offset,
  * through any chain of loops); the kernel refuses to open it exclusively
- * (swap, any exclusive user).  man/arraybench.1's DEVICES IN USE lists them.
+ * (swap, any exclusive user); for a loop device, any of these holds for the
+ * device behind it (down any chain), which its writes reach.
+ * man/arraybench.1's DEVICES IN USE lists them.
  * Refused unless its canonical path is in `confirmed`: libblkid finds a file
  * system, RAID member or partition table signature on it.
  *

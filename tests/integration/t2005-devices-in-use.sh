@@ -4,15 +4,16 @@
 # not already test (t2001: mounted, the root device; t2002: swap, held open
 # exclusively): a device that backs a loop device (directly, at an offset,
 # through a chain, through a partition), a partition mounted, a member of a
-# mounted multi-device btrfs.  run, run --dry-run, run --members, raw
+# mounted multi-device btrfs, a loop device on a device in use (mounted,
+# swap).  run, run --dry-run, run --members, raw
 # --write, matrix and matrix --dry-run all refuse with exit 4 and one line,
 # whatever --yes-destroy says, and the file system on the upper loop is
 # intact afterwards.  Holders (md, dm) are not in this kernel: test-safety
 # covers them on a fake sysfs.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 44
+plan 50
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 44); do skip "needs root and loop devices"; done
+	for i in $(seq 50); do skip "needs root and loop devices"; done
 	exit 0
 fi
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -153,5 +154,23 @@ else
 	sed 's/^/#   /' "$T/mkfs"
 	skip "no multi-device btrfs here"; skip "no multi-device btrfs here"
 fi
+
+# The other way: a write to a loop device is a write to what backs it.
+attach u "$(image u.img 64M)" && mkfs.ext4 -q -F "$u" && mkdir "$T/mnt6" && mount "$u" "$T/mnt6" &&
+	cleanup_add "umount $T/mnt6" && attach v "$u"
+ok $? "loop device $v on $u, which is mounted"
+refused "a loop device on a mounted device" "refusing '$v': its backing device '$(name "$u")' is mounted at '$T/mnt6'" \
+	"$AB" run --device "$v" --yes-destroy "$v" $run_args
+umount "$T/mnt6"
+if need mkswap swapon swapoff && mkswap -q "$u" >/dev/null 2>&1 && swapon "$u" 2>/dev/null; then
+	cleanup_add "swapoff $u"
+	refused "a loop device on an active swap area" "refusing '$v': its backing device '$(name "$u")' is in use: opened exclusively" \
+		"$AB" run --device "$v" --yes-destroy "$v" $run_args
+	swapoff "$u"
+else
+	skip "swapon is not allowed here"; skip "swapon is not allowed here"
+fi
+"$AB" run --dry-run --device "$v" --yes-destroy "$v" $run_args >/dev/null 2>"$T/err"
+is "$? $(cat "$T/err")" "0 " "a loop device on a device nothing else uses is accepted"
 
 is "$(left_behind)" "" "the refusals made no image, mount or journal"

@@ -344,6 +344,62 @@ static void test_loop_backing(void **state)
 	expect_free(root, p1);
 }
 
+/* The other way: a write to a loop device is one to what backs it. */
+static void test_loop_under(void **state)
+{
+	const char *root = *state;
+	need_mknod(root);
+	fake_abx(root);
+	fake_disk(root, "md9", 9, 9);
+	g_autofree char *abx = node(root, "abx", 1);
+	g_autofree char *p2 = node(root, "abxp2", 3);
+	fake_loop(root, "loop7", 70, abx);
+	g_autofree char *l7 = node(root, "loop7", 70);
+	mountinfo(root, "");
+	expect_free(root, l7);
+	mountinfo(root, "46 1 60:1 / /mnt/x rw - ext4 /dev/abx rw\n");
+	expect_refusal(root, l7, "its backing device 'abx' is mounted at '/mnt/x'");
+	mountinfo(root, "46 1 60:2 / /mnt/p rw - ext4 /dev/abxp1 rw\n");
+	expect_refusal(root, l7, "'abxp1' (on its backing device) is mounted at '/mnt/p'");
+	mountinfo(root, "23 1 60:2 / / rw - ext4 /dev/abxp1 rw\n");
+	expect_refusal(root, l7, "'abxp1' (on its backing device) backs the root file system");
+	mountinfo(root, "");
+	put(root, "sys/fs/btrfs/4c5d-btr/devices/abx", "");
+	expect_refusal(root, l7, "its backing device 'abx' is a member of the mounted btrfs file system '4c5d-btr'");
+	g_autofree char *btrfs = g_build_filename(root, "sys/fs/btrfs", NULL);
+	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", btrfs);
+	assert_int_equal(system(cmd), 0);
+
+	/* On a partition: the sibling does not matter, the partition's
+	 * holders do; a chain reaches the bottom. */
+	rebind(root, "loop7", p2);
+	mountinfo(root, "46 1 60:2 / /mnt/p rw - ext4 /dev/abxp1 rw\n");
+	expect_free(root, l7);
+	fake_loop(root, "loop8", 80, l7);
+	g_autofree char *l8 = node(root, "loop8", 80);
+	expect_free(root, l8);
+	mountinfo(root, "46 1 60:3 / /mnt/q rw - ext4 /dev/abxp2 rw\n");
+	expect_refusal(root, l8, "its backing device 'abxp2' is mounted at '/mnt/q'");
+	mountinfo(root, "");
+	fake_holder(root, "abx/abxp2", "md9");
+	expect_refusal(root, l7, "its backing device 'abxp2' is held by 'md9' (in use by an array or device mapper)");
+	expect_refusal(root, l8, "its backing device 'abxp2' is held by 'md9' (in use by an array or device mapper)");
+
+	/* Another loop device on the same backing sees the writes. */
+	g_autofree char *holder = g_build_filename(root, "sys/class/block/abx/abxp2/holders/md9", NULL);
+	assert_int_equal(unlink(holder), 0);
+	fake_loop(root, "loop6", 60, l7);
+	expect_refusal(root, l8, "its backing device 'loop7' backs the loop device 'loop6'");
+
+	/* What backs it, unknown to sysfs: cannot be checked, refused. */
+	g_autofree char *stray = node(root, "stray", 99);
+	rebind(root, "loop6", abx);
+	rebind(root, "loop8", stray);
+	g_autoptr(GError) e = NULL;
+	assert_false(ab_safety_check_device(root, l8, NULL, &e));
+	expect_error(e, AB_ERROR_UNSAFE, "cannot tell what 'loop8' is written to: its backing device 60:99 is not in sysfs");
+}
+
 static void test_root_device(void **state)
 {
 	const char *root = *state;
@@ -633,6 +689,16 @@ static void test_really_backs_a_loop(void **state)
 	g_autofree char *why = NULL;
 	assert_true(ab_safety_device_in_use("", zero, &why, NULL));
 	assert_string_equal(why, want);
+	/* The loop device itself is free, until the device behind it is
+	 * held exclusively (as swap would be). */
+	expect_free("", upper);
+	int held = open(zero, O_RDONLY | O_EXCL | O_CLOEXEC);
+	assert_true(held >= 0);
+	g_autofree char *held_why = g_strdup_printf("its backing device '%s' is in use: opened exclusively by another "
+						    "program (an active swap area, a mounted file system, an array)",
+						    zero + strlen("/dev/"));
+	expect_refusal("", upper, held_why);
+	close(held);
 	ioctl(fd, LOOP_CLR_FD, 0);
 	close(fd);
 	g_autoptr(GError) e = NULL;
@@ -649,6 +715,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_btrfs, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_holders, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_loop_backing, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_under, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_root_device, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_usage_errors, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_parse_confirmed, tree_setup, tree_teardown),
