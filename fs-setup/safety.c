@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Refusals: never touch a device that is in use or holds data nobody
  * confirmed.  sysfs gives the device's family (partitions, the devices
- * stacked on it); mountinfo says which of them is mounted; libblkid reads
- * signatures. */
+ * stacked on it, the loop devices it backs); mountinfo says which of them
+ * is mounted; libblkid reads signatures. */
 #include "safety.h"
+#include "loop-backing.h"
 #include "../src/error.h"
 
 #include <blkid.h>
@@ -16,7 +17,9 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-enum role { ROLE_SELF, ROLE_PARTITION, ROLE_DISK, ROLE_STACKED };
+/* ROLE_UNDER: a device a write to it reaches (what backs a loop device,
+ * the disk of that partition); ROLE_BESIDE: built on one of those. */
+enum role { ROLE_SELF, ROLE_PARTITION, ROLE_DISK, ROLE_STACKED, ROLE_UNDER, ROLE_BESIDE };
 
 /* One device whose use would also be a use of the named one. */
 struct related {
@@ -25,6 +28,8 @@ struct related {
 	dev_t devno;
 	gboolean has_devno;
 	enum role role;
+	const struct related *backed_by; /* a loop device: the one of the set behind it */
+	gboolean whole;                  /* ROLE_UNDER: written over whole, not the disk of a partition */
 };
 
 static void related_free(gpointer p)
@@ -45,8 +50,11 @@ static char *related_subject(const struct related *r)
 		return g_strdup_printf("its partition '%s'", r->name);
 	case ROLE_DISK:
 		return g_strdup_printf("its disk '%s'", r->name);
+	case ROLE_UNDER:
+		return g_strdup_printf("its backing device '%s'", r->name);
 	default:
-		return g_strdup_printf("'%s' (built on it)", r->name);
+		return g_strdup_printf("%s'%s' (%s)", r->backed_by ? "the loop device " : "", r->name,
+				       r->role == ROLE_BESIDE ? "on its backing device" : "built on it");
 	}
 }
 
@@ -87,11 +95,24 @@ static GPtrArray *list_dir(const char *path, GError **error)
 	return g_steal_pointer(&names);
 }
 
+/* What collect() walks: the set it fills and the loop devices to look up. */
+struct walk {
+	const char *root;
+	GPtrArray *set;         /* struct related * */
+	const GPtrArray *loops; /* struct ab_loop_backing * */
+};
+
+static gboolean add_stacked(const struct walk *w, const char *node, const char *name, enum role role,
+			    const struct related *on, GError **error);
+
 /* Add `node` and, recursively, its partitions (if asked) and everything
- * stacked on it.  Names are unique in the set, which also stops loops. */
-static gboolean collect(const char *root, GPtrArray *set, const char *node, enum role role,
-			gboolean with_partitions, GError **error)
+ * stacked on it: its holders and the loop devices it backs.  Names are
+ * unique in the set, which also stops cycles. */
+static gboolean collect(const struct walk *w, const char *node, enum role role, gboolean with_partitions,
+			GError **error)
 {
+	const char *root = w->root;
+	GPtrArray *set = w->set;
 	g_autofree char *name = g_path_get_basename(node);
 	for (guint i = 0; i < set->len; i++)
 		if (g_str_equal(((struct related *)set->pdata[i])->name, name))
@@ -102,7 +123,9 @@ static gboolean collect(const char *root, GPtrArray *set, const char *node, enum
 	r->role = role;
 	r->has_devno = read_devno(node, &r->devno);
 	g_ptr_array_add(set, r);
-	enum role child = role == ROLE_SELF ? ROLE_PARTITION : ROLE_STACKED;
+	/* What is built on a device under it is beside it, not on it. */
+	enum role stacked = role == ROLE_UNDER || role == ROLE_BESIDE ? ROLE_BESIDE : ROLE_STACKED;
+	enum role child = role == ROLE_SELF ? ROLE_PARTITION : stacked;
 
 	if (with_partitions) {
 		g_autoptr(GPtrArray) entries = list_dir(node, error);
@@ -111,7 +134,7 @@ static gboolean collect(const char *root, GPtrArray *set, const char *node, enum
 		for (guint i = 0; i < entries->len; i++) {
 			g_autofree char *sub = g_build_filename(node, entries->pdata[i], NULL);
 			g_autofree char *mark = g_build_filename(sub, "partition", NULL);
-			if (g_file_test(mark, G_FILE_TEST_EXISTS) && !collect(root, set, sub, child, FALSE, error))
+			if (g_file_test(mark, G_FILE_TEST_EXISTS) && !collect(w, sub, child, FALSE, error))
 				return FALSE;
 		}
 	}
@@ -123,18 +146,88 @@ static gboolean collect(const char *root, GPtrArray *set, const char *node, enum
 		const char *h = holders->pdata[i];
 		g_autofree char *link = g_strconcat(root, "/sys/class/block/", h, NULL);
 		g_autofree char *hnode = realpath(link, NULL);
-		if (hnode) {
-			if (!collect(root, set, hnode, ROLE_STACKED, TRUE, error))
-				return FALSE;
-		} else {
-			/* Still worth a name: mountinfo may show it as /dev/NAME. */
-			struct related *lone = g_new0(struct related, 1);
-			lone->name = g_strdup(h);
-			lone->role = ROLE_STACKED;
-			g_ptr_array_add(set, lone);
-		}
+		if (!add_stacked(w, hnode, h, stacked, NULL, error))
+			return FALSE;
+	}
+	/* A loop device on it is no holder, yet reads every write to it, at
+	 * any offset: so do what is mounted from it and loops on that loop. */
+	for (guint i = 0; r->has_devno && i < w->loops->len; i++) {
+		const struct ab_loop_backing *l = w->loops->pdata[i];
+		if (l->backing != r->devno)
+			continue;
+		g_autofree char *link = g_strconcat(root, "/sys/class/block/", l->name, NULL);
+		g_autofree char *lnode = realpath(link, NULL);
+		if (!add_stacked(w, lnode, l->name, stacked, r, error))
+			return FALSE;
 	}
 	return TRUE;
+}
+
+/* A device built on one of the set, found as sysfs directory `node` (NULL
+ * when it could not be resolved) with kernel name `name`. */
+static gboolean add_stacked(const struct walk *w, const char *node, const char *name, enum role role,
+			    const struct related *on, GError **error)
+{
+	guint at = w->set->len;
+	if (node) {
+		if (!collect(w, node, role, TRUE, error))
+			return FALSE;
+	} else {
+		/* Still worth a name: mountinfo may show it as /dev/NAME. */
+		struct related *lone = g_new0(struct related, 1);
+		lone->name = g_strdup(name);
+		lone->role = role;
+		g_ptr_array_add(w->set, lone);
+	}
+	if (on && w->set->len > at)
+		((struct related *)w->set->pdata[at])->backed_by = on;
+	return TRUE;
+}
+
+static gboolean collect_under(const struct walk *w, const struct related *r, GError **error);
+
+/* Add `node` as under the device, and what is under it in turn.  What
+ * backs a loop device is written over whole, partitions and all; the disk
+ * of a partition only in that partition. */
+static gboolean add_under(const struct walk *w, const char *node, gboolean whole, GError **error)
+{
+	guint at = w->set->len;
+	if (!collect(w, node, ROLE_UNDER, whole, error))
+		return FALSE;
+	if (w->set->len == at)
+		return TRUE;
+	struct related *r = w->set->pdata[at];
+	r->whole = whole;
+	return collect_under(w, r, error);
+}
+
+/* A write to a loop device is a write to the device behind it, and one to
+ * a partition is one to its disk: whatever uses those uses `r` too. */
+static gboolean collect_under(const struct walk *w, const struct related *r, GError **error)
+{
+	for (guint i = 0; i < w->loops->len; i++) {
+		const struct ab_loop_backing *l = w->loops->pdata[i];
+		if (l->backing == 0 || !g_str_equal(l->name, r->name))
+			continue;
+		g_autofree char *link = g_strdup_printf("%s/sys/dev/block/%u:%u", w->root, major(l->backing),
+							minor(l->backing));
+		g_autofree char *node = realpath(link, NULL);
+		if (!node) {
+			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+				    "cannot tell what '%s' is written to: its backing device %u:%u is not in sysfs",
+				    r->name, major(l->backing), minor(l->backing));
+			return FALSE;
+		}
+		if (!add_under(w, node, TRUE, error))
+			return FALSE;
+	}
+	if (r->role != ROLE_UNDER || !r->node)
+		return TRUE; /* the named device's disk is its own role */
+	g_autofree char *mark = g_build_filename(r->node, "partition", NULL);
+	if (!g_file_test(mark, G_FILE_TEST_EXISTS))
+		return TRUE;
+	g_autofree char *disk = g_path_get_dirname(r->node);
+	return add_under(w, disk, FALSE, error);
 }
 
 /* btrfs mounts show an anonymous 0:NN device, so the source path counts too,
@@ -185,8 +278,12 @@ static char *mount_refusal(struct libmnt_table *tb, GPtrArray *set)
 			if (!mount_uses(fs, r))
 				continue;
 			g_autofree char *via = related_subject(r);
-			why = r->role == ROLE_SELF ? g_strdup("it backs the root file system")
-						   : g_strdup_printf("it backs the root file system through %s", via);
+			if (r->role == ROLE_SELF)
+				why = g_strdup("it backs the root file system");
+			else if (r->role == ROLE_UNDER || r->role == ROLE_BESIDE)
+				why = g_strdup_printf("%s backs the root file system", via);
+			else
+				why = g_strdup_printf("it backs the root file system through %s", via);
 		}
 	}
 	for (guint i = 0; !why && i < set->len; i++) {
@@ -249,6 +346,30 @@ static gboolean holder_refusal(GPtrArray *set, char **why, GError **error)
 	return TRUE;
 }
 
+/* A loop device on the device, one of its partitions or its disk: what it
+ * reads would change under it.  The first in the set is the lowest, the
+ * one backed by the device itself rather than by another loop. */
+static char *loop_refusal(GPtrArray *set)
+{
+	for (guint i = 0; i < set->len; i++) {
+		const struct related *r = set->pdata[i];
+		if (!r->backed_by)
+			continue;
+		g_autofree char *who = related_subject(r->backed_by);
+		return g_strdup_printf("%s backs the loop device '%s'", who, r->name);
+	}
+	return NULL;
+}
+
+/* Only EBUSY means another program holds it so. */
+static gboolean opened_exclusively(const char *node)
+{
+	int fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 && errno == EBUSY;
+}
+
 /* The always-refused cases; the first found wins, worst first.  *why is
  * NULL when none applies. */
 static gboolean find_use(const char *root, const char *device, GPtrArray *set, char **why, GError **error)
@@ -262,16 +383,27 @@ static gboolean find_use(const char *root, const char *device, GPtrArray *set, c
 		return FALSE;
 	if (!*why && !holder_refusal(set, why, error))
 		return FALSE;
+	if (!*why)
+		*why = loop_refusal(set);
 	/* What the tables above do not show, the kernel knows: an active swap
 	 * area, or a program that opened the device exclusively (mkfs, a
-	 * database's raw device).  Only EBUSY means that. */
-	if (!*why) {
-		int fd = open(device, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
-		if (fd >= 0)
-			close(fd);
-		else if (errno == EBUSY)
-			*why = g_strdup("it is in use: opened exclusively by another program (an active swap area, "
-					"a mounted file system, an array)");
+	 * database's raw device). */
+	if (!*why && opened_exclusively(device))
+		*why = g_strdup("it is in use: opened exclusively by another program (an active swap area, "
+				"a mounted file system, an array)");
+	/* The same for a device under it, found by its kernel name on the
+	 * real system.  Not the disk of a partition under it: another
+	 * partition of that disk in use makes the disk busy too. */
+	for (guint i = 0; !*why && root[0] == '\0' && i < set->len; i++) {
+		const struct related *r = set->pdata[i];
+		g_autofree char *node = g_strconcat("/dev/", r->name, NULL);
+		struct stat st;
+		if (r->role != ROLE_UNDER || !r->whole || !r->has_devno || stat(node, &st) != 0 ||
+		    !S_ISBLK(st.st_mode) || st.st_rdev != r->devno || !opened_exclusively(node))
+			continue;
+		g_autofree char *who = related_subject(r);
+		*why = g_strdup_printf("%s is in use: opened exclusively by another program (an active swap area, "
+				       "a mounted file system, an array)", who);
 	}
 	return TRUE;
 }
@@ -356,19 +488,29 @@ static GPtrArray *related_set(const char *root, const char *device, char **canon
 		return NULL;
 	}
 
+	g_autoptr(GPtrArray) loops = ab_loop_backings(root, error);
+	if (!loops)
+		return NULL;
 	g_autoptr(GPtrArray) set = g_ptr_array_new_with_free_func(related_free);
-	if (!collect(root, set, node, ROLE_SELF, TRUE, error))
+	struct walk w = { .root = root, .set = set, .loops = loops };
+	if (!collect(&w, node, ROLE_SELF, TRUE, error))
 		return NULL;
 	struct related *self = set->pdata[0];
 	self->devno = st.st_rdev; /* the node is the authority, not sysfs's copy */
 	self->has_devno = TRUE;
 	/* Writing to a partition also writes into its disk. */
 	g_autofree char *mark = g_build_filename(node, "partition", NULL);
+	const struct related *disk_r = NULL;
 	if (g_file_test(mark, G_FILE_TEST_EXISTS)) {
 		g_autofree char *disk = g_path_get_dirname(node);
-		if (!collect(root, set, disk, ROLE_DISK, FALSE, error))
+		guint at = set->len;
+		if (!collect(&w, disk, ROLE_DISK, FALSE, error))
 			return NULL;
+		disk_r = set->len > at ? set->pdata[at] : NULL;
 	}
+	/* A loop device (or a partition of one) writes through to what backs it. */
+	if (!collect_under(&w, self, error) || (disk_r && !collect_under(&w, disk_r, error)))
+		return NULL;
 	return g_steal_pointer(&set);
 }
 

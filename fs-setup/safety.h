@@ -7,9 +7,13 @@
 /*
  * May we overwrite a device the user named?  Always refused (AB_ERROR_UNSAFE),
  * whatever --yes-destroy says: the device is mounted, directly, through one of
- * its partitions, through a device stacked on it (md, dm, and their
- * partitions) or as a member of a mounted btrfs; it has holders; it backs "/";
- * the kernel refuses to open it exclusively (swap, any exclusive user).
+ * its partitions, through a device stacked on it (md, dm, loop devices, and
+ * their partitions) or as a member of a mounted btrfs; it has holders; it
+ * backs "/"; it, a partition or its disk backs a loop device (at any offset,
+ * through any chain of loops); the kernel refuses to open it exclusively
+ * (swap, any exclusive user); for a loop device, any of these holds for the
+ * device behind it (down any chain), which its writes reach.
+ * man/arraybench.1's DEVICES IN USE lists them.
  * Refused unless its canonical path is in `confirmed`: libblkid finds a file
  * system, RAID member or partition table signature on it.
  *

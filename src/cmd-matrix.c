@@ -17,6 +17,7 @@
 #include "runid.h"
 #include "runner.h"
 #include "sysinfo.h"
+#include "../fs-setup/safety.h"
 #include "../reports/report.h"
 
 #include <errno.h>
@@ -321,12 +322,32 @@ static void print_plan(const struct ab_matrix *m, const struct matrix_opts *o)
 		       m->repeats + 1, rounds(m, o), o->cv_limit * 100);
 }
 
+/* The devices a cell names, as run checks them: one in use is refused now,
+ * not at the first visit (with the results directory made).  The cells
+ * share their members, so each is checked once. */
+static gboolean check_devices(const struct ab_target_spec *spec, GHashTable *checked, GError **error)
+{
+	const char *const *confirmed = (const char *const *)spec->confirmed;
+	const char *one[] = { spec->device, NULL };
+	const char *const *devices = spec->device ? one : (const char *const *)spec->members;
+	for (; devices && *devices; devices++) {
+		const char *dev = *devices;
+		if (g_hash_table_contains(checked, dev))
+			continue;
+		if (!ab_safety_check_device("", dev, confirmed, error))
+			return FALSE;
+		g_hash_table_add(checked, g_strdup(dev));
+	}
+	return TRUE;
+}
+
 /* Every cell's options checked as run checks them, before anything runs:
  * a typo fails now, not after hours. */
 static gboolean check_cells(const struct ab_matrix *m, GError **error)
 {
 	ab_sysinfo_init();
 	uint64_t ram = ab_sysinfo_ram_bytes();
+	g_autoptr(GHashTable) checked = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	for (guint k = 0; k < m->cells->len; k++) {
 		const struct ab_matrix_cell *cell = g_ptr_array_index(m->cells, k);
 		g_autoptr(GError) local = NULL;
@@ -346,7 +367,7 @@ static gboolean check_cells(const struct ab_matrix *m, GError **error)
 		ab_config_init(&cfg);
 		if (!ab_run_options_parse(argv_len(argv), argv, &cfg, &local) || !ab_cache_resolve(&cfg, &local) ||
 		    !ab_config_finish(&cfg, ram, &local) || !ab_cache_check_cold_metadata(&cfg, &local) ||
-		    !ab_target_spec_check_options(&cfg.target, &local)) {
+		    !ab_target_spec_check_options(&cfg.target, &local) || !check_devices(&cfg.target, checked, &local)) {
 			g_set_error(error, AB_ERROR, local->domain == AB_ERROR ? local->code : AB_ERROR_USAGE,
 				    "%s:%u: cell '%s': %s", m->name, cell->line, cell->label, local->message);
 			return FALSE;

@@ -10,11 +10,13 @@
  *   sys/class/block/NAME/holders/H symlink ../../H
  *   sys/class/block/NAME/PART/{dev,partition}, sys/class/block/PART -> NAME/PART
  *   sys/dev/block/MAJ:MIN          symlink ../../class/block/NAME[/PART]
+ *   sys/class/block/LOOP/loop/backing_file  the path backing loop device LOOP
  *   sys/fs/btrfs/FSID/devices/NAME
  *   proc/self/mountinfo
  *
  * Signatures need real data: three loop devices on images made here (ext4,
- * zeroed, a hand-written DOS MBR), checked against the real /proc and /sys.
+ * zeroed, a hand-written DOS MBR), checked against the real /proc and /sys;
+ * so does the kernel's own answer to what backs a loop device.
  * They are attached with LO_FLAGS_AUTOCLEAR and the images unlinked at once,
  * and the process has its own mount namespace, so even a crash leaves no
  * loop device, mount or image behind.
@@ -114,6 +116,21 @@ static void fake_holder(const char *root, const char *dev, const char *holder)
 	g_autofree char *rel = g_strdup_printf("sys/class/block/%s/holders/%s", dev, holder);
 	g_autofree char *target = g_strdup_printf("../../%s", holder);
 	link_to(root, rel, target);
+}
+
+/* Loop device NAME is now backed by `backing`. */
+static void rebind(const char *root, const char *name, const char *backing)
+{
+	g_autofree char *rel = g_strdup_printf("sys/class/block/%s/loop/backing_file", name);
+	g_autofree char *text = g_strconcat(backing, "\n", NULL);
+	put(root, rel, text);
+}
+
+/* A bound loop device NAME (MAJ:min) whose backing file is `backing`. */
+static void fake_loop(const char *root, const char *name, unsigned min, const char *backing)
+{
+	fake_disk(root, name, MAJ, min);
+	rebind(root, name, backing);
 }
 
 static void mountinfo(const char *root, const char *text)
@@ -279,6 +296,110 @@ static void test_holders(void **state)
 	expect_refusal(root, aby, "'md9' (built on it) is mounted at '/srv'");
 }
 
+/* A loop device is no holder: only its backing_file tells. */
+static void test_loop_backing(void **state)
+{
+	const char *root = *state;
+	need_mknod(root);
+	fake_abx(root);
+	mountinfo(root, "");
+	g_autofree char *abx = node(root, "abx", 1);
+	g_autofree char *p1 = node(root, "abxp1", 2);
+	g_autofree char *p2 = node(root, "abxp2", 3);
+	g_autofree char *image = g_build_filename(root, "disk.img", NULL);
+	assert_true(g_file_set_contents(image, "", 0, NULL));
+	/* Loops on a regular file, unbound (no loop/) or on a removed node:
+	 * not on abx. */
+	fake_loop(root, "loop5", 50, image);
+	fake_disk(root, "loop6", MAJ, 60);
+	g_autofree char *deleted = g_strconcat(abx, "x (deleted)", NULL);
+	fake_loop(root, "loop9", 90, deleted);
+	expect_free(root, abx);
+
+	/* loop7 on abx, loop8 on loop7. */
+	fake_loop(root, "loop7", 70, abx);
+	g_autofree char *l7 = node(root, "loop7", 70);
+	fake_loop(root, "loop8", 80, l7);
+	expect_refusal(root, abx, "it backs the loop device 'loop7'");
+	expect_refusal(root, p2, "its disk 'abx' backs the loop device 'loop7'");
+	g_autofree char *why = NULL;
+	assert_true(ab_safety_device_in_use(root, abx, &why, NULL));
+	assert_string_equal(why, "it backs the loop device 'loop7'");
+	/* What is mounted from a loop up the chain is named first. */
+	mountinfo(root, "45 1 60:80 / /mnt/l rw - ext4 /dev/loop8 rw\n");
+	expect_refusal(root, abx, "the loop device 'loop8' (built on it) is mounted at '/mnt/l'");
+	mountinfo(root, "23 1 60:70 / / rw - ext4 /dev/loop7 rw\n");
+	expect_refusal(root, abx, "it backs the root file system through the loop device 'loop7' (built on it)");
+	mountinfo(root, "");
+	put(root, "sys/fs/btrfs/2a3b-btr/devices/loop8", "");
+	expect_refusal(root, abx, "the loop device 'loop8' (built on it) is a member of the mounted btrfs file system '2a3b-btr'");
+
+	/* On a partition: its disk is in use, its sibling is not. */
+	g_autofree char *btrfs = g_build_filename(root, "sys/fs/btrfs", NULL);
+	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", btrfs);
+	assert_int_equal(system(cmd), 0);
+	rebind(root, "loop7", p2);
+	expect_refusal(root, abx, "its partition 'abxp2' backs the loop device 'loop7'");
+	expect_refusal(root, p2, "it backs the loop device 'loop7'");
+	expect_free(root, p1);
+}
+
+/* The other way: a write to a loop device is one to what backs it. */
+static void test_loop_under(void **state)
+{
+	const char *root = *state;
+	need_mknod(root);
+	fake_abx(root);
+	fake_disk(root, "md9", 9, 9);
+	g_autofree char *abx = node(root, "abx", 1);
+	g_autofree char *p2 = node(root, "abxp2", 3);
+	fake_loop(root, "loop7", 70, abx);
+	g_autofree char *l7 = node(root, "loop7", 70);
+	mountinfo(root, "");
+	expect_free(root, l7);
+	mountinfo(root, "46 1 60:1 / /mnt/x rw - ext4 /dev/abx rw\n");
+	expect_refusal(root, l7, "its backing device 'abx' is mounted at '/mnt/x'");
+	mountinfo(root, "46 1 60:2 / /mnt/p rw - ext4 /dev/abxp1 rw\n");
+	expect_refusal(root, l7, "'abxp1' (on its backing device) is mounted at '/mnt/p'");
+	mountinfo(root, "23 1 60:2 / / rw - ext4 /dev/abxp1 rw\n");
+	expect_refusal(root, l7, "'abxp1' (on its backing device) backs the root file system");
+	mountinfo(root, "");
+	put(root, "sys/fs/btrfs/4c5d-btr/devices/abx", "");
+	expect_refusal(root, l7, "its backing device 'abx' is a member of the mounted btrfs file system '4c5d-btr'");
+	g_autofree char *btrfs = g_build_filename(root, "sys/fs/btrfs", NULL);
+	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", btrfs);
+	assert_int_equal(system(cmd), 0);
+
+	/* On a partition: the sibling does not matter, the partition's
+	 * holders do; a chain reaches the bottom. */
+	rebind(root, "loop7", p2);
+	mountinfo(root, "46 1 60:2 / /mnt/p rw - ext4 /dev/abxp1 rw\n");
+	expect_free(root, l7);
+	fake_loop(root, "loop8", 80, l7);
+	g_autofree char *l8 = node(root, "loop8", 80);
+	expect_free(root, l8);
+	mountinfo(root, "46 1 60:3 / /mnt/q rw - ext4 /dev/abxp2 rw\n");
+	expect_refusal(root, l8, "its backing device 'abxp2' is mounted at '/mnt/q'");
+	mountinfo(root, "");
+	fake_holder(root, "abx/abxp2", "md9");
+	expect_refusal(root, l7, "its backing device 'abxp2' is held by 'md9' (in use by an array or device mapper)");
+	expect_refusal(root, l8, "its backing device 'abxp2' is held by 'md9' (in use by an array or device mapper)");
+
+	/* Another loop device on the same backing sees the writes. */
+	g_autofree char *holder = g_build_filename(root, "sys/class/block/abx/abxp2/holders/md9", NULL);
+	assert_int_equal(unlink(holder), 0);
+	fake_loop(root, "loop6", 60, l7);
+	expect_refusal(root, l8, "its backing device 'loop7' backs the loop device 'loop6'");
+
+	/* What backs it, unknown to sysfs: cannot be checked, refused. */
+	g_autofree char *stray = node(root, "stray", 99);
+	rebind(root, "loop6", abx);
+	rebind(root, "loop8", stray);
+	g_autoptr(GError) e = NULL;
+	assert_false(ab_safety_check_device(root, l8, NULL, &e));
+	expect_error(e, AB_ERROR_UNSAFE, "cannot tell what 'loop8' is written to: its backing device 60:99 is not in sysfs");
+}
+
 static void test_root_device(void **state)
 {
 	const char *root = *state;
@@ -400,13 +521,15 @@ static gboolean make_image(const char *path, int kind)
 	       g_spawn_check_wait_status(status, NULL);
 }
 
-/* Attach with autoclear and keep the device open: it detaches when the
- * last opener, at worst this process's exit, closes it. */
-static gboolean attach(const char *image, int slot)
+/* Attach with autoclear and keep the device open (*fd): it detaches when
+ * the last opener, at worst this process's exit, closes it.  The device's
+ * path, or NULL. */
+static char *attach_file(const char *image, int *fd)
 {
+	char *dev = NULL;
 	int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
 	int backing = open(image, O_RDWR | O_CLOEXEC);
-	for (int tries = 0; ctl >= 0 && backing >= 0 && tries < 20 && !loops.dev[slot]; tries++) {
+	for (int tries = 0; ctl >= 0 && backing >= 0 && tries < 20 && !dev; tries++) {
 		int n = ioctl(ctl, LOOP_CTL_GET_FREE);
 		if (n < 0)
 			break;
@@ -417,8 +540,8 @@ static gboolean attach(const char *image, int slot)
 		cfg.fd = (uint32_t)backing;
 		cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR;
 		if (lfd >= 0 && ioctl(lfd, LOOP_CONFIGURE, &cfg) == 0) {
-			loops.dev[slot] = path;
-			loops.fd[slot] = lfd;
+			dev = path;
+			*fd = lfd;
 			break;
 		}
 		int e = errno;
@@ -432,7 +555,12 @@ static gboolean attach(const char *image, int slot)
 		close(backing);
 	if (ctl >= 0)
 		close(ctl);
-	return loops.dev[slot] != NULL;
+	return dev;
+}
+
+static void attach(const char *image, int slot)
+{
+	loops.dev[slot] = attach_file(image, &loops.fd[slot]);
 }
 
 static int group_setup(void **state)
@@ -542,6 +670,42 @@ static void test_really_mounted(void **state)
 	g_rmdir(mnt);
 }
 
+/* The kernel says what backs a loop device, even once the node it was
+ * attached through is gone ("NODE (deleted)" in backing_file). */
+static void test_really_backs_a_loop(void **state)
+{
+	const char *zero = loop_or_skip(LOOP_ZERO);
+	struct stat st;
+	assert_int_equal(stat(zero, &st), 0);
+	g_autofree char *alias = g_build_filename(loops.dir, "alias-node", NULL);
+	assert_int_equal(mknod(alias, S_IFBLK | 0600, st.st_rdev), 0);
+	int fd = -1;
+	g_autofree char *upper = attach_file(alias, &fd);
+	unlink(alias);
+	if (!upper)
+		skip();
+	g_autofree char *want = g_strdup_printf("it backs the loop device '%s'", upper + strlen("/dev/"));
+	expect_refusal("", zero, want);
+	g_autofree char *why = NULL;
+	assert_true(ab_safety_device_in_use("", zero, &why, NULL));
+	assert_string_equal(why, want);
+	/* The loop device itself is free, until the device behind it is
+	 * held exclusively (as swap would be). */
+	expect_free("", upper);
+	int held = open(zero, O_RDONLY | O_EXCL | O_CLOEXEC);
+	assert_true(held >= 0);
+	g_autofree char *held_why = g_strdup_printf("its backing device '%s' is in use: opened exclusively by another "
+						    "program (an active swap area, a mounted file system, an array)",
+						    zero + strlen("/dev/"));
+	expect_refusal("", upper, held_why);
+	close(held);
+	ioctl(fd, LOOP_CLR_FD, 0);
+	close(fd);
+	g_autoptr(GError) e = NULL;
+	if (!ab_safety_check_device("", zero, NULL, &e))
+		fail_msg("'%s' refused once the loop on it is gone: %s", zero, e->message);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -550,6 +714,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_partition_mounted, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_btrfs, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_holders, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_backing, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_loop_under, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_root_device, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_usage_errors, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_parse_confirmed, tree_setup, tree_teardown),
@@ -558,6 +724,7 @@ int main(void)
 		cmocka_unit_test(test_zeroed_passes),
 		cmocka_unit_test(test_partition_table),
 		cmocka_unit_test(test_really_mounted),
+		cmocka_unit_test(test_really_backs_a_loop),
 	};
 	return cmocka_run_group_tests_name("safety", tests, group_setup, group_teardown);
 }
