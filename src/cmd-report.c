@@ -102,7 +102,8 @@ static const char report_description[] =
 	"as '-', empty or null, never 0.  Lines may end in LF, CR LF or CR.  A line or FILE that\n"
 	"cannot be read is skipped with a warning naming it (20 lines a FILE, then a count of the\n"
 	"rest), as is a FILE that is neither a regular file nor a pipe (a device) or holds more than\n"
-	"64 MiB.\n"
+	"64 MiB.  A run read again (the same run id, repeat and cell; a line without a run id: the same\n"
+	"text) counts once, with one warning.\n"
 	"--html FILE also writes one page comparing the runs, grouped by cell (the run's cell, else\n"
 	"target label and workload, else machine): bar charts with 95 % intervals per phase, the\n"
 	"sweep's heat maps, I/O per member device and latency percentiles, in inline SVG with no\n"
@@ -283,7 +284,7 @@ int ab_cmd_report(int argc, char **argv, GError **error)
 	if (html_path && !html_target_ok(html_path, files, error))
 		return ab_error_exit_status(*error);
 	struct ab_run_set set;
-	ab_run_set_init(&set);
+	ab_run_set_init_once(&set);
 	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
 	for (guint i = 0; i < files->len; i++) {
 		const char *file = g_ptr_array_index(files, i);
@@ -298,6 +299,15 @@ int ab_cmd_report(int argc, char **argv, GError **error)
 		for (guint k = 0; k < problems->len; k++)
 			warn(g_ptr_array_index(problems, k));
 		g_ptr_array_set_size(problems, 0);
+	}
+	/* One run given twice (`--compare R R`, a line in two files) was
+	 * counted twice: n=2 and a CV of 0 for one measurement. */
+	if (set.dropped) {
+		g_autofree char *text = g_strdup_printf(
+			"%u run%s read again %s dropped: each run counts once (the first at '%s'; a run is known by "
+			"its run id, repeat and cell, a line without a run id by its text)",
+			set.dropped, set.dropped == 1 ? "" : "s", set.dropped == 1 ? "was" : "were", set.first_dropped);
+		warn(text);
 	}
 	if (set.runs->len == 0) {
 		ab_run_set_clear(&set);
