@@ -5,6 +5,7 @@
 #include "cmd-options.h"
 #include "commands.h"
 #include "error.h"
+#include "outfile.h"
 #include "replace-file.h"
 #include "../reports/compare.h"
 #include "../reports/report.h"
@@ -108,7 +109,8 @@ static const char report_description[] =
 	"target label and workload, else machine): bar charts with 95 % intervals per phase, the\n"
 	"sweep's heat maps, I/O per member device and latency percentiles, in inline SVG with no\n"
 	"script and nothing fetched.  FILE is replaced; anything there but a regular file (or one of\n"
-	"the FILEs read) is refused, and another user's file or symlink (exit 4).\n"
+	"the FILEs read, or a descriptor such as /dev/stdout) is refused, and another user's file or\n"
+	"any symbolic link (exit 4).\n"
 	"--compare groups the runs by cell (a matrix run's cell; else target label and workload; else\n"
 	"the machine, as a bonnie++ line's name) and prints, per figure (each phase's rate, CPU %,\n"
 	"p99 latency), each group's n, median, mean with its 95% Student t interval, CV, outliers\n"
@@ -117,7 +119,7 @@ static const char report_description[] =
 	"'*'.  Failed runs are listed, not averaged; +++++ figures are shown, not counted.  Formats:\n"
 	"text, csv (one row per figure and group), json (one object).\n"
 	"Exit status: 0 ok, 1 bad option, no run read at all or a --baseline that names no group,\n"
-	"4 an --html FILE of another user, 5 output not written.\n"
+	"4 an --html FILE of another user or a symbolic link, 5 output not written.\n"
 	"See arraybench-report(1).";
 
 gboolean ab_stdin_closed;
@@ -209,6 +211,13 @@ static gboolean html_target_ok(const char *path, GPtrArray *inputs, GError **err
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 			    "invalid --html '-': the page goes to a file (standard output has the report; "
 			    "'./-' names a file called '-')");
+		return FALSE;
+	}
+	if (ab_outfile_names_descriptor(path)) {
+		/* Run's outputs take these; a page is replaced, never appended. */
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --html '%s': the page goes to a regular file, not a descriptor (standard output "
+			    "has the report)", path);
 		return FALSE;
 	}
 	struct stat st;
