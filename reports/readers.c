@@ -77,7 +77,10 @@ static gboolean read_one(const char *name, size_t lineno, const char *p, size_t 
 			problem(problems, name, lineno, error ? error->message : "cannot be read");
 			return FALSE;
 		}
-		g_ptr_array_add(set->runs, run);
+		/* A run read before (a set that holds each once) counts as read:
+		 * the duplicate is no problem with the line. */
+		if (!ab_run_set_add_once(set, run, line) && !set->first_dropped)
+			set->first_dropped = g_strdup_printf("%s:%zu", name, lineno);
 		return TRUE;
 	}
 	problem(problems, name, lineno, "not a line of arraybench JSON or bonnie++ CSV");

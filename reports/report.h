@@ -51,14 +51,16 @@ struct ab_reader {
 extern const struct ab_reader ab_reader_json, ab_reader_csv_198, ab_reader_csv_103;
 extern const struct ab_reader *const ab_readers[];
 /* Reads every line of text (named `name` in messages) into set: runs it
- * could read are appended; each line it could not read adds one message
+ * could read are appended (to a set of ab_run_set_init_once(), a run it
+ * holds already is dropped, and the first such line named in
+ * set->first_dropped); each line it could not read adds one message
  * "NAME:LINE: what" (a char * to g_free; problems may be NULL) to problems,
  * the first AB_REPORT_MAX_PROBLEMS of them, then one "NAME: N more lines
  * could not be read" (a file of junk would otherwise hold a message a line).
  * Lines end in "\n", "\r\n" or "\r", the last one may have none; a UTF-8
  * byte order mark is skipped, UTF-16 text is one problem; header lines
  * of bonnie++'s CSV and empty lines are skipped.  Returns how many runs it
- * added.  Any bytes at all are safe to pass. */
+ * read (dropped ones too).  Any bytes at all are safe to pass. */
 #define AB_REPORT_MAX_PROBLEMS 20
 unsigned ab_report_read_text(const char *name, const char *text, size_t len, struct ab_run_set *set,
 			     GPtrArray *problems);

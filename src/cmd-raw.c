@@ -138,7 +138,8 @@ static const char raw_description[] =
 	"--write then writes random data over the same range: every DEV must be named in --yes-destroy,\n"
 	"and one that is mounted, held or in use is refused whatever it says.\n"
 	"Exit status: 0 ok, 1 bad input (no block device, a bad size), 2 an I/O error,\n"
-	"3 no permission, 4 unsafe (a write unconfirmed or in use), 5 output not written, 130 interrupted.\n"
+	"3 no permission, 4 unsafe (a write unconfirmed or in use, a --json FILE that is a symbolic\n"
+	"link), 5 output not written, 130 interrupted.\n"
 	"See arraybench-raw(1).";
 
 static void warn(const char *text)
@@ -326,6 +327,13 @@ static gboolean measure_all(const struct raw_opts *o, GArray *rdevs, struct ab_r
 	return TRUE;
 }
 
+/* --json as run's outputs are opened (src/outfile.c). */
+static gboolean open_json(const struct raw_opts *o, struct ab_outfile *json, GError **error)
+{
+	json->path = o->json_path;
+	return ab_outfiles_open(json, 1, FALSE, error);
+}
+
 int ab_cmd_raw(int argc, char **argv, GError **error)
 {
 	g_autoptr(GPtrArray) devices = g_ptr_array_new_with_free_func(g_free);
@@ -335,22 +343,20 @@ int ab_cmd_raw(int argc, char **argv, GError **error)
 	};
 	g_autoptr(GArray) rdevs = g_array_new(FALSE, FALSE, sizeof(dev_t));
 	int status = 0;
-	FILE *json = NULL;
+	struct ab_outfile json = { "--json", NULL, NULL };
 	g_autofree char *run_id = NULL;
 	if (!parse(argc, argv, &o, error) || !check_devices(&o, rdevs, error) || !check_safety(&o, error) ||
-	    !(run_id = ab_run_id_new(error)) ||
-	    (o.json_path && !(json = ab_outfile_open_append("--json", o.json_path, FALSE, error)))) {
+	    !(run_id = ab_run_id_new(error)) || !open_json(&o, &json, error)) {
 		status = ab_error_exit_status(*error);
 	} else {
 		ab_sysinfo_init();
 		ab_runner_install_signals();
 		o.params.seed = (uint64_t)g_random_int();
 		g_autoptr(ab_run) run = new_run(&o, run_id);
-		if (!measure_all(&o, rdevs, run, error) || !deliver(run, json, o.json_path, error))
+		if (!measure_all(&o, rdevs, run, error) || !deliver(run, json.f, o.json_path, error))
 			status = ab_error_exit_status(*error);
 	}
-	if (json)
-		fclose(json);
+	ab_outfiles_close(&json, 1);
 	g_strfreev(o.confirmed);
 	g_free(o.json_path);
 	g_free(o.extra);

@@ -5,6 +5,7 @@
 #include "cmd-options.h"
 #include "commands.h"
 #include "error.h"
+#include "outfile.h"
 #include "replace-file.h"
 #include "../reports/compare.h"
 #include "../reports/report.h"
@@ -102,12 +103,14 @@ static const char report_description[] =
 	"as '-', empty or null, never 0.  Lines may end in LF, CR LF or CR.  A line or FILE that\n"
 	"cannot be read is skipped with a warning naming it (20 lines a FILE, then a count of the\n"
 	"rest), as is a FILE that is neither a regular file nor a pipe (a device) or holds more than\n"
-	"64 MiB.\n"
+	"64 MiB.  A run read again (the same run id, repeat and cell; a line without a run id: the same\n"
+	"text) counts once, with one warning.\n"
 	"--html FILE also writes one page comparing the runs, grouped by cell (the run's cell, else\n"
 	"target label and workload, else machine): bar charts with 95 % intervals per phase, the\n"
 	"sweep's heat maps, I/O per member device and latency percentiles, in inline SVG with no\n"
 	"script and nothing fetched.  FILE is replaced; anything there but a regular file (or one of\n"
-	"the FILEs read) is refused, and another user's file or symlink (exit 4).\n"
+	"the FILEs read, or a descriptor such as /dev/stdout) is refused, and another user's file or\n"
+	"any symbolic link (exit 4).\n"
 	"--compare groups the runs by cell (a matrix run's cell; else target label and workload; else\n"
 	"the machine, as a bonnie++ line's name) and prints, per figure (each phase's rate, CPU %,\n"
 	"p99 latency), each group's n, median, mean with its 95% Student t interval, CV, outliers\n"
@@ -116,7 +119,7 @@ static const char report_description[] =
 	"'*'.  Failed runs are listed, not averaged; +++++ figures are shown, not counted.  Formats:\n"
 	"text, csv (one row per figure and group), json (one object).\n"
 	"Exit status: 0 ok, 1 bad option, no run read at all or a --baseline that names no group,\n"
-	"4 an --html FILE of another user, 5 output not written.\n"
+	"4 an --html FILE of another user or a symbolic link, 5 output not written.\n"
 	"See arraybench-report(1).";
 
 gboolean ab_stdin_closed;
@@ -210,6 +213,13 @@ static gboolean html_target_ok(const char *path, GPtrArray *inputs, GError **err
 			    "'./-' names a file called '-')");
 		return FALSE;
 	}
+	if (ab_outfile_names_descriptor(path)) {
+		/* Run's outputs take these; a page is replaced, never appended. */
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --html '%s': the page goes to a regular file, not a descriptor (standard output "
+			    "has the report)", path);
+		return FALSE;
+	}
 	struct stat st;
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
 		return html_symlink(path, error);
@@ -283,7 +293,7 @@ int ab_cmd_report(int argc, char **argv, GError **error)
 	if (html_path && !html_target_ok(html_path, files, error))
 		return ab_error_exit_status(*error);
 	struct ab_run_set set;
-	ab_run_set_init(&set);
+	ab_run_set_init_once(&set);
 	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
 	for (guint i = 0; i < files->len; i++) {
 		const char *file = g_ptr_array_index(files, i);
@@ -298,6 +308,15 @@ int ab_cmd_report(int argc, char **argv, GError **error)
 		for (guint k = 0; k < problems->len; k++)
 			warn(g_ptr_array_index(problems, k));
 		g_ptr_array_set_size(problems, 0);
+	}
+	/* One run given twice (`--compare R R`, a line in two files) was
+	 * counted twice: n=2 and a CV of 0 for one measurement. */
+	if (set.dropped) {
+		g_autofree char *text = g_strdup_printf(
+			"%u run%s read again %s dropped: each run counts once (the first at '%s'; a run is known by "
+			"its run id, repeat and cell, a line without a run id by its text)",
+			set.dropped, set.dropped == 1 ? "" : "s", set.dropped == 1 ? "was" : "were", set.first_dropped);
+		warn(text);
 	}
 	if (set.runs->len == 0) {
 		ab_run_set_clear(&set);

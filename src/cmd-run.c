@@ -19,54 +19,32 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* run's result files, in the order they are checked and opened. */
+enum { OUT_CSV, OUT_JSON, OUT_SWEEP_CSV, OUT_COUNT };
+
 struct outputs {
-	FILE *csv;
-	FILE *json;
-	FILE *sweep_csv;
+	struct ab_outfile file[OUT_COUNT];
 	gboolean sweep_csv_header; /* the file was empty: its first rows need the header */
 };
 
-/* Are both open on one regular file (a name, a link or a symlink to it)? */
-static gboolean same_file(FILE *a, FILE *b)
-{
-	struct stat sa, sb;
-	return a && b && fstat(fileno(a), &sa) == 0 && fstat(fileno(b), &sb) == 0 && S_ISREG(sa.st_mode) &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
+/* All or none (src/outfile.c): no symbolic link, no two of them one file. */
 static gboolean open_outputs(const struct ab_config *cfg, struct outputs *out, GError **error)
 {
-	if (cfg->csv_path && !(out->csv = ab_outfile_open_append("--csv", cfg->csv_path, cfg->user_given, error)))
+	out->file[OUT_CSV] = (struct ab_outfile){ "--csv", cfg->csv_path, NULL };
+	out->file[OUT_JSON] = (struct ab_outfile){ "--json", cfg->json_path, NULL };
+	out->file[OUT_SWEEP_CSV] = (struct ab_outfile){ "--sweep-csv", cfg->sweep_csv_path, NULL };
+	if (!ab_outfiles_open(out->file, OUT_COUNT, cfg->user_given, error))
 		return FALSE;
-	if (cfg->json_path && !(out->json = ab_outfile_open_append("--json", cfg->json_path, cfg->user_given, error)))
-		return FALSE;
-	if (cfg->sweep_csv_path) {
-		if (!(out->sweep_csv = ab_outfile_open_append("--sweep-csv", cfg->sweep_csv_path, cfg->user_given, error)))
-			return FALSE;
-		struct stat st;
-		out->sweep_csv_header = fstat(fileno(out->sweep_csv), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
-		/* Its rows in a file of bonnie++ lines or JSON lines would make
-		 * that file one report can no longer read whole. */
-		const char *other = same_file(out->sweep_csv, out->csv) ? "--csv"
-				  : same_file(out->sweep_csv, out->json) ? "--json" : NULL;
-		if (other) {
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "refusing --sweep-csv '%s': it is the file of %s",
-				    cfg->sweep_csv_path, other);
-			return FALSE;
-		}
-	}
+	FILE *sweep = out->file[OUT_SWEEP_CSV].f;
+	struct stat st;
+	out->sweep_csv_header = sweep && fstat(fileno(sweep), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
 	return TRUE;
 }
 
 static void close_outputs(struct outputs *out)
 {
-	if (out->csv)
-		fclose(out->csv);
-	if (out->json)
-		fclose(out->json);
-	if (out->sweep_csv)
-		fclose(out->sweep_csv);
-	memset(out, 0, sizeof(*out));
+	ab_outfiles_close(out->file, OUT_COUNT);
+	out->sweep_csv_header = FALSE;
 }
 
 /* Writes one output whole and flushed; FALSE if it failed. */
@@ -96,7 +74,8 @@ static gboolean deliver(const struct ab_run *run, void *data, GError **error)
 	g_autofree char *csv = has_csv ? ab_csv_format_line(run) : NULL;
 	g_autofree char *json = ab_json_format(run);
 	g_autofree char *json_line = g_strdup_printf("%s\n", json);
-	g_autofree char *sweep_rows = out->sweep_csv ? ab_sweep_csv_rows(run) : NULL;
+	FILE *csv_file = out->file[OUT_CSV].f, *json_file = out->file[OUT_JSON].f, *sweep_file = out->file[OUT_SWEEP_CSV].f;
+	g_autofree char *sweep_rows = sweep_file ? ab_sweep_csv_rows(run) : NULL;
 	g_autofree char *sweep_csv = sweep_rows && *sweep_rows && out->sweep_csv_header
 					     ? g_strconcat(ab_sweep_csv_header(), sweep_rows, NULL)
 					     : g_strdup(sweep_rows);
@@ -111,9 +90,9 @@ static gboolean deliver(const struct ab_run *run, void *data, GError **error)
 		{ cfg->quiet ? stderr : stdout, table,
 		  has_csv ? NULL : cfg->quiet ? "standard error" : "standard output" },
 		{ has_csv ? stdout : NULL, csv, "standard output" },
-		{ has_csv ? out->csv : NULL, csv, cfg->csv_path },
-		{ out->json, json_line, cfg->json_path },
-		{ out->sweep_csv, sweep_csv, cfg->sweep_csv_path },
+		{ has_csv ? csv_file : NULL, csv, cfg->csv_path },
+		{ json_file, json_line, cfg->json_path },
+		{ sweep_file, sweep_csv, cfg->sweep_csv_path },
 	};
 	/* SIGPIPE is ignored, so a closed pipe shows up here, after cleanup is
 	 * still possible.  Every output is tried; the error names the ones
@@ -181,7 +160,7 @@ int ab_cmd_run(int argc, char **argv, GError **error)
 	int status = ab_run_prepare(argc, argv, &cfg, &prep, error);
 	if (status == 0 && cfg.target.dry_run)
 		print_run_plan(&cfg, prep.run_id, prep.state_dir);
-	struct outputs out = { 0 };
+	struct outputs out = { { { 0 } }, FALSE };
 	if (status != 0 || cfg.target.dry_run || !open_outputs(&cfg, &out, error)) {
 		close_outputs(&out);
 		ab_run_prep_clear(&prep);

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Result files appended to by root (run --csv/--json, raw --json). */
+/* Result files appended to (run --csv/--json/--sweep-csv, raw --json):
+ * checked together, then opened. */
 #include "outfile.h"
 #include "error.h"
 #include "../fs-setup/trust.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,39 +18,113 @@ static gboolean foreign_owner(const struct stat *st)
 	return st->st_uid != 0 && st->st_uid != geteuid();
 }
 
-/* Outputs are appended to by root: another user's file, FIFO or symlink by
- * that name (planted in /tmp, say) is refused, and opening never blocks (a
- * FIFO with no reader fails).  With -u, USER may write where the outputs go
- * (often DIR): the directory must also be one no other user can change the
- * way to (as TMPDIR for mount points), and the file no symlink at all. */
-FILE *ab_outfile_open_append(const char *option, const char *path, gboolean under_u, GError **error)
+static gboolean digits(const char *s)
 {
-	g_autofree char *why = NULL;
-	struct stat st;
+	if (!*s)
+		return FALSE;
+	for (; *s; s++)
+		if (!g_ascii_isdigit(*s))
+			return FALSE;
+	return TRUE;
+}
+
+gboolean ab_outfile_names_descriptor(const char *path)
+{
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+	if (g_str_equal(path, "/dev/stdout") || g_str_equal(path, "/dev/stderr"))
+		return TRUE;
+	for (size_t i = 0; i < G_N_ELEMENTS(dirs); i++)
+		if (g_str_has_prefix(path, dirs[i]) && digits(path + strlen(dirs[i])))
+			return TRUE;
+	return FALSE;
+}
+
+static gboolean refuse_symlink(const struct ab_outfile *o, GError **error)
+{
+	g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing %s '%s': a symbolic link (name the file itself)",
+		    o->option, o->path);
+	return FALSE;
+}
+
+/* What an output is, to tell two apart: the file (device and inode) when
+ * it exists, else its directory's and its own name (so F, ./F and DIR/F
+ * are one before the first of them makes it); NULL for a character device
+ * (/dev/null, a terminal: any number may share one) or a directory that
+ * cannot be looked at (opening then says why). */
+static char *identity(const char *path, const struct stat *st)
+{
+	if (st)
+		return S_ISCHR(st->st_mode) ? NULL
+					    : g_strdup_printf("file %ju:%ju", (uintmax_t)st->st_dev, (uintmax_t)st->st_ino);
+	g_autofree char *dir = g_path_get_dirname(path), *base = g_path_get_basename(path);
+	struct stat d;
+	if (stat(dir, &d) != 0)
+		return NULL;
+	return g_strdup_printf("name %ju:%ju/%s", (uintmax_t)d.st_dev, (uintmax_t)d.st_ino, base);
+}
+
+/* Before anything is opened: where it lies (with -u), no symbolic link, not
+ * another user's; *id its identity. */
+static gboolean check(const struct ab_outfile *o, gboolean under_u, char **id, GError **error)
+{
+	*id = NULL;
 	if (under_u) {
-		g_autofree char *absolute = ab_path_absolute(path);
+		g_autofree char *why = NULL;
+		g_autofree char *absolute = ab_path_absolute(o->path);
 		g_autofree char *parent = g_path_get_dirname(absolute);
 		if (!ab_path_trusted(parent, &why)) {
 			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
-				    "refusing %s '%s': %s (with -u, the user could redirect it)", option, path, why);
-			return NULL;
+				    "refusing %s '%s': %s (with -u, the user could redirect it)", o->option, o->path, why);
+			return FALSE;
 		}
 	}
-	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (under_u || foreign_owner(&st))) {
-		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing %s '%s': it is a symbolic link%s", option, path,
-			    under_u ? " (with -u, outputs are not opened through one)" : " of another user");
-		return NULL;
-	}
-	if (lstat(path, &st) == 0 && !S_ISCHR(st.st_mode) && !S_ISLNK(st.st_mode) && foreign_owner(&st)) {
-		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing %s '%s': it belongs to uid %u", option, path,
+	/* A descriptor's name is a link by design: what it leads to counts. */
+	gboolean descriptor = ab_outfile_names_descriptor(o->path);
+	struct stat st;
+	gboolean exists = (descriptor ? stat(o->path, &st) : lstat(o->path, &st)) == 0;
+	if (exists && S_ISLNK(st.st_mode))
+		return refuse_symlink(o, error);
+	if (exists && !S_ISCHR(st.st_mode) && foreign_owner(&st)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing %s '%s': it belongs to uid %u", o->option, o->path,
 			    (unsigned)st.st_uid);
-		return NULL;
+		return FALSE;
 	}
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC | (under_u ? O_NOFOLLOW : 0), 0644);
+	*id = identity(o->path, exists ? &st : NULL);
+	return TRUE;
+}
+
+/* Is outs[i] one of the files of outs[0..i)? */
+static gboolean distinct(const struct ab_outfile *outs, GPtrArray *ids, size_t i, GError **error)
+{
+	const char *id = g_ptr_array_index(ids, i);
+	for (size_t k = 0; id && k < i; k++) {
+		const char *other = g_ptr_array_index(ids, k);
+		if (other && g_str_equal(other, id)) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "refusing %s '%s': it is the file of %s",
+				    outs[i].option, outs[i].path, outs[k].option);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+/* Opened without following a final symbolic link (one swapped in since the
+ * check fails), never blocking; *id becomes the identity of what opened. */
+static FILE *open_one(const struct ab_outfile *o, char **id, GError **error)
+{
+	gboolean descriptor = ab_outfile_names_descriptor(o->path);
+	int fd = open(o->path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC | (descriptor ? 0 : O_NOFOLLOW),
+		      0644);
+	struct stat st;
 	if (fd < 0) {
-		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot open '%s' for appending", path);
+		int e = errno;
+		if (e == ELOOP && !descriptor && lstat(o->path, &st) == 0 && S_ISLNK(st.st_mode))
+			refuse_symlink(o, error);
+		else
+			ab_set_error_errno(error, AB_ERROR_USAGE, e, "cannot open '%s' for appending", o->path);
 		return NULL;
 	}
+	g_autofree char *why = NULL;
 	if (fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))
 		why = g_strdup("not a file, pipe or character device");
 	else if (!S_ISCHR(st.st_mode) && foreign_owner(&st))
@@ -55,10 +132,45 @@ FILE *ab_outfile_open_append(const char *option, const char *path, gboolean unde
 	FILE *f = why ? NULL : fdopen(fd, "a");
 	if (!f) {
 		close(fd);
-		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing %s '%s': %s", option, path, why ? why : "?");
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing %s '%s': %s", o->option, o->path, why ? why : "?");
 		return NULL;
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	g_free(*id);
+	*id = identity(o->path, &st);
 	return f;
 }
 
+gboolean ab_outfiles_open(struct ab_outfile *outs, size_t n, gboolean under_u, GError **error)
+{
+	g_autoptr(GPtrArray) ids = g_ptr_array_new_full(n, g_free);
+	for (size_t i = 0; i < n; i++) {
+		char *id = NULL;
+		outs[i].f = NULL;
+		if (outs[i].path && !check(&outs[i], under_u, &id, error))
+			return FALSE;
+		g_ptr_array_add(ids, id);
+		if (!distinct(outs, ids, i, error))
+			return FALSE;
+	}
+	/* Checked again on what was opened: a name made or swapped meanwhile
+	 * (another hard link, say) is caught here. */
+	for (size_t i = 0; i < n; i++) {
+		if (!outs[i].path)
+			continue;
+		if (!(outs[i].f = open_one(&outs[i], (char **)&ids->pdata[i], error)) || !distinct(outs, ids, i, error)) {
+			ab_outfiles_close(outs, n);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+void ab_outfiles_close(struct ab_outfile *outs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (outs[i].f)
+			fclose(outs[i].f);
+		outs[i].f = NULL;
+	}
+}

@@ -5,11 +5,38 @@
 #include <glib.h>
 #include <stdio.h>
 
-/* Opens PATH for appending a result file (OPTION names it in errors):
- * another user's file, FIFO or symlink there is refused (AB_ERROR_UNSAFE)
- * and opening never blocks.  under_u: the run hands files to -u USER, so
- * the directory must be one no other user can change the way to, and the
- * file no symlink at all. */
-FILE *ab_outfile_open_append(const char *option, const char *path, gboolean under_u, GError **error);
+/* One result file a command appends to (run --csv, --json, --sweep-csv;
+ * raw --json): the option naming it, its path (NULL: not given) and, once
+ * opened, its stream. */
+struct ab_outfile {
+	const char *option;
+	const char *path;
+	FILE *f;
+};
+
+/*
+ * Opens every given output of outs[0..n) for appending, in order, after
+ * checking them all, so that a refusal leaves nothing made:
+ * - No output is opened through a symbolic link (AB_ERROR_UNSAFE): root
+ *   would write where a link planted in /tmp points, and a link of one's
+ *   own is one rule less to remember.  The one exception is a name of the
+ *   caller's own descriptors, ab_outfile_names_descriptor(): it is how a
+ *   user says "standard output" or "that pipe" (--json >(jq .)).
+ * - Another user's file or FIFO by that name is refused (AB_ERROR_UNSAFE),
+ *   and opening never blocks (a FIFO with no reader fails).
+ * - Two outputs that are one file (one name however spelled, a hard link,
+ *   one pipe) are refused (AB_ERROR_USAGE): --csv F --json F read back
+ *   counted one run twice, and sweep rows in either spoil it for report.
+ *   Character devices (/dev/null, a terminal) may take several.
+ * under_u: the run hands files to -u USER, so each output's directory must
+ * also be one no other user can change the way to.
+ */
+gboolean ab_outfiles_open(struct ab_outfile *outs, size_t n, gboolean under_u, GError **error);
+void ab_outfiles_close(struct ab_outfile *outs, size_t n);
+
+/* Does path name one of the caller's own open descriptors (/dev/stdout,
+ * /dev/stderr, /dev/fd/N, /proc/self/fd/N), symbolic links the system
+ * makes, not a file a link could steer? */
+gboolean ab_outfile_names_descriptor(const char *path);
 
 #endif

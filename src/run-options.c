@@ -954,7 +954,8 @@ static const GOptionEntry entries[] = {
 static const char run_description[] =
 	"Runs bonnie++'s phases in DIR and prints a table and a bonnie++ 1.98 CSV line.\n"
 	"Exit status: 0 ok, 1 bad input, 2 a phase failed, 3 missing resource or privilege,\n"
-	"4 unsafe target or state directory, 5 results not written, 130 interrupted.\n"
+	"4 unsafe target, state directory or output file (a symbolic link: see OUTPUT in\n"
+	"arraybench(1)), 5 results not written, 130 interrupted.\n"
 	"On a terminal, stderr shows one live status line: repeat, phase, percent done,\n"
 	"current rate, elapsed time and ETA, or what the run is doing between phases\n"
 	"(building, formatting, syncing, dropping caches, tearing down); off a terminal,\n"

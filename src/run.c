@@ -191,12 +191,45 @@ gboolean ab_run_ran_any(const struct ab_run *run, unsigned phase_flags)
 
 void ab_run_set_init(struct ab_run_set *set)
 {
-	set->runs = g_ptr_array_new_with_free_func((GDestroyNotify)ab_run_free);
+	*set = (struct ab_run_set){ .runs = g_ptr_array_new_with_free_func((GDestroyNotify)ab_run_free) };
+}
+
+void ab_run_set_init_once(struct ab_run_set *set)
+{
+	ab_run_set_init(set);
+	set->keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+}
+
+/* Each field with its length first, so that no run id or cell, however
+ * made up, reads as another's fields. */
+static char *run_key(const struct ab_run *run, const char *text)
+{
+	if (!run->run_id)
+		return g_strdup_printf("line %s", text ? text : "");
+	g_autofree char *repeat = ab_known(run->repeat) ? g_strdup_printf("%" G_GUINT64_FORMAT, run->repeat)
+						       : g_strdup("-");
+	const char *cell = run->cell ? run->cell : "";
+	return g_strdup_printf("run %zu:%s %s %c%zu:%s", strlen(run->run_id), run->run_id, repeat,
+			       run->cell ? 'c' : '-', strlen(cell), cell);
+}
+
+gboolean ab_run_set_add_once(struct ab_run_set *set, struct ab_run *run, const char *text)
+{
+	if (set->keys && !g_hash_table_add(set->keys, run_key(run, text))) {
+		ab_run_free(run);
+		set->dropped++;
+		return FALSE;
+	}
+	g_ptr_array_add(set->runs, run);
+	return TRUE;
 }
 
 void ab_run_set_clear(struct ab_run_set *set)
 {
 	if (set->runs)
 		g_ptr_array_unref(set->runs);
-	set->runs = NULL;
+	if (set->keys)
+		g_hash_table_unref(set->keys);
+	g_free(set->first_dropped);
+	*set = (struct ab_run_set){ 0 };
 }

@@ -231,6 +231,13 @@ struct ab_run {
 /* Many runs: the repeats of one, cells of a matrix, files read back. */
 struct ab_run_set {
 	GPtrArray *runs;         /* struct ab_run * */
+	/* A set made by ab_run_set_init_once() holds each run once: the keys
+	 * of the runs it holds (ab_run_set_add_once()), how many were dropped
+	 * as read before and where the first of those was ("FILE:LINE", set
+	 * by the reader).  NULL, 0, NULL in a set that holds what it is given. */
+	GHashTable *keys;
+	unsigned dropped;
+	char *first_dropped;
 };
 
 /* Everything unknown, lists empty. */
@@ -254,6 +261,16 @@ const struct ab_result *ab_run_find(const struct ab_run *run, const char *phase)
 gboolean ab_run_ran_any(const struct ab_run *run, unsigned phase_flags);
 
 void ab_run_set_init(struct ab_run_set *set);
+/* A set that counts a run read twice once (report: `--compare R R` gave n=2
+ * and a CV of 0 for one run). */
+void ab_run_set_init_once(struct ab_run_set *set);
+/* Appends run (the set takes it), unless the set holds each run once and
+ * one of the same key is there: then run is freed, set->dropped counted
+ * and FALSE returned.  A run is known by its run id, repeat and cell (the
+ * repeats of one run share its id, and a copy relabelled into another cell
+ * is another run); one without a run id (a CSV line) by text, the line it
+ * was read from. */
+gboolean ab_run_set_add_once(struct ab_run_set *set, struct ab_run *run, const char *text);
 void ab_run_set_clear(struct ab_run_set *set);
 
 #endif

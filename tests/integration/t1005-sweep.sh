@@ -163,9 +163,10 @@ is $? 5 "a sweep alone with stdout closed exits 5"
 is $? 5 "... and with -q, stderr full, exits 5"
 is "$(js "$T/q.json" 'len(cells)')" 1 "... the results whole in --json"
 
-# --sweep-csv on the file of --json or --csv (by another name too): refused
-# before anything runs, or its rows would spoil a file report reads.
-ln -s "$T/same.json" "$T/same-link"
+# --sweep-csv on the file of --json or --csv (by another name too, here a
+# hard link; a symbolic link is refused as any output's is): refused before
+# anything runs, or its rows would spoil a file report reads.
+: >"$T/same.json"; ln "$T/same.json" "$T/same-link"
 "$AB" run -d "$d" --phases sweep --sweep-file-sizes 64k --sweep-records 64k --sweep-tests write \
 	--json "$T/same.json" --sweep-csv "$T/same-link" -q >/dev/null 2>"$T/same.err"
 is $? 1 "--sweep-csv naming the --json file exits 1"

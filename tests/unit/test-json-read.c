@@ -498,6 +498,52 @@ static void test_read_text(void **state)
 	ab_run_set_clear(&set);
 }
 
+/* A set of ab_run_set_init_once() (report's) holds a run read twice once:
+ * JSON lines by run id, repeat and cell, a line without a run id by its
+ * text; a plain set (the matrix's resume) keeps what it reads. */
+static void test_read_once(void **state)
+{
+	(void)state;
+	g_autoptr(ab_run) run = full_run();
+	g_autofree char *good = ab_json_format(run);
+	g_autofree char *csv = ab_csv_format_line(run); /* ends in its newline */
+	g_autofree char *repeat3 = full_with("\"repeat\":2", "\"repeat\":3");
+	g_autofree char *other_cell = full_with("\"cell\":null", "\"cell\":\"raid5 xfs\"");
+	g_autofree char *no_id = full_with("\"run_id\":\"261203130411-13923-b6fde8\"", "\"run_id\":null");
+	g_autofree char *no_id_seed = full_with("\"run_id\":\"261203130411-13923-b6fde8\"", "\"run_id\":null ");
+	g_autofree char *other_csv = g_strdup(csv);
+	*strstr(other_csv, "fixhost") = 'F';
+	struct ab_run_set set;
+	ab_run_set_init_once(&set);
+	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
+	g_autofree char *a = g_strdup_printf("%s\n%s\n%s%s\n%s\n%s", good, repeat3, csv, other_cell, no_id, csv);
+	assert_int_equal(ab_report_read_text("a.json", a, strlen(a), &set, problems), 6);
+	assert_int_equal(set.runs->len, 5);
+	assert_int_equal(set.dropped, 1);
+	assert_string_equal(set.first_dropped, "a.json:6");
+	/* The same runs in a second file: all dropped, the first named stays. */
+	g_autofree char *b = g_strdup_printf("%s\r\n%s\n%s%s%s\n%s\n", good, no_id, csv, other_csv, no_id_seed, repeat3);
+	assert_int_equal(ab_report_read_text("b.json", b, strlen(b), &set, problems), 6);
+	assert_int_equal(problems->len, 0);
+	/* Kept: the other CSV line and the JSON line whose text differs. */
+	assert_int_equal(set.runs->len, 7);
+	assert_int_equal(set.dropped, 5);
+	assert_string_equal(set.first_dropped, "a.json:6");
+	const struct ab_run *first = g_ptr_array_index(set.runs, 0);
+	assert_int_equal(first->repeat, 2);
+	ab_run_set_clear(&set);
+	assert_null(set.runs);
+	assert_null(set.keys);
+	/* A plain set keeps both. */
+	ab_run_set_init(&set);
+	g_autofree char *twice = g_strdup_printf("%s\n%s\n%s%s", good, good, csv, csv);
+	assert_int_equal(ab_report_read_text("m.json", twice, strlen(twice), &set, NULL), 4);
+	assert_int_equal(set.runs->len, 4);
+	assert_int_equal(set.dropped, 0);
+	assert_null(set.first_dropped);
+	ab_run_set_clear(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -508,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_member_errors),
 		cmocka_unit_test(test_broken_json),
 		cmocka_unit_test(test_read_text),
+		cmocka_unit_test(test_read_once),
 	};
 	return cmocka_run_group_tests_name("json-read", tests, NULL, NULL);
 }
