@@ -5,7 +5,6 @@
  * directory as it ends (matrix-state.c); a rerun resumes. */
 #include "cmd-options.h"
 #include "commands.h"
-#include "cache.h"
 #include "error.h"
 #include "matrix-file.h"
 #include "matrix-spread.h"
@@ -16,7 +15,6 @@
 #include "run-prepare.h"
 #include "runid.h"
 #include "runner.h"
-#include "sysinfo.h"
 #include "../reports/report.h"
 
 #include <errno.h>
@@ -321,12 +319,17 @@ static void print_plan(const struct ab_matrix *m, const struct matrix_opts *o)
 		       m->repeats + 1, rounds(m, o), o->cv_limit * 100);
 }
 
-/* Every cell's options checked as run checks them, before anything runs:
- * a typo fails now, not after hours. */
+/* Every cell checked as run checks it, before anything runs: its options
+ * (ab_run_check_options) and its target's plan (ab_target_check: the
+ * level, the member count for it, md in this kernel, the devices), so that
+ * a typo or a raid6 on two images fails now, not at each visit hours
+ * later.  Each refusal names the line to blame. */
 static gboolean check_cells(const struct ab_matrix *m, GError **error)
 {
-	ab_sysinfo_init();
-	uint64_t ram = ab_sysinfo_ram_bytes();
+	/* The names the plans check (md arrays, images) are made with one. */
+	g_autofree char *run_id = ab_run_id_new(error);
+	if (!run_id)
+		return FALSE;
 	for (guint k = 0; k < m->cells->len; k++) {
 		const struct ab_matrix_cell *cell = g_ptr_array_index(m->cells, k);
 		g_autoptr(GError) local = NULL;
@@ -344,13 +347,19 @@ static gboolean check_cells(const struct ab_matrix *m, GError **error)
 		g_auto(GStrv) argv = ab_matrix_visit_argv(m, cell, 1, FALSE);
 		g_auto(ab_config_auto) cfg;
 		ab_config_init(&cfg);
-		if (!ab_run_options_parse(argv_len(argv), argv, &cfg, &local) || !ab_cache_resolve(&cfg, &local) ||
-		    !ab_config_finish(&cfg, ram, &local) || !ab_cache_check_cold_metadata(&cfg, &local) ||
-		    !ab_target_spec_check_options(&cfg.target, &local)) {
-			g_set_error(error, AB_ERROR, local->domain == AB_ERROR ? local->code : AB_ERROR_USAGE,
-				    "%s:%u: cell '%s': %s", m->name, cell->line, cell->label, local->message);
-			return FALSE;
+		uint64_t ram;
+		unsigned line = cell->line;
+		if (ab_run_check_options(argv_len(argv), argv, &cfg, &ram, &local) == 0 &&
+		    ab_target_spec_check_options(&cfg.target, &local)) {
+			if (ab_target_check(&cfg.target, run_id, NULL, &local))
+				continue;
+			line = m->target_line;
+			if (local->domain == AB_ERROR && local->code == AB_ERROR_UNSAFE && m->devices_line)
+				line = m->devices_line;
 		}
+		g_set_error(error, AB_ERROR, local->domain == AB_ERROR ? local->code : AB_ERROR_USAGE,
+			    "%s:%u: cell '%s': %s", m->name, line, cell->label, local->message);
+		return FALSE;
 	}
 	return TRUE;
 }

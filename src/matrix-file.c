@@ -663,6 +663,12 @@ static struct ab_matrix *build(struct parse *ps, const char *text, size_t len, G
 	struct ab_matrix *m = g_new0(struct ab_matrix, 1);
 	m->name = g_strdup(ps->name);
 	m->workloads_line = line_of(ps, "matrix", "workloads");
+	m->target_line = line_of(ps, "matrix", "levels");
+	if (!m->target_line)
+		m->target_line = line_of(ps, "matrix", NULL);
+	m->devices_line = line_of(ps, "matrix", "loop");
+	if (!m->devices_line)
+		m->devices_line = line_of(ps, "matrix", "members");
 	m->repeats = (unsigned)repeats;
 	m->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
 	if (!seed_given) {

@@ -32,6 +32,9 @@ struct ab_matrix {
 	GPtrArray *cells;       /* struct ab_matrix_cell * */
 	char *name;             /* the file, as given */
 	unsigned workloads_line; /* of the workloads key, 0 when none */
+	unsigned target_line;   /* what to blame when a cell's target is refused: the levels
+				 * key, else [matrix] */
+	unsigned devices_line;  /* ... when a device is refused as unsafe: loop or members */
 };
 
 /* Parses the text of matrix file `name` (its name in messages, and what
