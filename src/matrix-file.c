@@ -742,6 +742,22 @@ char **ab_matrix_visit_argv(const struct ab_matrix *m, const struct ab_matrix_ce
 	return (char **)g_ptr_array_free(a, FALSE);
 }
 
+void ab_matrix_set_workload_path(struct ab_matrix *m, const char *entry, const char *path)
+{
+	for (guint k = 0; k < m->cells->len; k++) {
+		struct ab_matrix_cell *cell = g_ptr_array_index(m->cells, k);
+		if (g_strcmp0(cell->workload, entry) != 0)
+			continue;
+		/* The matrix's own --workload word: 'options' may not hold one. */
+		for (guint i = 1; i + 1 < cell->argv->len; i++)
+			if (g_str_equal(g_ptr_array_index(cell->argv, i), "--workload")) {
+				g_free(cell->argv->pdata[i + 1]);
+				cell->argv->pdata[i + 1] = g_strdup(path);
+				break;
+			}
+	}
+}
+
 char *ab_matrix_command_line(char *const *argv)
 {
 	GString *s = g_string_new("arraybench");
