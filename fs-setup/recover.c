@@ -11,6 +11,7 @@
 #include "journal.h"
 #include "statedir.h"
 #include "../src/error.h"
+#include "../src/runid.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -112,8 +113,10 @@ static void move_aside(int dfd, const char *dir, const char *name, const char *w
 			       g_strerror(errno));
 }
 
+/* *undone (may be NULL): the steps that were left, when the journal was
+ * acted on; untouched otherwise. */
 static gboolean recover_one(int dfd, const char *dir, const char *name, ab_undo_exec_fn exec, GString *report,
-			    GError **error)
+			    int *undone, GError **error)
 {
 	g_autofree char *shown = ab_one_line(name); /* a planted name may hold a newline */
 	g_autofree char *why = NULL;
@@ -162,6 +165,8 @@ static gboolean recover_one(int dfd, const char *dir, const char *name, ab_undo_
 	if (ok) {
 		unlinkat(dfd, name, 0);
 		fsync(dfd);
+		if (undone)
+			*undone = (int)left;
 	}
 	close(fd);
 	return ok;
@@ -230,12 +235,37 @@ gboolean ab_undo_recover(const char *state_dir, ab_undo_exec_fn exec, GString *r
 			continue;
 		}
 		g_autoptr(GError) e = NULL;
-		if (!recover_one(dfd, state_dir, name, exec, report, &e)) {
+		if (!recover_one(dfd, state_dir, name, exec, report, NULL, &e)) {
 			if (ok)
 				g_propagate_error(error, g_steal_pointer(&e));
 			ok = FALSE;
 		}
 	}
+	close(dfd);
+	return ok;
+}
+
+gboolean ab_undo_recover_run(const char *state_dir, const char *run_id, ab_undo_exec_fn exec, GString *report,
+			     int *undone, GError **error)
+{
+	*undone = -1;
+	if (!ab_run_id_valid(run_id)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "invalid run id '%s'", run_id);
+		return FALSE;
+	}
+	int dfd;
+	if (!ab_state_dir_open(state_dir, FALSE, &dfd, error))
+		return FALSE;
+	if (dfd < 0)
+		return TRUE;
+	g_autofree char *hidden = g_strdup_printf(".journal-%s", run_id);
+	const char *name = hidden + 1;
+	struct stat st;
+	gboolean ok = TRUE;
+	if (fstatat(dfd, hidden, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		remove_unfinished(dfd, state_dir, hidden, report);
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		ok = recover_one(dfd, state_dir, name, exec, report, undone, error);
 	close(dfd);
 	return ok;
 }

@@ -5,7 +5,6 @@
  * directory as it ends (matrix-state.c); a rerun resumes. */
 #include "cmd-options.h"
 #include "commands.h"
-#include "cache.h"
 #include "error.h"
 #include "matrix-file.h"
 #include "matrix-spread.h"
@@ -16,8 +15,7 @@
 #include "run-prepare.h"
 #include "runid.h"
 #include "runner.h"
-#include "sysinfo.h"
-#include "../fs-setup/safety.h"
+#include "../fs-setup/recover.h"
 #include "../reports/report.h"
 
 #include <errno.h>
@@ -112,8 +110,10 @@ static gboolean opt_flag(const char *name, const char *value, gpointer data, GEr
 
 static const GOptionEntry entries[] = {
 	{ "output", 'o', G_OPTION_FLAG_FILENAME, CB(opt_out),
-	  "Results directory (made if missing): results.jsonl, results.csv, the matrix file's copy", "DIR" },
-	{ "dry-run", 0, NOARG, CB(opt_flag), "List the cells and each visit's run command, in order; touch nothing",
+	  "Results directory (made if missing): results.jsonl, results.csv, copies of the matrix file and its "
+	  "profiles", "DIR" },
+	{ "dry-run", 0, NOARG, CB(opt_flag),
+	  "Check every cell as run would, then list the cells and each visit's run command, in order; touch nothing",
 	  NULL },
 	{ "quiet", 'q', NOARG, CB(opt_flag), "No line per visit, no progress", NULL },
 	{ "fresh", 0, NOARG, CB(opt_flag),
@@ -143,6 +143,7 @@ struct matrix_ctx {
 	const struct ab_matrix *m;
 	const struct matrix_opts *o;
 	struct ab_matrix_dir dir;
+	GPtrArray *profiles;    /* struct ab_matrix_profile * the cells run */
 	GHashTable *done;
 	GHashTable *cell_runs;  /* label -> GPtrArray of struct ab_run * (for --repeat-until) */
 	gboolean sink_failed;   /* the error came from writing the results */
@@ -160,22 +161,32 @@ static void keep_run(struct matrix_ctx *c, struct ab_run *run)
 	g_ptr_array_add(a, run);
 }
 
-/* One run to the results files, JSON first (resume reads it), each synced. */
+/* One run to the results files, JSON first (resume reads it), each synced.
+ * The CSV line is made from the run as results.jsonl gives it back, as a
+ * start makes results.csv anew from it: the two files cannot differ. */
 static gboolean append_run(struct matrix_ctx *c, const struct ab_run *run, GError **error)
 {
 	g_autofree char *json = ab_json_format(run);
 	g_autofree char *line = g_strdup_printf("%s\n", json);
-	g_autofree char *csv = !run->failure && ab_csv_has_line(run) ? ab_csv_format_line(run) : NULL;
-	if (!ab_matrix_dir_append(&c->dir, c->dir.json_fd, line, error) ||
-	    (csv && !ab_matrix_dir_append(&c->dir, c->dir.csv_fd, csv, error))) {
+	g_autoptr(ab_run) back = ab_reader_json.read_line(json, NULL);
+	g_autoptr(GString) csv = g_string_new(NULL);
+	if (back)
+		ab_matrix_csv_append(csv, back);
+	if (!ab_matrix_dir_append(&c->dir, c->dir.json_fd, line, error)) {
+		c->sink_failed = TRUE;
+		return FALSE;
+	}
+	if (csv->len && !ab_matrix_dir_append(&c->dir, c->dir.csv_fd, csv->str, error)) {
+		g_autofree char *why = g_strdup_printf("%s (the run is in %s: the next start writes %s anew from it)",
+						       (*error)->message, AB_MATRIX_RESULTS_JSON, AB_MATRIX_RESULTS_CSV);
+		g_free((*error)->message);
+		(*error)->message = g_steal_pointer(&why);
 		c->sink_failed = TRUE;
 		return FALSE;
 	}
 	c->delivered = TRUE;
-	/* A copy of our own, as resume would read it back. */
-	struct ab_run *back = ab_reader_json.read_line(json, NULL);
 	if (back)
-		keep_run(c, back);
+		keep_run(c, g_steal_pointer(&back));
 	return TRUE;
 }
 
@@ -222,7 +233,12 @@ static int visit(struct matrix_ctx *c, const struct ab_matrix_cell *cell, unsign
 	g_autoptr(GError) local = NULL;
 	c->sink_failed = c->delivered = FALSE;
 	int status = ab_run_prepare(argv_len(argv), argv, &cfg, &prep, &local);
-	if (status == 0) {
+	/* Its run id first, where a resume after a kill looks for what the
+	 * visit left: no visit starts that a resume could not find. */
+	if (status == 0 && !ab_matrix_dir_set_visit(&c->dir, prep.run_id, prep.state_dir, &local)) {
+		c->sink_failed = TRUE;
+		status = ab_error_exit_status(local);
+	} else if (status == 0) {
 		struct ab_pipeline p = {
 			.cfg = &cfg, .run_id = prep.run_id, .state_dir = prep.state_dir, .dir_fd = prep.dir_fd,
 			.ram_bytes = prep.ram_bytes, .deliver = deliver, .deliver_data = c,
@@ -231,6 +247,9 @@ static int visit(struct matrix_ctx *c, const struct ab_matrix_cell *cell, unsign
 		prep.dir_fd = -1; /* the pipeline closes it */
 		if (!ab_pipeline_run(&p, &local))
 			status = ab_error_exit_status(local);
+		/* Unwound, or it said what it could not undo ('arraybench
+		 * cleanup' retries that): nothing left for a resume to find. */
+		ab_matrix_dir_clear_visit(&c->dir);
 	}
 	g_autofree char *run_id = g_strdup(prep.run_id);
 	ab_run_prep_clear(&prep);
@@ -322,32 +341,17 @@ static void print_plan(const struct ab_matrix *m, const struct matrix_opts *o)
 		       m->repeats + 1, rounds(m, o), o->cv_limit * 100);
 }
 
-/* The devices a cell names, as run checks them: one in use is refused now,
- * not at the first visit (with the results directory made).  The cells
- * share their members, so each is checked once. */
-static gboolean check_devices(const struct ab_target_spec *spec, GHashTable *checked, GError **error)
-{
-	const char *const *confirmed = (const char *const *)spec->confirmed;
-	const char *one[] = { spec->device, NULL };
-	const char *const *devices = spec->device ? one : (const char *const *)spec->members;
-	for (; devices && *devices; devices++) {
-		const char *dev = *devices;
-		if (g_hash_table_contains(checked, dev))
-			continue;
-		if (!ab_safety_check_device("", dev, confirmed, error))
-			return FALSE;
-		g_hash_table_add(checked, g_strdup(dev));
-	}
-	return TRUE;
-}
-
-/* Every cell's options checked as run checks them, before anything runs:
- * a typo fails now, not after hours. */
+/* Every cell checked as run checks it, before anything runs: its options
+ * (ab_run_check_options) and its target's plan (ab_target_check: the
+ * level, the member count for it, md in this kernel, the devices), so that
+ * a typo or a raid6 on two images fails now, not at each visit hours
+ * later.  Each refusal names the line to blame. */
 static gboolean check_cells(const struct ab_matrix *m, GError **error)
 {
-	ab_sysinfo_init();
-	uint64_t ram = ab_sysinfo_ram_bytes();
-	g_autoptr(GHashTable) checked = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	/* The names the plans check (md arrays, images) are made with one. */
+	g_autofree char *run_id = ab_run_id_new(error);
+	if (!run_id)
+		return FALSE;
 	for (guint k = 0; k < m->cells->len; k++) {
 		const struct ab_matrix_cell *cell = g_ptr_array_index(m->cells, k);
 		g_autoptr(GError) local = NULL;
@@ -365,19 +369,81 @@ static gboolean check_cells(const struct ab_matrix *m, GError **error)
 		g_auto(GStrv) argv = ab_matrix_visit_argv(m, cell, 1, FALSE);
 		g_auto(ab_config_auto) cfg;
 		ab_config_init(&cfg);
-		if (!ab_run_options_parse(argv_len(argv), argv, &cfg, &local) || !ab_cache_resolve(&cfg, &local) ||
-		    !ab_config_finish(&cfg, ram, &local) || !ab_cache_check_cold_metadata(&cfg, &local) ||
-		    !ab_target_spec_check_options(&cfg.target, &local) || !check_devices(&cfg.target, checked, &local)) {
-			g_set_error(error, AB_ERROR, local->domain == AB_ERROR ? local->code : AB_ERROR_USAGE,
-				    "%s:%u: cell '%s': %s", m->name, cell->line, cell->label, local->message);
-			return FALSE;
+		uint64_t ram;
+		unsigned line = cell->line;
+		if (ab_run_check_options(argv_len(argv), argv, &cfg, &ram, &local) == 0 &&
+		    ab_target_spec_check_options(&cfg.target, &local)) {
+			if (ab_target_check(&cfg.target, run_id, NULL, &local))
+				continue;
+			line = m->target_line;
+			if (local->domain == AB_ERROR && local->code == AB_ERROR_UNSAFE && m->devices_line)
+				line = m->devices_line;
 		}
+		g_set_error(error, AB_ERROR, local->domain == AB_ERROR ? local->code : AB_ERROR_USAGE,
+			    "%s:%u: cell '%s': %s", m->name, line, cell->label, local->message);
+		return FALSE;
 	}
 	return TRUE;
 }
 
+/* A start killed mid-visit (kill -9, a power cut) left that visit's
+ * target built: its journal, named by DIR's visit.inflight, is undone now,
+ * as 'arraybench cleanup' would, and only it. */
+static int undo_dead_visit(struct matrix_ctx *c, GError **error)
+{
+	g_autofree char *run_id = NULL, *state_dir = NULL;
+	if (!ab_matrix_dir_get_visit(&c->dir, &run_id, &state_dir, error))
+		return ab_error_exit_status(*error);
+	if (!run_id)
+		return 0;
+	g_autoptr(GString) report = g_string_new(NULL);
+	int undone;
+	if (!ab_undo_recover_run(state_dir, run_id, ab_undo_exec_real, report, &undone, error)) {
+		g_prefix_error(error, "cannot undo what the visit that was running when the matrix died (run %s) "
+			       "left: ", run_id);
+		return ab_error_exit_status(*error);
+	}
+	if (undone < 0 && report->len) {
+		/* Its run still going, or a journal it would not act on. */
+		g_strchomp(report->str);
+		g_autofree char *first = g_strndup(report->str, strcspn(report->str, "\n"));
+		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
+			    "cannot undo what the visit that was running when the matrix died (run %s) left: %s",
+			    run_id, first);
+		return AB_ERROR_SKIPPED;
+	}
+	if (undone >= 0)
+		fprintf(stderr,
+			"arraybench: warning: the visit that was running when the matrix died (run %s) had left "
+			"its target built: undone now (%d steps)\n",
+			run_id, undone);
+	ab_matrix_dir_clear_visit(&c->dir);
+	return 0;
+}
+
+/* results.jsonl is the record, results.csv made from it: a CSV append that
+ * failed (a full disk) or a kill between the two appends is mended here. */
+static int sync_csv(struct matrix_ctx *c, const struct ab_run_set *set, GError **error)
+{
+	g_autofree char *want = ab_matrix_csv_text(set);
+	size_t len = strlen(want);
+	unsigned old_lines;
+	if (!ab_matrix_dir_sync_csv(&c->dir, want, len, &old_lines, error))
+		return ab_error_exit_status(*error);
+	if (old_lines != G_MAXUINT) {
+		unsigned lines = 0;
+		for (const char *p = want; *p; p++)
+			lines += *p == '\n';
+		fprintf(stderr,
+			"arraybench: warning: '%s/%s' was not the CSV of the runs in %s (%u lines where they make "
+			"%u): written anew from it\n",
+			c->o->out_dir, AB_MATRIX_RESULTS_CSV, AB_MATRIX_RESULTS_JSON, old_lines, lines);
+	}
+	return 0;
+}
+
 /* The results directory: made or resumed, refused when it is another's or
- * holds another version of the matrix. */
+ * holds another version of the matrix or of one of its profiles. */
 static int open_results(struct matrix_ctx *c, const char *text, size_t len, GError **error)
 {
 	const struct matrix_opts *o = c->o;
@@ -399,12 +465,35 @@ static int open_results(struct matrix_ctx *c, const char *text, size_t len, GErr
 			    c->m->name, o->out_dir, AB_MATRIX_COPY);
 		return AB_ERROR_USAGE;
 	}
+	const struct ab_matrix_profile *changed = NULL;
+	gboolean copy_changed = FALSE;
+	if (state == AB_MATRIX_DIR_SAME &&
+	    !ab_matrix_dir_profile_changed(&c->dir, c->profiles, &changed, &copy_changed, error))
+		return ab_error_exit_status(*error);
+	if (changed && copy_changed && !o->fresh) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "'%s/%s' is not the copy of profile '%s' the matrix was started with (edited in DIR?): "
+			    "put it back, or give --fresh to start over (the old results are moved aside)",
+			    o->out_dir, changed->copy, changed->entry);
+		return AB_ERROR_USAGE;
+	}
+	if (changed && !o->fresh) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "%s profile '%s' is not the one the matrix in '%s' was started with (that one is its "
+			    "%s): give --fresh to start over (the old results are moved aside) or another -o DIR",
+			    g_path_is_absolute(changed->entry) ? "the" : "this arraybench's built-in", changed->entry,
+			    o->out_dir, changed->copy);
+		return AB_ERROR_USAGE;
+	}
+	int status = state == AB_MATRIX_DIR_NEW ? 0 : undo_dead_visit(c, error);
+	if (status)
+		return status;
 	if (o->fresh && state != AB_MATRIX_DIR_NEW) {
 		if (!ab_matrix_dir_move_aside(&c->dir, error))
 			return ab_error_exit_status(*error);
 		state = AB_MATRIX_DIR_NEW;
 	}
-	if (state == AB_MATRIX_DIR_NEW && !ab_matrix_dir_start(&c->dir, text, len, c->m->sha256, error))
+	if (state == AB_MATRIX_DIR_NEW && !ab_matrix_dir_start(&c->dir, text, len, c->m->sha256, c->profiles, error))
 		return ab_error_exit_status(*error);
 	gboolean trimmed;
 	if (!ab_matrix_dir_open_results(&c->dir, &trimmed, error))
@@ -419,20 +508,20 @@ static int open_results(struct matrix_ctx *c, const char *text, size_t len, GErr
 	ab_run_set_init(&set);
 	g_autofree char *name = g_build_filename(o->out_dir, AB_MATRIX_RESULTS_JSON, NULL);
 	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
-	c->done = ab_matrix_done_read(name, done_text, done_len, o->retry_failed, &set, problems);
+	unsigned failed;
+	c->done = ab_matrix_done_read(name, done_text, done_len, o->retry_failed, &set, problems, &failed);
+	c->failed_before = o->retry_failed ? 0 : failed;
 	for (guint i = 0; i < problems->len; i++)
 		fprintf(stderr, "arraybench: warning: %s (skipped)\n",
 			(const char *)g_ptr_array_index(problems, i));
+	status = sync_csv(c, &set, error);
 	for (guint i = 0; i < set.runs->len; i++) {
 		struct ab_run *r = g_ptr_array_index(set.runs, i);
-		if (!r->cell)
-			continue;
-		if (r->failure && !o->retry_failed)
-			c->failed_before++;
-		keep_run(c, g_ptr_array_steal_index(set.runs, i--));
+		if (r->cell)
+			keep_run(c, g_ptr_array_steal_index(set.runs, i--));
 	}
 	ab_run_set_clear(&set);
-	return 0;
+	return status;
 }
 
 static int matrix_main(struct matrix_opts *o, GError **error)
@@ -498,7 +587,17 @@ static int matrix_main(struct matrix_opts *o, GError **error)
 	struct matrix_ctx c = { .m = m, .o = o };
 	ab_matrix_dir_init(&c.dir);
 	c.cell_runs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
-	int status = open_results(&c, text, len, error);
+	c.profiles = ab_matrix_profiles_read(m, error);
+	int status = c.profiles ? open_results(&c, text, len, error) : AB_ERROR_USAGE;
+	/* A profile file runs from its copy: the text the digest is of, even
+	 * if the file is edited while the matrix runs. */
+	for (guint i = 0; status == 0 && i < c.profiles->len; i++) {
+		const struct ab_matrix_profile *p = g_ptr_array_index(c.profiles, i);
+		if (g_path_is_absolute(p->entry)) {
+			g_autofree char *copy = g_build_filename(o->out_dir, p->copy, NULL);
+			ab_matrix_set_workload_path(m, p->entry, copy);
+		}
+	}
 	if (status == 0 && chdir("/") != 0) {
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot change to '/'");
 		status = AB_ERROR_SKIPPED;
@@ -526,6 +625,8 @@ static int matrix_main(struct matrix_opts *o, GError **error)
 		}
 	}
 	ab_matrix_dir_clear(&c.dir);
+	if (c.profiles)
+		g_ptr_array_unref(c.profiles);
 	if (c.done)
 		g_hash_table_unref(c.done);
 	g_hash_table_unref(c.cell_runs);

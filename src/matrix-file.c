@@ -663,6 +663,12 @@ static struct ab_matrix *build(struct parse *ps, const char *text, size_t len, G
 	struct ab_matrix *m = g_new0(struct ab_matrix, 1);
 	m->name = g_strdup(ps->name);
 	m->workloads_line = line_of(ps, "matrix", "workloads");
+	m->target_line = line_of(ps, "matrix", "levels");
+	if (!m->target_line)
+		m->target_line = line_of(ps, "matrix", NULL);
+	m->devices_line = line_of(ps, "matrix", "loop");
+	if (!m->devices_line)
+		m->devices_line = line_of(ps, "matrix", "members");
 	m->repeats = (unsigned)repeats;
 	m->sha256 = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
 	if (!seed_given) {
@@ -734,6 +740,22 @@ char **ab_matrix_visit_argv(const struct ab_matrix *m, const struct ab_matrix_ce
 		g_ptr_array_add(a, g_strdup("-q"));
 	g_ptr_array_add(a, NULL);
 	return (char **)g_ptr_array_free(a, FALSE);
+}
+
+void ab_matrix_set_workload_path(struct ab_matrix *m, const char *entry, const char *path)
+{
+	for (guint k = 0; k < m->cells->len; k++) {
+		struct ab_matrix_cell *cell = g_ptr_array_index(m->cells, k);
+		if (g_strcmp0(cell->workload, entry) != 0)
+			continue;
+		/* The matrix's own --workload word: 'options' may not hold one. */
+		for (guint i = 1; i + 1 < cell->argv->len; i++)
+			if (g_str_equal(g_ptr_array_index(cell->argv, i), "--workload")) {
+				g_free(cell->argv->pdata[i + 1]);
+				cell->argv->pdata[i + 1] = g_strdup(path);
+				break;
+			}
+	}
 }
 
 char *ab_matrix_command_line(char *const *argv)

@@ -32,6 +32,9 @@ struct ab_matrix {
 	GPtrArray *cells;       /* struct ab_matrix_cell * */
 	char *name;             /* the file, as given */
 	unsigned workloads_line; /* of the workloads key, 0 when none */
+	unsigned target_line;   /* what to blame when a cell's target is refused: the levels
+				 * key, else [matrix] */
+	unsigned devices_line;  /* ... when a device is refused as unsafe: loop or members */
 };
 
 /* Parses the text of matrix file `name` (its name in messages, and what
@@ -51,6 +54,11 @@ uint64_t ab_matrix_visit_seed(uint64_t matrix_seed, const char *label, unsigned 
  * "-x 1 -z SEED", then "-q" when quiet. */
 char **ab_matrix_visit_argv(const struct ab_matrix *m, const struct ab_matrix_cell *cell, unsigned repeat,
 			    gboolean quiet);
+
+/* The cells of workload `entry` run the profile at `path` instead (its
+ * copy in the results directory): their --workload word is replaced; the
+ * label and cell->workload stay as the file names it. */
+void ab_matrix_set_workload_path(struct ab_matrix *m, const char *entry, const char *path);
 
 /* "arraybench run ..." with each word quoted for a shell where it must be. */
 char *ab_matrix_command_line(char *const *argv);

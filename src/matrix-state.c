@@ -2,6 +2,8 @@
 /* The matrix's results directory and resuming from it (matrix-state.h). */
 #include "matrix-state.h"
 #include "error.h"
+#include "replace-file.h"
+#include "runid.h"
 #include "../reports/report.h"
 
 #include <errno.h>
@@ -12,8 +14,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* What --fresh moves aside: the files, and the directory of the profiles'
+ * copies. */
 static const char *const own_files[] = { AB_MATRIX_RESULTS_JSON, AB_MATRIX_RESULTS_CSV, AB_MATRIX_COPY,
-					 AB_MATRIX_DIGEST, NULL };
+					 AB_MATRIX_DIGEST, AB_MATRIX_PROFILES, NULL };
 
 enum ab_matrix_dir_state ab_matrix_dir_state(const char *stored, gboolean any_results, const char *digest)
 {
@@ -46,9 +50,11 @@ gboolean ab_matrix_done_has(GHashTable *done, const char *label, unsigned repeat
 }
 
 GHashTable *ab_matrix_done_read(const char *name, const char *text, size_t len, gboolean retry_failed,
-				struct ab_run_set *runs, GPtrArray *problems)
+				struct ab_run_set *runs, GPtrArray *problems, unsigned *failed)
 {
 	GHashTable *done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_autoptr(GHashTable) ran = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	g_autoptr(GHashTable) failures = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	struct ab_run_set set;
 	ab_run_set_init(&set);
 	if (text)
@@ -58,15 +64,62 @@ GHashTable *ab_matrix_done_read(const char *name, const char *text, size_t len, 
 		/* Only our own lines: a run with its cell and matrix repeat. */
 		if (!r->cell || r->repeat == AB_UNSET || r->repeat == 0 || r->repeat > G_MAXUINT)
 			continue;
-		if (r->failure && retry_failed)
-			continue;
-		g_hash_table_add(done, ab_matrix_visit_key(r->cell, (unsigned)r->repeat));
+		g_hash_table_add(r->failure ? failures : ran, ab_matrix_visit_key(r->cell, (unsigned)r->repeat));
 	}
+	/* A visit that failed and then ran (--retry-failed) is a visit that
+	 * ran: its failure no longer counts. */
+	unsigned still_failed = 0;
+	GHashTableIter it;
+	gpointer key;
+	g_hash_table_iter_init(&it, failures);
+	while (g_hash_table_iter_next(&it, &key, NULL))
+		if (!g_hash_table_contains(ran, key)) {
+			still_failed++;
+			if (!retry_failed)
+				g_hash_table_add(done, g_strdup(key));
+		}
+	g_hash_table_iter_init(&it, ran);
+	while (g_hash_table_iter_next(&it, &key, NULL))
+		g_hash_table_add(done, g_strdup(key));
+	if (failed)
+		*failed = still_failed;
 	if (runs)
 		g_ptr_array_extend_and_steal(runs->runs, g_steal_pointer(&set.runs));
 	else
 		ab_run_set_clear(&set);
 	return done;
+}
+
+void ab_matrix_csv_append(GString *out, const struct ab_run *run)
+{
+	if (!run->failure)
+		ab_writer_csv.write_run(run, out, NULL);
+}
+
+char *ab_matrix_csv_text(const struct ab_run_set *set)
+{
+	GString *out = g_string_new(NULL);
+	for (guint i = 0; i < set->runs->len; i++)
+		ab_matrix_csv_append(out, g_ptr_array_index(set->runs, i));
+	return g_string_free(out, FALSE);
+}
+
+GHashTable *ab_matrix_digests_parse(const char *text)
+{
+	g_autoptr(GHashTable) out = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	g_auto(GStrv) lines = g_strsplit(text ? text : "", "\n", -1);
+	for (char **l = lines; *l; l++) {
+		if (!**l)
+			continue;
+		/* sha256sum's "DIGEST  NAME" (text mode) or "DIGEST *NAME". */
+		char *digest = ab_matrix_digest_parse(*l);
+		if (!digest || (*l)[64] != ' ' || ((*l)[65] != ' ' && (*l)[65] != '*') || !(*l)[66]) {
+			g_free(digest);
+			return NULL;
+		}
+		g_hash_table_insert(out, g_strdup(*l + 66), digest);
+	}
+	return g_hash_table_size(out) ? g_steal_pointer(&out) : NULL;
 }
 
 void ab_matrix_dir_init(struct ab_matrix_dir *d)
@@ -199,7 +252,7 @@ gboolean ab_matrix_dir_check(const struct ab_matrix_dir *d, const char *digest, 
 	g_autofree char *text = NULL;
 	size_t len;
 	gboolean any = exists(d, AB_MATRIX_RESULTS_JSON) || exists(d, AB_MATRIX_RESULTS_CSV) ||
-		       exists(d, AB_MATRIX_COPY);
+		       exists(d, AB_MATRIX_COPY) || exists(d, AB_MATRIX_PROFILES);
 	if (!exists(d, AB_MATRIX_DIGEST)) {
 		*state = ab_matrix_dir_state(NULL, any, digest);
 		return TRUE;
@@ -239,9 +292,10 @@ gboolean ab_matrix_dir_move_aside(const struct ab_matrix_dir *d, GError **error)
 		struct stat st;
 		if (fstatat(d->fd, *n, &st, AT_SYMLINK_NOFOLLOW) != 0)
 			continue;
-		if (!S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
-			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
-				    "refusing to move '%s/%s' aside: not a regular file of ours", d->path, *n);
+		gboolean dir = g_str_equal(*n, AB_MATRIX_PROFILES);
+		if (!(dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode)) || st.st_uid != geteuid()) {
+			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing to move '%s/%s' aside: not a %s of ours",
+				    d->path, *n, dir ? "directory" : "regular file");
 			return FALSE;
 		}
 		g_autofree char *to = g_strdup_printf("%s.%s", *n, stamp);
@@ -288,19 +342,110 @@ static gboolean write_new(const struct ab_matrix_dir *d, const char *name, const
 	return ok;
 }
 
-/* Both files or neither: a start cut short (a full disk) left an empty
- * matrix.sha256, and the rerun refused DIR as holding no digest. */
-gboolean ab_matrix_dir_start(const struct ab_matrix_dir *d, const char *text, size_t len, const char *digest,
-			     GError **error)
+/* Undoes write_profiles(): the directory is ours, made by it. */
+static void remove_profiles(const struct ab_matrix_dir *d, GPtrArray *profiles)
 {
-	g_autofree char *line = g_strdup_printf("%s  %s\n", digest, AB_MATRIX_COPY);
+	for (guint i = 0; i < profiles->len; i++)
+		unlinkat(d->fd, ((const struct ab_matrix_profile *)g_ptr_array_index(profiles, i))->copy, 0);
+	unlinkat(d->fd, AB_MATRIX_PROFILES, AT_REMOVEDIR);
+}
+
+/* The profiles' copies, in a directory of their own made now (all or
+ * none). */
+static gboolean write_profiles(const struct ab_matrix_dir *d, GPtrArray *profiles, GError **error)
+{
+	if (mkdirat(d->fd, AB_MATRIX_PROFILES, 0755) != 0) {
+		ab_set_error_errno(error, AB_ERROR_OUTPUT, errno, "cannot make '%s/%s'", d->path, AB_MATRIX_PROFILES);
+		return FALSE;
+	}
+	int pfd = openat(d->fd, AB_MATRIX_PROFILES, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (pfd < 0 || fstat(pfd, &st) != 0 || st.st_uid != geteuid()) {
+		ab_set_error_errno(error, AB_ERROR_UNSAFE, pfd < 0 ? errno : EPERM, "cannot use '%s/%s' just made",
+				   d->path, AB_MATRIX_PROFILES);
+		if (pfd >= 0)
+			close(pfd);
+		return FALSE; /* not what was made: left alone */
+	}
+	struct ab_matrix_dir sub = { .path = g_build_filename(d->path, AB_MATRIX_PROFILES, NULL), .fd = pfd };
+	gboolean ok = TRUE;
+	for (guint i = 0; ok && i < profiles->len; i++) {
+		const struct ab_matrix_profile *p = g_ptr_array_index(profiles, i);
+		ok = write_new(&sub, p->copy + strlen(AB_MATRIX_PROFILES "/"), p->text, p->len, error);
+	}
+	if (ok && fsync(pfd) != 0) {
+		ab_set_error_errno(error, AB_ERROR_OUTPUT, errno, "cannot write '%s'", sub.path);
+		ok = FALSE;
+	}
+	g_free(sub.path);
+	close(pfd);
+	if (!ok)
+		remove_profiles(d, profiles);
+	return ok;
+}
+
+/* All the files or none: a start cut short (a full disk) left an empty
+ * matrix.sha256, and the rerun refused DIR as holding no digest.  The
+ * digests go last: with them, DIR is a matrix's. */
+gboolean ab_matrix_dir_start(const struct ab_matrix_dir *d, const char *text, size_t len, const char *digest,
+			     GPtrArray *profiles, GError **error)
+{
+	g_autoptr(GString) lines = g_string_new(NULL);
+	g_string_append_printf(lines, "%s  %s\n", digest, AB_MATRIX_COPY);
+	for (guint i = 0; profiles && i < profiles->len; i++) {
+		const struct ab_matrix_profile *p = g_ptr_array_index(profiles, i);
+		g_string_append_printf(lines, "%s  %s\n", p->sha256, p->copy);
+	}
 	if (!write_new(d, AB_MATRIX_COPY, text, len, error))
 		return FALSE;
-	if (!write_new(d, AB_MATRIX_DIGEST, line, strlen(line), error)) {
+	if (profiles && profiles->len && !write_profiles(d, profiles, error)) {
+		unlinkat(d->fd, AB_MATRIX_COPY, 0);
+		return FALSE;
+	}
+	if (!write_new(d, AB_MATRIX_DIGEST, lines->str, lines->len, error)) {
+		if (profiles && profiles->len)
+			remove_profiles(d, profiles);
 		unlinkat(d->fd, AB_MATRIX_COPY, 0);
 		return FALSE;
 	}
 	fsync(d->fd);
+	return TRUE;
+}
+
+gboolean ab_matrix_dir_profile_changed(const struct ab_matrix_dir *d, GPtrArray *profiles,
+				       const struct ab_matrix_profile **changed, gboolean *copy_changed,
+				       GError **error)
+{
+	*changed = NULL;
+	*copy_changed = FALSE;
+	g_autofree char *text = NULL;
+	size_t len;
+	if (!ab_matrix_dir_read(d, AB_MATRIX_DIGEST, &text, &len, error))
+		return FALSE;
+	g_autoptr(GHashTable) stored = ab_matrix_digests_parse(text);
+	if (!stored) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "'%s/%s' holds no SHA-256 digest: give another -o DIR", d->path, AB_MATRIX_DIGEST);
+		return FALSE;
+	}
+	for (guint i = 0; profiles && i < profiles->len && !*changed; i++) {
+		const struct ab_matrix_profile *p = g_ptr_array_index(profiles, i);
+		const char *was = g_hash_table_lookup(stored, p->copy);
+		if (!was || g_ascii_strcasecmp(was, p->sha256) != 0) {
+			*changed = p;
+			break;
+		}
+		/* The copy is what the visits of a profile file run: one
+		 * edited in DIR (for the original) is a change too. */
+		g_autofree char *copy = NULL;
+		size_t copy_len;
+		if (!ab_matrix_dir_read(d, p->copy, &copy, &copy_len, error))
+			return FALSE;
+		if (!copy || copy_len != p->len || memcmp(copy, p->text, copy_len) != 0) {
+			*changed = p;
+			*copy_changed = TRUE;
+		}
+	}
 	return TRUE;
 }
 
@@ -328,6 +473,8 @@ static gboolean trim_torn(const struct ab_matrix_dir *d, const char *name, int f
 	return TRUE;
 }
 
+/* results.csv needs no trimming: ab_matrix_dir_sync_csv() makes it anew
+ * from results.jsonl whenever it is anything else. */
 gboolean ab_matrix_dir_open_results(struct ab_matrix_dir *d, gboolean *trimmed, GError **error)
 {
 	*trimmed = FALSE;
@@ -337,8 +484,74 @@ gboolean ab_matrix_dir_open_results(struct ab_matrix_dir *d, gboolean *trimmed, 
 	d->csv_fd = open_own(d, AB_MATRIX_RESULTS_CSV, O_RDWR | O_APPEND | O_CREAT, error);
 	if (d->csv_fd < 0)
 		return FALSE;
-	return trim_torn(d, AB_MATRIX_RESULTS_JSON, d->json_fd, trimmed, error) &&
-	       trim_torn(d, AB_MATRIX_RESULTS_CSV, d->csv_fd, trimmed, error);
+	return trim_torn(d, AB_MATRIX_RESULTS_JSON, d->json_fd, trimmed, error);
+}
+
+static unsigned count_lines(const char *text, size_t len)
+{
+	unsigned n = 0;
+	for (size_t i = 0; i < len; i++)
+		n += text[i] == '\n';
+	return n + (len && text[len - 1] != '\n');
+}
+
+gboolean ab_matrix_dir_sync_csv(struct ab_matrix_dir *d, const char *want, size_t want_len, unsigned *old_lines,
+				GError **error)
+{
+	*old_lines = G_MAXUINT;
+	g_autofree char *have = NULL;
+	size_t have_len;
+	if (lseek(d->csv_fd, 0, SEEK_SET) != 0 || !read_fd(d, AB_MATRIX_RESULTS_CSV, d->csv_fd, &have, &have_len, error))
+		return FALSE;
+	if (have_len == want_len && memcmp(have, want, want_len) == 0)
+		return TRUE;
+	g_autofree char *what = g_strdup_printf("the CSV of the runs in %s", AB_MATRIX_RESULTS_JSON);
+	if (!ab_replace_file_at(what, d->fd, d->path, AB_MATRIX_RESULTS_CSV, want, want_len, error))
+		return FALSE;
+	/* The name is the new file now: append to that one. */
+	close(d->csv_fd);
+	d->csv_fd = open_own(d, AB_MATRIX_RESULTS_CSV, O_RDWR | O_APPEND, error);
+	if (d->csv_fd < 0)
+		return FALSE;
+	*old_lines = count_lines(have, have_len);
+	return TRUE;
+}
+
+gboolean ab_matrix_dir_set_visit(const struct ab_matrix_dir *d, const char *run_id, const char *state_dir,
+				 GError **error)
+{
+	g_autofree char *dir = g_strescape(state_dir, NULL);
+	g_autofree char *text = g_strdup_printf("%s\n%s\n", run_id, dir);
+	return ab_replace_file_at("the visit in flight's run id", d->fd, d->path, AB_MATRIX_VISIT, text, strlen(text),
+				  error);
+}
+
+gboolean ab_matrix_dir_get_visit(const struct ab_matrix_dir *d, char **run_id, char **state_dir, GError **error)
+{
+	*run_id = *state_dir = NULL;
+	g_autofree char *text = NULL;
+	size_t len;
+	if (!ab_matrix_dir_read(d, AB_MATRIX_VISIT, &text, &len, error))
+		return FALSE;
+	if (!text)
+		return TRUE;
+	g_auto(GStrv) lines = g_strsplit(text, "\n", 3);
+	if (len != strlen(text) || g_strv_length(lines) != 3 || !ab_run_id_valid(lines[0]) || !*lines[1] ||
+	    *lines[2]) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "'%s/%s' is not a run id and a state directory, as a matrix writes it: check what the "
+			    "visit it names left ('arraybench cleanup'), then remove it",
+			    d->path, AB_MATRIX_VISIT);
+		return FALSE;
+	}
+	*run_id = g_strdup(lines[0]);
+	*state_dir = g_strcompress(lines[1]);
+	return TRUE;
+}
+
+void ab_matrix_dir_clear_visit(const struct ab_matrix_dir *d)
+{
+	unlinkat(d->fd, AB_MATRIX_VISIT, 0);
 }
 
 gboolean ab_matrix_dir_append(const struct ab_matrix_dir *d, int fd, const char *text, GError **error)

@@ -5,19 +5,24 @@
 /*
  * A matrix's results directory (-o DIR): the files the matrix makes there,
  * appended to as each visit ends, and what a rerun reads back to resume.
- * DIR/matrix.ini is a copy of the matrix file, DIR/matrix.sha256 its digest
- * (sha256sum's format), DIR/results.jsonl one JSON run per visit,
- * DIR/results.csv the bonnie++ lines.  Nothing else in DIR is touched.
+ * DIR/matrix.ini is a copy of the matrix file, DIR/matrix.workloads/ a copy
+ * of each workload profile its cells run, DIR/matrix.sha256 their digests
+ * (sha256sum's format), DIR/results.jsonl one JSON run per visit (the
+ * record), DIR/results.csv the bonnie++ lines of those runs (derived from
+ * it), DIR/visit.inflight the run id of the visit in flight.  Nothing else
+ * in DIR is touched.
  */
 
 #include <glib.h>
 
+#include "matrix-profiles.h"
 #include "run.h"
 
 #define AB_MATRIX_RESULTS_JSON "results.jsonl"
 #define AB_MATRIX_RESULTS_CSV "results.csv"
 #define AB_MATRIX_COPY "matrix.ini"
 #define AB_MATRIX_DIGEST "matrix.sha256"
+#define AB_MATRIX_VISIT "visit.inflight"
 
 /* --- pure parts --- */
 
@@ -34,12 +39,22 @@ enum ab_matrix_dir_state ab_matrix_dir_state(const char *stored, gboolean any_re
 char *ab_matrix_digest_parse(const char *text);
 
 /* The finished visits in the text of a results.jsonl: a set of keys made
- * by ab_matrix_visit_key().  A failed visit (its run has a failure) counts
- * unless retry_failed.  The runs read go to runs (may be NULL); lines that
- * could not be read to problems (may be NULL), as ab_report_read_text(). */
+ * by ab_matrix_visit_key().  A failed visit (only runs with a failure)
+ * counts unless retry_failed; one that also ran (a later --retry-failed)
+ * counts as run.  *failed (may be NULL) gets how many visits only failed.
+ * The runs read go to runs (may be NULL); lines that could not be read to
+ * problems (may be NULL), as ab_report_read_text(). */
 GHashTable *ab_matrix_done_read(const char *name, const char *text, size_t len, gboolean retry_failed,
-				struct ab_run_set *runs, GPtrArray *problems);
+				struct ab_run_set *runs, GPtrArray *problems, unsigned *failed);
 char *ab_matrix_visit_key(const char *label, unsigned repeat);
+/* What results.csv holds for one run, appended to out by the CSV writer:
+ * its bonnie++ line, or nothing for a failed visit or a run without one. */
+void ab_matrix_csv_append(GString *out, const struct ab_run *run);
+/* results.csv for all the runs of set, in order. */
+char *ab_matrix_csv_text(const struct ab_run_set *set);
+/* The lines of a matrix.sha256, NAME -> lowercase digest; NULL when a line
+ * is not "DIGEST  NAME" or there is none. */
+GHashTable *ab_matrix_digests_parse(const char *text);
 gboolean ab_matrix_done_has(GHashTable *done, const char *label, unsigned repeat);
 
 /* --- the directory --- */
@@ -67,12 +82,34 @@ gboolean ab_matrix_dir_check(const struct ab_matrix_dir *d, const char *digest, 
 			     GError **error);
 /* --fresh: the matrix's own files moved aside, to NAME.old-STAMP. */
 gboolean ab_matrix_dir_move_aside(const struct ab_matrix_dir *d, GError **error);
-/* A new DIR: the copy of the matrix file and its digest written. */
+/* A new DIR: the copies of the matrix file and of the profiles (struct
+ * ab_matrix_profile *, may be NULL), then their digests, written; all or
+ * none. */
 gboolean ab_matrix_dir_start(const struct ab_matrix_dir *d, const char *text, size_t len, const char *digest,
-			     GError **error);
-/* Opens the results files for appending; a last line that a crash left
- * without its newline is cut off first (*trimmed says so). */
+			     GPtrArray *profiles, GError **error);
+/* *changed: the first of the profiles whose digest is not the one DIR's
+ * matrix.sha256 holds for its copy (or that it does not list), or whose
+ * copy in DIR is not its text (then *copy_changed); else NULL. */
+gboolean ab_matrix_dir_profile_changed(const struct ab_matrix_dir *d, GPtrArray *profiles,
+				       const struct ab_matrix_profile **changed, gboolean *copy_changed,
+				       GError **error);
+/* Opens the results files for appending; a last line of results.jsonl
+ * that a crash left without its newline is cut off first (*trimmed). */
 gboolean ab_matrix_dir_open_results(struct ab_matrix_dir *d, gboolean *trimmed, GError **error);
+/* results.csv made exactly `want` (ab_matrix_csv_text() of results.jsonl's
+ * runs): when it is anything else it is replaced whole (a temporary file,
+ * fsync, rename) and reopened for appending, and *old_lines says how many
+ * lines it held; G_MAXUINT when it was already right. */
+gboolean ab_matrix_dir_sync_csv(struct ab_matrix_dir *d, const char *want, size_t want_len, unsigned *old_lines,
+				GError **error);
+/* The visit about to start: its run id and the state directory of its
+ * journal, written whole to visit.inflight before it makes anything, so
+ * that a resume after a kill finds what it left.  _get gives NULLs when
+ * there is none; _clear removes it once the visit is over. */
+gboolean ab_matrix_dir_set_visit(const struct ab_matrix_dir *d, const char *run_id, const char *state_dir,
+				 GError **error);
+gboolean ab_matrix_dir_get_visit(const struct ab_matrix_dir *d, char **run_id, char **state_dir, GError **error);
+void ab_matrix_dir_clear_visit(const struct ab_matrix_dir *d);
 /* Appends the text to one of the results files and fsyncs it. */
 gboolean ab_matrix_dir_append(const struct ab_matrix_dir *d, int fd, const char *text, GError **error);
 

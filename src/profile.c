@@ -412,18 +412,42 @@ static char *read_profile_file(const char *path, gsize *len, GError **error)
 	return buf;
 }
 
+static gboolean is_builtin_spec(const char *spec)
+{
+	return !strchr(spec, '/') && !g_str_has_suffix(spec, ".ini");
+}
+
+static const char *builtin_or_error(const char *spec, GError **error)
+{
+	const char *text = builtin_text(spec);
+	if (!text) {
+		g_autofree char *names = ab_profile_builtin_list();
+		g_autofree char *safe = ab_one_line(spec);
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --workload '%s': no such built-in profile (%s); a profile file's name "
+			    "has a '/' or ends in .ini", safe, names);
+	}
+	return text;
+}
+
+char *ab_profile_text(const char *spec, gsize *len, GError **error)
+{
+	if (is_builtin_spec(spec)) {
+		const char *text = builtin_or_error(spec, error);
+		if (!text)
+			return NULL;
+		*len = strlen(text);
+		return g_strdup(text);
+	}
+	return read_profile_file(spec, len, error);
+}
+
 struct ab_profile *ab_profile_load(const char *spec, GError **error)
 {
-	if (!strchr(spec, '/') && !g_str_has_suffix(spec, ".ini")) {
-		const char *text = builtin_text(spec);
-		if (!text) {
-			g_autofree char *names = ab_profile_builtin_list();
-			g_autofree char *safe = ab_one_line(spec);
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-				    "invalid --workload '%s': no such built-in profile (%s); a profile file's name "
-				    "has a '/' or ends in .ini", safe, names);
+	if (is_builtin_spec(spec)) {
+		const char *text = builtin_or_error(spec, error);
+		if (!text)
 			return NULL;
-		}
 		g_autofree char *where = g_strdup_printf("%s.ini", spec);
 		return ab_profile_parse(where, spec, text, strlen(text), error);
 	}

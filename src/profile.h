@@ -39,6 +39,9 @@ struct ab_profile *ab_profile_parse(const char *where, const char *name, const c
 /* A built-in profile by NAME, or a file when `spec` has a '/' or ends in
  * .ini. */
 struct ab_profile *ab_profile_load(const char *spec, GError **error);
+/* The text ab_profile_load() would parse for `spec`: a built-in profile's
+ * (a copy) or the file's bytes, read with the same checks; *len its length. */
+char *ab_profile_text(const char *spec, gsize *len, GError **error);
 void ab_profile_free(struct ab_profile *p);
 typedef struct ab_profile ab_profile_auto;
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ab_profile_auto, ab_profile_free)

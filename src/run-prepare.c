@@ -97,15 +97,23 @@ static gboolean check_all(struct ab_config *cfg, const char *run_id, const char 
 	return TRUE;
 }
 
-int ab_run_prepare(int argc, char **argv, struct ab_config *cfg, struct ab_run_prep *prep, GError **error)
+int ab_run_check_options(int argc, char **argv, struct ab_config *cfg, uint64_t *ram_bytes, GError **error)
 {
 	if (!ab_run_options_parse(argc, argv, cfg, error))
 		return AB_ERROR_USAGE;
 	ab_sysinfo_init();
-	prep->ram_bytes = ab_sysinfo_ram_bytes();
-	if (!ab_cache_resolve(cfg, error) || !ab_config_finish(cfg, prep->ram_bytes, error) ||
+	*ram_bytes = ab_sysinfo_ram_bytes();
+	if (!ab_cache_resolve(cfg, error) || !ab_config_finish(cfg, *ram_bytes, error) ||
 	    !ab_cache_check_cold_metadata(cfg, error))
 		return ab_error_exit_status(*error);
+	return 0;
+}
+
+int ab_run_prepare(int argc, char **argv, struct ab_config *cfg, struct ab_run_prep *prep, GError **error)
+{
+	int status = ab_run_check_options(argc, argv, cfg, &prep->ram_bytes, error);
+	if (status)
+		return status;
 	prep->run_id = ab_run_id_new(error);
 	prep->state_dir = ab_state_dir_path();
 	if (!prep->run_id || !check_all(cfg, prep->run_id, prep->state_dir, &prep->dir_fd, error))

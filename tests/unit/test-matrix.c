@@ -21,6 +21,8 @@
 #include "../../src/matrix-state.h"
 #include "../../reports/report.h"
 
+static struct ab_run *rate_run(double a, double b, gboolean failed);
+
 static struct ab_matrix *parse_ok(const char *text)
 {
 	g_autoptr(GError) error = NULL;
@@ -298,7 +300,7 @@ static void test_done_read(void **state)
 	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
 	struct ab_run_set runs;
 	ab_run_set_init(&runs);
-	g_autoptr(GHashTable) done = ab_matrix_done_read("r.jsonl", text, strlen(text), FALSE, &runs, problems);
+	g_autoptr(GHashTable) done = ab_matrix_done_read("r.jsonl", text, strlen(text), FALSE, &runs, problems, NULL);
 	assert_int_equal(g_hash_table_size(done), 3);
 	assert_true(ab_matrix_done_has(done, "btrfs-raid1 btrfs defaults", 1));
 	assert_true(ab_matrix_done_has(done, "btrfs-raid1 btrfs defaults", 2));
@@ -310,12 +312,91 @@ static void test_done_read(void **state)
 	assert_true(g_str_has_prefix(g_ptr_array_index(problems, 0), "r.jsonl:5: "));
 	ab_run_set_clear(&runs);
 	/* --retry-failed: the failed visit is not finished. */
-	g_autoptr(GHashTable) retry = ab_matrix_done_read("r.jsonl", text, strlen(text), TRUE, NULL, NULL);
+	g_autoptr(GHashTable) retry = ab_matrix_done_read("r.jsonl", text, strlen(text), TRUE, NULL, NULL, NULL);
 	assert_int_equal(g_hash_table_size(retry), 2);
 	assert_false(ab_matrix_done_has(retry, "btrfs-raid10 btrfs defaults", 1));
 	/* Nothing yet. */
-	g_autoptr(GHashTable) none = ab_matrix_done_read("r.jsonl", NULL, 0, FALSE, NULL, NULL);
+	g_autoptr(GHashTable) none = ab_matrix_done_read("r.jsonl", NULL, 0, FALSE, NULL, NULL, NULL);
 	assert_int_equal(g_hash_table_size(none), 0);
+}
+
+/* A visit that failed and then ran (--retry-failed) is a visit that ran;
+ * one that failed twice is one failed visit. */
+static void test_done_read_retried(void **state)
+{
+	(void)state;
+	const char *l1 = "plain ext4 defaults", *l2 = "plain btrfs defaults";
+	g_autofree char *f1 = visit_line(l1, 1, "mkfs.ext4 failed");
+	g_autofree char *r1 = visit_line(l1, 1, NULL);
+	g_autofree char *f2 = visit_line(l2, 1, "mkfs.btrfs failed");
+	g_autofree char *f2b = visit_line(l2, 1, "mkfs.btrfs failed again");
+	g_autofree char *text = g_strdup_printf("%s%s%s%s", f1, f2, r1, f2b);
+	unsigned failed = 99;
+	g_autoptr(GHashTable) done = ab_matrix_done_read("r.jsonl", text, strlen(text), FALSE, NULL, NULL, &failed);
+	assert_int_equal(failed, 1);
+	assert_true(ab_matrix_done_has(done, l1, 1));
+	assert_true(ab_matrix_done_has(done, l2, 1));
+	/* --retry-failed: only the visit that never ran is run again. */
+	g_autoptr(GHashTable) retry = ab_matrix_done_read("r.jsonl", text, strlen(text), TRUE, NULL, NULL, &failed);
+	assert_int_equal(failed, 1);
+	assert_true(ab_matrix_done_has(retry, l1, 1));
+	assert_false(ab_matrix_done_has(retry, l2, 1));
+	/* The success first and a failure after (hand-made): still ran. */
+	g_autofree char *rev = g_strdup_printf("%s%s", r1, f1);
+	g_autoptr(GHashTable) d2 = ab_matrix_done_read("r.jsonl", rev, strlen(rev), FALSE, NULL, NULL, &failed);
+	assert_int_equal(failed, 0);
+}
+
+/* results.csv is the CSV writer's lines of the runs with results, in
+ * order: a failed visit has none. */
+static void test_csv_text(void **state)
+{
+	(void)state;
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	struct ab_run *a = rate_run(100, 50, FALSE), *f = rate_run(NAN, NAN, TRUE), *b = rate_run(70, 20, FALSE);
+	a->machine = g_strdup("a");
+	b->machine = g_strdup("b");
+	g_ptr_array_add(set.runs, a);
+	g_ptr_array_add(set.runs, f);
+	g_ptr_array_add(set.runs, b);
+	g_autofree char *want_a = ab_csv_format_line(a), *want_b = ab_csv_format_line(b);
+	g_autofree char *want = g_strconcat(want_a, want_b, NULL);
+	g_autofree char *got = ab_matrix_csv_text(&set);
+	assert_string_equal(got, want);
+	g_autoptr(GString) one = g_string_new(NULL);
+	ab_matrix_csv_append(one, f);
+	assert_int_equal(one->len, 0);
+	ab_run_set_clear(&set);
+	struct ab_run_set empty;
+	ab_run_set_init(&empty);
+	g_autofree char *none = ab_matrix_csv_text(&empty);
+	assert_string_equal(none, "");
+	ab_run_set_clear(&empty);
+}
+
+static void test_digests_parse(void **state)
+{
+	(void)state;
+	const char *d = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+	g_autofree char *text = g_strdup_printf("%s  matrix.ini\n%s  matrix.workloads/w.ini\n", d, d);
+	g_autoptr(GHashTable) t = ab_matrix_digests_parse(text);
+	assert_non_null(t);
+	assert_int_equal(g_hash_table_size(t), 2);
+	assert_string_equal(g_hash_table_lookup(t, "matrix.workloads/w.ini"), d);
+	assert_null(ab_matrix_digests_parse(""));
+	assert_null(ab_matrix_digests_parse("abc  matrix.ini\n"));
+	g_autofree char *no_name = g_strdup_printf("%s  \n", d);
+	assert_null(ab_matrix_digests_parse(no_name));
+	/* The copies keep the profile's name: "w" for w.ini and w. */
+	g_autofree char *c1 = ab_matrix_profile_copy_name("/a/w.ini");
+	g_autofree char *c2 = ab_matrix_profile_copy_name("/a/w");
+	g_autofree char *c3 = ab_matrix_profile_copy_name("bonnie");
+	g_autofree char *c4 = ab_matrix_profile_copy_name("/a/.ini");
+	assert_string_equal(c1, "w.ini");
+	assert_string_equal(c2, "w.ini");
+	assert_string_equal(c3, "bonnie.ini");
+	assert_string_equal(c4, ".ini.ini");
 }
 
 static void test_dir_state(void **state)
@@ -383,7 +464,7 @@ static void test_results_dir(void **state)
 	assert_true(ab_matrix_dir_check(&d, "x", &s, &error));
 	assert_int_equal(s, AB_MATRIX_DIR_NEW);
 	g_autoptr(ab_matrix) m = parse_ok(demo);
-	assert_true(ab_matrix_dir_start(&d, demo, strlen(demo), m->sha256, &error));
+	assert_true(ab_matrix_dir_start(&d, demo, strlen(demo), m->sha256, NULL, &error));
 	assert_true(ab_matrix_dir_check(&d, m->sha256, &s, &error));
 	assert_int_equal(s, AB_MATRIX_DIR_SAME);
 	assert_true(ab_matrix_dir_check(&d, "0000000000000000000000000000000000000000000000000000000000000000", &s, &error));
@@ -410,7 +491,7 @@ static void test_results_dir(void **state)
 	assert_int_equal(old, 4);
 	assert_int_equal(all, 5);
 	/* Again within the second: moved aside beside the first, not refused. */
-	assert_true(ab_matrix_dir_start(&d, demo, strlen(demo), m->sha256, &error));
+	assert_true(ab_matrix_dir_start(&d, demo, strlen(demo), m->sha256, NULL, &error));
 	assert_true(ab_matrix_dir_move_aside(&d, &error));
 	assert_null(error);
 	g_autoptr(GDir) gd2 = g_dir_open(dir, 0, NULL);
@@ -435,6 +516,140 @@ static void test_results_dir(void **state)
 	ab_matrix_dir_clear(&d);
 	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", tmp);
 	assert_int_equal(system(cmd), 0);
+}
+
+static struct ab_matrix_profile *profile(const char *entry, const char *text)
+{
+	struct ab_matrix_profile *p = g_new0(struct ab_matrix_profile, 1);
+	p->entry = g_strdup(entry);
+	g_autofree char *name = ab_matrix_profile_copy_name(entry);
+	p->copy = g_build_filename(AB_MATRIX_PROFILES, name, NULL);
+	p->text = g_strdup(text);
+	p->len = strlen(text);
+	p->sha256 = g_compute_checksum_for_string(G_CHECKSUM_SHA256, text, -1);
+	return p;
+}
+
+static void profile_free(gpointer p)
+{
+	struct ab_matrix_profile *mp = p;
+	g_free(mp->entry);
+	g_free(mp->copy);
+	g_free(mp->text);
+	g_free(mp->sha256);
+	g_free(mp);
+}
+
+/* The profiles' copies and digests, a changed one found, --fresh moving
+ * their directory aside; results.csv made anew; the visit in flight. */
+static void test_profiles_in_dir(void **state)
+{
+	(void)state;
+	g_autofree char *tmp = g_dir_make_tmp("test-matrix.XXXXXX", NULL);
+	g_autofree char *dir = g_build_filename(tmp, "out", NULL);
+	g_autoptr(GError) error = NULL;
+	struct ab_matrix_dir d;
+	ab_matrix_dir_init(&d);
+	assert_true(ab_matrix_dir_open(&d, dir, TRUE, &error));
+	g_autoptr(ab_matrix) m = parse_ok(demo);
+	g_autoptr(GPtrArray) profiles = g_ptr_array_new_with_free_func(profile_free);
+	g_ptr_array_add(profiles, profile("/x/w.ini", "[step a]\nsize = 64m\n"));
+	g_ptr_array_add(profiles, profile("bonnie", "[step bonnie]\n"));
+	assert_true(ab_matrix_dir_start(&d, demo, strlen(demo), m->sha256, profiles, &error));
+	g_autofree char *copy = g_build_filename(dir, AB_MATRIX_PROFILES, "w.ini", NULL);
+	g_autofree char *copied = read_text(copy);
+	assert_string_equal(copied, "[step a]\nsize = 64m\n");
+	g_autofree char *sums = g_build_filename(dir, AB_MATRIX_DIGEST, NULL);
+	g_autofree char *sum_text = read_text(sums);
+	const struct ab_matrix_profile *bonnie = g_ptr_array_index(profiles, 1);
+	g_autofree char *line = g_strdup_printf("%s  matrix.workloads/bonnie.ini\n", bonnie->sha256);
+	assert_non_null(strstr(sum_text, line));
+	enum ab_matrix_dir_state s;
+	assert_true(ab_matrix_dir_check(&d, m->sha256, &s, &error));
+	assert_int_equal(s, AB_MATRIX_DIR_SAME);
+	const struct ab_matrix_profile *changed = (void *)1;
+	gboolean copy_changed = TRUE;
+	assert_true(ab_matrix_dir_profile_changed(&d, profiles, &changed, &copy_changed, &error));
+	assert_null(changed);
+	assert_false(copy_changed);
+	/* One byte more in the profile: that one is named. */
+	g_autoptr(GPtrArray) edited = g_ptr_array_new_with_free_func(profile_free);
+	g_ptr_array_add(edited, profile("/x/w.ini", "[step a]\nsize = 128m\n"));
+	g_ptr_array_add(edited, profile("bonnie", "[step bonnie]\n"));
+	assert_true(ab_matrix_dir_profile_changed(&d, edited, &changed, &copy_changed, &error));
+	assert_ptr_equal(changed, edited->pdata[0]);
+	assert_false(copy_changed);
+	/* The copy edited in DIR instead. */
+	assert_true(g_file_set_contents(copy, "[step a]\nsize = 1g\n", -1, NULL));
+	assert_true(ab_matrix_dir_profile_changed(&d, profiles, &changed, &copy_changed, &error));
+	assert_ptr_equal(changed, profiles->pdata[0]);
+	assert_true(copy_changed);
+	assert_true(g_file_set_contents(copy, "[step a]\nsize = 64m\n", -1, NULL));
+	/* A profile the first start did not have. */
+	g_ptr_array_add(profiles, profile("mirror", "[step m]\n"));
+	assert_true(ab_matrix_dir_profile_changed(&d, profiles, &changed, &copy_changed, &error));
+	assert_ptr_equal(changed, profiles->pdata[2]);
+
+	/* results.csv: left alone when right, made anew when not. */
+	gboolean trimmed;
+	assert_true(ab_matrix_dir_open_results(&d, &trimmed, &error));
+	unsigned old_lines;
+	assert_true(ab_matrix_dir_sync_csv(&d, "", 0, &old_lines, &error));
+	assert_int_equal(old_lines, G_MAXUINT);
+	assert_true(ab_matrix_dir_append(&d, d.csv_fd, "a\ntorn", &error));
+	assert_true(ab_matrix_dir_sync_csv(&d, "a\nb\n", 4, &old_lines, &error));
+	assert_int_equal(old_lines, 2);
+	assert_true(ab_matrix_dir_append(&d, d.csv_fd, "c\n", &error)); /* to the new file */
+	g_autofree char *csv = g_build_filename(dir, AB_MATRIX_RESULTS_CSV, NULL);
+	g_autofree char *csv_text = read_text(csv);
+	assert_string_equal(csv_text, "a\nb\nc\n");
+
+	/* The visit in flight. */
+	g_autofree char *id = NULL, *sd = NULL;
+	assert_true(ab_matrix_dir_get_visit(&d, &id, &sd, &error));
+	assert_null(id);
+	assert_true(ab_matrix_dir_set_visit(&d, "261204-1-abcdef", "/var/lib/a b\nc", &error));
+	assert_true(ab_matrix_dir_get_visit(&d, &id, &sd, &error));
+	assert_string_equal(id, "261204-1-abcdef");
+	assert_string_equal(sd, "/var/lib/a b\nc");
+	ab_matrix_dir_clear_visit(&d);
+	g_clear_pointer(&id, g_free);
+	g_clear_pointer(&sd, g_free);
+	assert_true(ab_matrix_dir_get_visit(&d, &id, &sd, &error));
+	assert_null(id);
+	/* Not what a matrix writes: refused, not guessed at. */
+	g_autofree char *rec = g_build_filename(dir, AB_MATRIX_VISIT, NULL);
+	assert_true(g_file_set_contents(rec, "../../etc\n/x\n", -1, NULL));
+	assert_false(ab_matrix_dir_get_visit(&d, &id, &sd, &error));
+	g_clear_error(&error);
+	unlink(rec);
+
+	/* --fresh moves the copies' directory aside with the files. */
+	assert_true(ab_matrix_dir_move_aside(&d, &error));
+	assert_true(ab_matrix_dir_check(&d, m->sha256, &s, &error));
+	assert_int_equal(s, AB_MATRIX_DIR_NEW);
+	g_autoptr(GDir) gd = g_dir_open(dir, 0, NULL);
+	unsigned aside = 0;
+	for (const char *n; (n = g_dir_read_name(gd));)
+		aside += g_str_has_prefix(n, AB_MATRIX_PROFILES ".old-");
+	assert_int_equal(aside, 1);
+	ab_matrix_dir_clear(&d);
+	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", tmp);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* A profile file's cells run its copy; their labels do not change. */
+static void test_workload_path(void **state)
+{
+	(void)state;
+	g_autoptr(ab_matrix) m = parse_ok("[matrix]\nloop = 2:1g\nlevels = btrfs:raid1\nworkloads = ./w.ini, bonnie\n");
+	g_autofree char *entry = g_strdup(cell(m, 0)->workload);
+	ab_matrix_set_workload_path(m, entry, "/out/matrix.workloads/w.ini");
+	g_autofree char *a0 = argv_text(cell(m, 0)), *a1 = argv_text(cell(m, 1));
+	assert_non_null(strstr(a0, " --workload /out/matrix.workloads/w.ini "));
+	assert_non_null(strstr(a1, " --workload bonnie "));
+	assert_string_equal(cell(m, 0)->label, "btrfs-raid1 btrfs defaults w");
+	assert_string_equal(cell(m, 0)->workload, entry);
 }
 
 static struct ab_run *rate_run(double a, double b, gboolean failed)
@@ -485,6 +700,11 @@ int main(void)
 		cmocka_unit_test(test_visit_seed_and_argv),
 		cmocka_unit_test(test_command_line),
 		cmocka_unit_test(test_done_read),
+		cmocka_unit_test(test_done_read_retried),
+		cmocka_unit_test(test_csv_text),
+		cmocka_unit_test(test_digests_parse),
+		cmocka_unit_test(test_profiles_in_dir),
+		cmocka_unit_test(test_workload_path),
 		cmocka_unit_test(test_dir_state),
 		cmocka_unit_test(test_changed_file_detected),
 		cmocka_unit_test(test_results_dir),
