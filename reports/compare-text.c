@@ -19,10 +19,10 @@ static void figure_text(const struct ab_compare_column *col, double v, char *out
 		snprintf(out, len, "<0"); /* an interval's low end, wide enough to pass 0 */
 	else if (col->figure == AB_FIGURE_P99)
 		ab_text_format_latency((uint64_t)llround(v), out, len);
-	else if (col->figure == AB_FIGURE_CPU || fabs(v) < 1000)
-		snprintf(out, len, "%.1f", v);
+	else if (col->figure == AB_FIGURE_RATE)
+		ab_text_format_rate(v, out, len); /* as a run's table prints it */
 	else
-		snprintf(out, len, "%.0f", v);
+		snprintf(out, len, "%.1f", v);
 }
 
 static void size_text(GString *s, uint64_t bytes)

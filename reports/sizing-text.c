@@ -5,7 +5,8 @@
  *   commits: how many a second the log takes, and at what p99;
  *   under load: the same commits beside the oltp processes;
  *   oltp: the buffer pool's random IOPS, closed loop, and its p99s;
- *   random I/O: the most IOPS whose p99 meets the latency curve's target. */
+ *   random I/O: the most IOPS whose p99 meets the latency curve's target.
+ * Each rate is printed as the tables print it (ab_text_format_rate). */
 #include "report.h"
 
 #include <math.h>
@@ -30,14 +31,6 @@ static char *method_of(const char *test)
 static gboolean same_commit(const struct ab_result *a, const struct ab_result *b)
 {
 	return a->key.record_size == b->key.record_size && a->key.streams == b->key.streams;
-}
-
-static void rate_text(double v, char *out, size_t len)
-{
-	if (isnan(v))
-		snprintf(out, len, "-");
-	else
-		snprintf(out, len, v < 100 ? "%.1f" : "%.0f", v);
 }
 
 static void size_text(uint64_t bytes, char *out, size_t len)
@@ -161,7 +154,7 @@ static const struct ab_result *alone_commit(const struct ab_run *run, const stru
 static void commits_line(GString *s, const struct ab_result *best, guint methods)
 {
 	char rate[32], p99[16], size[32];
-	rate_text(best->rate, rate, sizeof(rate));
+	ab_text_format_rate(best->rate, rate, sizeof(rate));
 	ab_text_format_latency(best->latency.p99_ns, p99, sizeof(p99));
 	size_text(best->key.record_size, size, sizeof(size));
 	g_autofree char *method = method_of(best->key.test);
@@ -178,7 +171,7 @@ static void commits_line(GString *s, const struct ab_result *best, guint methods
 static void loaded_line(GString *s, const struct ab_run *run, const struct ab_result *loaded, uint64_t procs)
 {
 	char rate[32], p99[16];
-	rate_text(loaded->rate, rate, sizeof(rate));
+	ab_text_format_rate(loaded->rate, rate, sizeof(rate));
 	ab_text_format_latency(loaded->latency.p99_ns, p99, sizeof(p99));
 	g_autofree char *method = method_of(loaded->key.test);
 	g_string_append(s, "  commits under load: ");
@@ -189,7 +182,7 @@ static void loaded_line(GString *s, const struct ab_run *run, const struct ab_re
 	const struct ab_result *alone = alone_commit(run, loaded);
 	if (alone) {
 		char arate[32], ap99[16];
-		rate_text(alone->rate, arate, sizeof(arate));
+		ab_text_format_rate(alone->rate, arate, sizeof(arate));
 		ab_text_format_latency(alone->latency.p99_ns, ap99, sizeof(ap99));
 		g_string_append_printf(s, "; alone, same step: %s/s at p99 %s", arate, ap99);
 	}
@@ -220,8 +213,7 @@ static void oltp_line(GString *s, const struct ab_run *run)
 			kind[1] = r;
 	}
 	char rate[32], size[32];
-	/* The main table's figure: truncated there, as the CSV truncates. */
-	rate_text(all->rate >= 1000 ? trunc(all->rate) : all->rate, rate, sizeof(rate));
+	ab_text_format_rate(all->rate, rate, sizeof(rate));
 	size_text(all->key.record_size, size, sizeof(size));
 	g_string_append_printf(s, "  random %s, closed loop: %s IOPS", size, rate);
 	if (ab_known(all->key.streams))
@@ -260,7 +252,7 @@ static void curve_lines(GString *s, const struct ab_run *run)
 		if (!ab_known(r->latency.p99_ns))
 			its_last = NULL;
 		char rate[32], target[16], size[32];
-		rate_text(r->rate, rate, sizeof(rate));
+		ab_text_format_rate(r->rate, rate, sizeof(rate));
 		ab_text_format_latency(r->latency.p99_ns, target, sizeof(target));
 		size_text(r->key.record_size, size, sizeof(size));
 		gboolean writes = r->timed && g_strv_contains((const char *const *)r->timed, "pwrite");
