@@ -4,7 +4,8 @@
  * results the tables above already show (nothing here is measured):
  *   commits: how many a second the log takes, and at what p99;
  *   under load: the same commits beside the oltp processes;
- *   oltp: the buffer pool's random IOPS, closed loop, and its p99s;
+ *   oltp: the buffer pool's random IOPS, closed loop, and its p99s, and
+ *     how much of its data file the page cache could hold;
  *   random I/O: the most IOPS whose p99 meets the latency curve's target.
  * Each rate is printed as the tables print it (ab_text_format_rate). */
 #include "report.h"
@@ -189,6 +190,48 @@ static void loaded_line(GString *s, const struct ab_run *run, const struct ab_re
 	g_string_append(s, ")\n");
 }
 
+/* "512 MiB", "2.0 GiB": a size in the statement's words. */
+static void mib_text(uint64_t bytes, char *out, size_t len)
+{
+	if (bytes >= (1ull << 30))
+		snprintf(out, len, "%.1f GiB", bytes / (double)(1ull << 30));
+	else
+		snprintf(out, len, "%" G_GUINT64_FORMAT " MiB", (uint64_t)((bytes + (1ull << 19)) >> 20));
+}
+
+/* How much of the oltp's data file the page cache could hold: once it
+ * warms, about that share of the processes' random reads come from memory,
+ * and the IOPS above count them as the disks'.  The bound is the memory
+ * cgroup's limit, else the machine's RAM; nothing is said when neither is
+ * known or the processes bypassed the cache (O_DIRECT). */
+static void oltp_cache_line(GString *s, const struct ab_run *run, const struct ab_result *all)
+{
+	if (all->direct == TRUE || !ab_known(all->key.file_size) || !all->key.file_size)
+		return;
+	uint64_t cap;
+	const char *whose;
+	if (ab_known(run->cache_limit_bytes) && run->cache_limit_bytes) {
+		cap = run->cache_limit_bytes;
+		whose = "the memory cgroup's limit";
+	} else if (run->cond.cache_mode && strcmp(run->cond.cache_mode, "cgroup") != 0 && ab_known(run->ram_bytes) &&
+		   run->ram_bytes) {
+		cap = run->ram_bytes;
+		whose = "the machine's RAM";
+	} else {
+		return;
+	}
+	char file[32], bound[32];
+	mib_text(all->key.file_size, file, sizeof(file));
+	mib_text(cap, bound, sizeof(bound));
+	if (cap >= all->key.file_size)
+		g_string_append_printf(s, "    the page cache could hold all of its %s data file (%s, %s): once warm, "
+					  "its reads may come from memory, not the disks\n", file, whose, bound);
+	else
+		g_string_append_printf(s, "    the page cache could hold %.0f%% of its %s data file (%s, %s): once warm, "
+					  "about that share of its reads may come from memory\n",
+				       100.0 * (double)cap / (double)all->key.file_size, file, whose, bound);
+}
+
 /* The oltp processes' figures, of the largest count measured alone. */
 static void oltp_line(GString *s, const struct ab_run *run)
 {
@@ -232,6 +275,7 @@ static void oltp_line(GString *s, const struct ab_run *run)
 		sep = ", ";
 	}
 	g_string_append_c(s, '\n');
+	oltp_cache_line(s, run, all);
 }
 
 /* Each latency curve's answer (its "sizing" row). */

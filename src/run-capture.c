@@ -138,6 +138,7 @@ struct ab_run *ab_run_capture(const struct ab_config *cfg, const struct ab_cache
 	run->ram_bytes = ram_bytes;
 	run->fs_type = ab_sysinfo_fs_type(cfg->dir);
 	run->cache_desc = ab_cache_describe(cache);
+	run->cache_limit_bytes = cache->mode == AB_CACHE_CGROUP ? cache->limit_bytes : AB_UNSET;
 	run->cache_warning = ab_run_cache_warning(cfg, ram_bytes); /* over every step */
 	run->cache_controlled = run->cache_warning == NULL;
 	capture_conditions(&run->cond, cfg);

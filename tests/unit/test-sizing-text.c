@@ -153,6 +153,47 @@ static void test_figures_as_the_tables(void **state)
 	assert_non_null(strstr(table, " 999.7 IOPS "));
 }
 
+/* How much of the oltp's data file the cache could hold, from the run's
+ * cgroup limit or the machine's RAM (issue 20: a 1 GiB file under the
+ * 512 MiB default limit had half its reads from memory, unsaid). */
+static void test_oltp_cache_share(void **state)
+{
+	(void)state;
+	g_autoptr(ab_run) run = ab_run_new();
+	run->cond.cache_mode = g_strdup("cgroup");
+	run->cache_limit_bytes = 512ull << 20;
+	run->ram_bytes = 24ull << 30;
+	struct ab_result *all = row("oltp", "all", 32, 5000, 2 * MS);
+	all->key.file_size = 1ull << 30;
+	ab_run_add_result(run, all);
+	g_autofree char *s = statement(run);
+	assert_non_null(strstr(s, "  random 8 KiB, closed loop: 5000 IOPS with 32 processes\n"
+				  "    the page cache could hold 50% of its 1.0 GiB data file (the memory cgroup's limit, "
+				  "512 MiB): once warm, about that share of its reads may come from memory\n"));
+	/* Four times the limit: a quarter. */
+	all->key.file_size = 2ull << 30;
+	g_autofree char *q = statement(run);
+	assert_non_null(strstr(q, "could hold 25% of its 2.0 GiB data file"));
+	/* No cgroup: the machine's RAM bounds it. */
+	g_free(run->cond.cache_mode);
+	run->cond.cache_mode = g_strdup("fadvise");
+	run->cache_limit_bytes = AB_UNSET;
+	all->key.file_size = 64ull << 20;
+	g_autofree char *r = statement(run);
+	assert_non_null(strstr(r, "    the page cache could hold all of its 64 MiB data file (the machine's RAM, 24.0 GiB): "
+				  "once warm, its reads may come from memory, not the disks\n"));
+	/* O_DIRECT reads bypass it; a cgroup run that did not record its
+	 * limit (an older JSON) is not guessed at. */
+	all->direct = TRUE;
+	g_autofree char *d = statement(run);
+	assert_null(strstr(d, "page cache"));
+	all->direct = FALSE;
+	g_free(run->cond.cache_mode);
+	run->cond.cache_mode = g_strdup("cgroup");
+	g_autofree char *u = statement(run);
+	assert_null(strstr(u, "page cache"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_oltp_processes),
 		cmocka_unit_test(test_sizing_without_steps),
 		cmocka_unit_test(test_figures_as_the_tables),
+		cmocka_unit_test(test_oltp_cache_share),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
