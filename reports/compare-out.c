@@ -11,7 +11,7 @@
 
 static const char csv_header[] =
 	"column,phase,test,file_size_bytes,record_size_bytes,streams,pass,figure,unit,better,group,runs,failed,"
-	"n,unmeasurable,short,median,mean,sd,ci_low,ci_high,cv_percent,min,max,outliers,best,baseline,"
+	"n,unmeasurable,short,median,mean,sd,ci_low,ci_high,ci_method,cv_percent,min,max,outliers,best,baseline,"
 	"ratio,ratio_low,ratio_high,bootstrap_ratio_low,bootstrap_ratio_high,welch_t,welch_df,welch_p,noise\n";
 
 /* Every field but the first starts with a comma; text is quoted when it
@@ -98,6 +98,7 @@ char *ab_compare_csv(const struct ab_compare *c)
 			dbl(s, st->sd);
 			dbl(s, st->ci_low);
 			dbl(s, st->ci_high);
+			text(s, ab_stats_ci_method_name(st->ci_method), FALSE);
 			dbl(s, 100 * st->cv);
 			dbl(s, st->min);
 			dbl(s, st->max);
@@ -181,6 +182,7 @@ static void json_cell(JsonBuilder *b, const struct ab_compare *c, const struct a
 	dbl_member(b, "sd", st->sd);
 	dbl_member(b, "ci_low", st->ci_low);
 	dbl_member(b, "ci_high", st->ci_high);
+	str_member(b, "ci_method", ab_stats_ci_method_name(st->ci_method));
 	dbl_member(b, "cv_percent", 100 * st->cv);
 	dbl_member(b, "min", st->min);
 	dbl_member(b, "max", st->max);
@@ -221,7 +223,10 @@ char *ab_compare_json(const struct ab_compare *c)
 		   c->baseline_given ? ((struct ab_compare_group *)g_ptr_array_index(c->groups, c->baseline))->label : NULL);
 	json_builder_set_member_name(b, "methods");
 	json_builder_begin_object(b);
-	str_member(b, "interval", "mean, Student t");
+	str_member(b, "interval",
+		   "mean, Student t (ci_method t); where that passes below 0, which no figure here can, t on the logs "
+		   "of the values, the geometric mean's (log-t), or with a value of 0 the t interval cut at 0 "
+		   "(t-cut-at-0)");
 	str_member(b, "ratio",
 		   "mean over the baseline's mean; interval by the delta method on the log, Welch-Satterthwaite df");
 	str_member(b, "bootstrap",

@@ -15,14 +15,12 @@ static void figure_text(const struct ab_compare_column *col, double v, char *out
 {
 	if (!isfinite(v))
 		snprintf(out, len, "-");
-	else if (col->figure == AB_FIGURE_P99 && v < 0)
-		snprintf(out, len, "<0"); /* an interval's low end, wide enough to pass 0 */
 	else if (col->figure == AB_FIGURE_P99)
 		ab_text_format_latency((uint64_t)llround(v), out, len);
-	else if (col->figure == AB_FIGURE_CPU || fabs(v) < 1000)
-		snprintf(out, len, "%.1f", v);
+	else if (col->figure == AB_FIGURE_RATE)
+		ab_text_format_rate(v, out, len); /* as a run's table prints it */
 	else
-		snprintf(out, len, "%.0f", v);
+		snprintf(out, len, "%.1f", v);
 }
 
 static void size_text(GString *s, uint64_t bytes)
@@ -67,6 +65,29 @@ static void sizes_line(GString *s, const struct ab_compare *c)
 		}
 	}
 	g_string_append_c(s, '\n');
+}
+
+/* After an interval that is not the mean's t interval: which it is (the
+ * legend's lines, ci_legend(), say what the marks mean). */
+static const char *ci_mark(enum ab_ci_method m)
+{
+	return m == AB_CI_LOG_T ? "^" : m == AB_CI_T_CUT ? "!" : "";
+}
+
+/* The legend of the marks the tables use, only those used. */
+static void ci_legend(GString *s, const struct ab_compare *c)
+{
+	gboolean used[AB_CI_T_CUT + 1] = { FALSE };
+	for (guint i = 0; i < c->columns->len; i++) {
+		const struct ab_compare_column *col = g_ptr_array_index(c->columns, i);
+		for (guint k = 0; k < col->cells->len; k++)
+			used[((const struct ab_compare_cell *)g_ptr_array_index(col->cells, k))->stats.ci_method] = TRUE;
+	}
+	if (used[AB_CI_LOG_T])
+		g_string_append(s, "'^' after a CI: the t interval passed below 0, which no figure here can; shown instead the\n"
+				   "95% CI of the geometric mean, t on the logs of the values (exp(mean log +- t sd log / sqrt n))\n");
+	if (used[AB_CI_T_CUT])
+		g_string_append(s, "'!' after a CI: the t interval passed below 0 and a value is 0 (it has no log): cut at 0\n");
 }
 
 /* The words for a group's difference from the baseline. */
@@ -149,7 +170,8 @@ static void column_table(GString *s, const struct ab_compare *c, const struct ab
 		g_ptr_array_add(cells, ab_one_line(((struct ab_compare_group *)g_ptr_array_index(c->groups, cell->group))->label));
 		g_ptr_array_add(cells, g_strdup_printf("%zu", st->n));
 		g_ptr_array_add(cells, g_strdup(median));
-		g_ptr_array_add(cells, isnan(st->ci_low) ? g_strdup(mean) : g_strdup_printf("%s [%s, %s]", mean, lo, hi));
+		g_ptr_array_add(cells, isnan(st->ci_low) ? g_strdup(mean)
+							 : g_strdup_printf("%s [%s, %s]%s", mean, lo, hi, ci_mark(st->ci_method)));
 		g_ptr_array_add(cells, !isfinite(st->cv) ? g_strdup("-") : g_strdup_printf("%.1f", 100 * st->cv));
 		/* (Figures near DBL_MAX overflow the spread: shown as unknown.) */
 		if (cell->group == col->baseline)
@@ -240,6 +262,7 @@ char *ab_compare_text(const struct ab_compare *c)
 			"mean, its 95% CI by the delta method on the log of the means (Welch-Satterthwaite df);\n"
 			"difference: Welch's t-test against the baseline, within noise when p >= 0.05; '*': best mean;\n"
 			"outliers (n >= 5: beyond 3 scaled MADs of the median) are shown and still counted\n");
+	ci_legend(s, c);
 	sizes_line(s, c);
 	int w = 5;
 	for (guint i = 0; i < c->groups->len; i++) {

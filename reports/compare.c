@@ -269,7 +269,10 @@ static void column_stats(struct ab_compare_column *col, guint baseline, bool giv
 	col->baseline = baseline;
 	for (guint i = 0; i < col->cells->len; i++) {
 		struct ab_compare_cell *cell = g_ptr_array_index(col->cells, i);
-		ab_stats_describe((double *)cell->values->data, cell->values->len, AB_COMPARE_CONFIDENCE, &cell->stats);
+		/* Every figure here (a rate, CPU %, a latency) is never negative:
+		 * an interval passing below 0 is replaced (ci_method says how). */
+		ab_stats_describe_positive((double *)cell->values->data, cell->values->len, AB_COMPARE_CONFIDENCE,
+					   &cell->stats);
 		cell->outlier = g_new0(bool, cell->values->len + 1);
 		cell->outliers = ab_stats_outliers((double *)cell->values->data, cell->values->len, cell->outlier);
 		if (!base && (given ? cell->group == baseline : cell->stats.n > 0)) {

@@ -18,14 +18,6 @@ gboolean ab_text_is_curve_result(const struct ab_result *r)
 	return g_strcmp0(r->phase, CURVE_PHASE) == 0;
 }
 
-static void iops(double v, char *out, size_t len)
-{
-	if (isnan(v))
-		snprintf(out, len, "-");
-	else
-		snprintf(out, len, v < 1000 ? "%.1f" : "%.0f", v);
-}
-
 /* A label from a file, on one line and short. */
 static char *label(const char *text)
 {
@@ -57,7 +49,7 @@ static void sizing(GString *s, const struct ab_result *r, const struct ab_result
 		   const struct ab_result *fail)
 {
 	char rate[32], target[16];
-	iops(r->rate, rate, sizeof(rate));
+	ab_text_format_rate(r->rate, rate, sizeof(rate));
 	ab_text_format_latency(r->latency.p99_ns, target, sizeof(target));
 	if (isnan(r->rate)) {
 		g_string_append_printf(s, "sizing: no step met p99 <= %s: the device needs a lower --rate-start\n",
@@ -67,8 +59,8 @@ static void sizing(GString *s, const struct ab_result *r, const struct ab_result
 	g_string_append_printf(s, "sizing: %s IOPS at p99 <= %s", rate, target);
 	if (r->interpolated == TRUE && pass && fail) {
 		char a[32], b[32];
-		iops(pass->offered_rate, a, sizeof(a));
-		iops(fail->offered_rate, b, sizeof(b));
+		ab_text_format_rate(pass->offered_rate, a, sizeof(a));
+		ab_text_format_rate(fail->offered_rate, b, sizeof(b));
 		g_string_append_printf(s, ", interpolated (p99 linear in log rate) between %s and %s IOPS\n", a, b);
 	} else if (fail)
 		g_string_append(s, ", the last step that passed (the next fell behind with its p99 in target)\n");
@@ -109,8 +101,8 @@ void ab_text_curve(GString *s, const struct ab_run *run)
 		}
 		uint64_t target = targets[i];
 		char off[32], got[32], lat[3][16], late[24];
-		iops(r->offered_rate, off, sizeof(off));
-		iops(r->rate, got, sizeof(got));
+		ab_text_format_rate(r->offered_rate, off, sizeof(off));
+		ab_text_format_rate(r->rate, got, sizeof(got));
 		ab_text_format_latency(r->latency.p50_ns, lat[0], sizeof(lat[0]));
 		ab_text_format_latency(r->latency.p99_ns, lat[1], sizeof(lat[1]));
 		ab_text_format_latency(r->latency.p99_9_ns, lat[2], sizeof(lat[2]));

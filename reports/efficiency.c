@@ -77,8 +77,10 @@ void ab_text_efficiency(GString *s, const struct ab_run *run)
 	/* The md array read raw too: the file system against its own device. */
 	const struct ab_result *array = g_strcmp0(t->backend, "mdadm") == 0 ? raw_row(run, t->source) : NULL;
 	unsigned n = t->members->len;
-	g_string_append_printf(s, "efficiency: %s %s of %u, members' raw reads %.0f KiB/s in all; %s%s\n",
-			       t->backend ? t->backend : "?", t->level ? t->level : "?", n, sum,
+	char sum_text[32];
+	ab_text_format_rate(sum, sum_text, sizeof(sum_text));
+	g_string_append_printf(s, "efficiency: %s %s of %u, members' raw reads %s KiB/s in all; %s%s\n",
+			       t->backend ? t->backend : "?", t->level ? t->level : "?", n, sum_text,
 			       write_rule(t->backend, t->level), "; rewrite vs both in turn (each byte read, then written)");
 	g_string_append(s, "            writes are set against raw reads (a raw write would destroy the members)\n");
 	/* --loop images are sparse until written: a raw read of them is
@@ -98,7 +100,11 @@ void ab_text_efficiency(GString *s, const struct ab_run *run)
 		double ceiling = ab_efficiency_ceiling(t->backend, t->level, n, sum, slowest, dir);
 		if (!isfinite(ceiling))
 			continue;
-		g_string_append_printf(s, "  %-15s %10.0f of %10.0f KiB/s  %5.1f%%", r->phase, r->rate, ceiling,
+		/* The rate as the table above prints it (not one more). */
+		char rate[32], most[32];
+		ab_text_format_rate(r->rate, rate, sizeof(rate));
+		ab_text_format_rate(ceiling, most, sizeof(most));
+		g_string_append_printf(s, "  %-15s %10s of %10s KiB/s  %5.1f%%", r->phase, rate, most,
 				       100 * r->rate / ceiling);
 		if (array && dir == AB_EFFICIENCY_READ)
 			g_string_append_printf(s, "  (%.1f%% of the array's own raw read)", 100 * r->rate / array->rate);

@@ -31,7 +31,23 @@ static void figures_get(const struct ab_html_cell *c, const struct ab_html_serie
 			g_array_append_val(f->values, r->rate);
 		f->unmeasurable |= !r->measurable;
 	}
-	ab_stats_describe((double *)(void *)f->values->data, f->values->len, 0.95, &f->st);
+	/* A rate is never negative: no interval passing below 0. */
+	ab_stats_describe_positive((double *)(void *)f->values->data, f->values->len, 0.95, &f->st);
+}
+
+/* The mark after an interval that is not the t interval of the mean, and
+ * its words (the note under the table, the bar's tooltip). */
+static const char *ci_mark(enum ab_ci_method m)
+{
+	return m == AB_CI_LOG_T ? "^" : m == AB_CI_T_CUT ? "!" : "";
+}
+
+static const char *ci_words(enum ab_ci_method m)
+{
+	return m == AB_CI_LOG_T ? "the t interval passed below 0, which a rate cannot; this is the geometric "
+				  "mean's, t on the logs of the runs' rates"
+	       : m == AB_CI_T_CUT ? "the t interval passed below 0 and a run's rate is 0 (it has no log): cut at 0"
+				  : NULL;
 }
 
 /* The unit a chart shows, scaled to its figures (KiB/s up to GiB/s). */
@@ -241,8 +257,9 @@ static void chart(GString *s, const struct ab_html_page *page, const struct ab_h
 		num(st->mean / u.div, m, sizeof(m));
 		num(st->ci_low / u.div, lo_t, sizeof(lo_t));
 		num(st->ci_high / u.div, hi_t, sizeof(hi_t));
-		g_autofree char *tip = g_strdup_printf("%s: mean %s %s, 95 %% CI %s to %s, n=%zu", c->label, m, u.name, lo_t,
-						       hi_t, st->n);
+		const char *how = ci_words(st->ci_method);
+		g_autofree char *tip = g_strdup_printf("%s: mean %s %s, 95 %% CI %s to %s%s%s%s, n=%zu", c->label, m, u.name,
+						       lo_t, hi_t, how ? " (" : "", how ? how : "", how ? ")" : "", st->n);
 		if (!ab_svg_hbar(s, &sc, y, BAR, st->mean / u.div, st->ci_low / u.div, st->ci_high / u.div, c->colour, tip)) {
 			ab_svg_text(s, LABEL_W + 6, y + BAR / 2 + 4, "start", "class=\"i\"", "no figure");
 			continue;
@@ -293,7 +310,7 @@ static void table(GString *s, const struct ab_html_page *page, struct figures *f
 		g_string_append_printf(s, "</td><td class=\"n\">%zu</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
 				       st->n, m, md);
 		if (isfinite(st->ci_low))
-			g_string_append_printf(s, "<td class=\"n\">%s &#8211; %s</td>", lo, hi);
+			g_string_append_printf(s, "<td class=\"n\">%s &#8211; %s%s</td>", lo, hi, ci_mark(st->ci_method));
 		else
 			g_string_append(s, "<td class=\"n\">-</td>");
 		if (isfinite(st->cv))
@@ -313,6 +330,17 @@ static void table(GString *s, const struct ab_html_page *page, struct figures *f
 		g_string_append(s, "</tr>\n");
 	}
 	g_string_append(s, "</table></div>\n");
+	/* What the marks say, each once, when a row has one. */
+	for (enum ab_ci_method m = AB_CI_LOG_T; m <= AB_CI_T_CUT; m++) {
+		gboolean used = FALSE;
+		for (guint i = 0; i < page->cells->len; i++)
+			used |= f[i].present && f[i].st.ci_method == m;
+		if (!used)
+			continue;
+		g_string_append_printf(s, "<p class=\"note\">%s after a CI: ", ci_mark(m));
+		ab_html_escape(s, ci_words(m));
+		g_string_append(s, ".</p>\n");
+	}
 }
 
 /* One line naming the cells that did not run the phase (no row above). */

@@ -409,9 +409,11 @@ gboolean ab_html_write(const struct ab_run_set *set, GString *out, GError **erro
 	if (page.failed->len)
 		g_string_append_printf(out, ", %u without", page.failed->len);
 	g_string_append(out, ". Bars are the mean of a cell's runs, the black line across a bar its 95 % confidence "
-			     "interval (Student t), dots each run (red: an outlier among 5 runs or more, over 3 "
-			     "scaled MADs from the median, shown and counted); higher is better for every rate. Whether a difference is beyond the noise is "
-			     "Welch's t-test, as <code>arraybench report --compare</code> says it.</p>\n");
+			     "interval (Student t; where that would pass below 0, which a rate cannot, the geometric "
+			     "mean's on a log scale, marked ^ in the table), dots each run (red: an outlier among 5 "
+			     "runs or more, over 3 scaled MADs from the median, shown and counted); higher is better "
+			     "for every rate. Whether a difference is beyond the noise is Welch's t-test, as "
+			     "<code>arraybench report --compare</code> says it.</p>\n");
 	compared(out, &page, set);
 	ab_html_summary(out, &page);
 	ab_html_bars(out, &page);

@@ -77,6 +77,7 @@ const struct ab_json_field ab_json_target_fields[] = {
 
 const struct ab_json_field ab_json_cache_fields[] = {
 	AB_JF("description", STR, struct ab_run, cache_desc),
+	AB_JF("limit_bytes", U64, struct ab_run, cache_limit_bytes),
 	AB_JF("controlled", FLAG, struct ab_run, cache_controlled),
 	AB_JF("warning", STR, struct ab_run, cache_warning),
 	AB_JF("limits", STR, struct ab_run, cond.cache_limits),

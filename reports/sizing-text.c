@@ -4,8 +4,10 @@
  * results the tables above already show (nothing here is measured):
  *   commits: how many a second the log takes, and at what p99;
  *   under load: the same commits beside the oltp processes;
- *   oltp: the buffer pool's random IOPS, closed loop, and its p99s;
- *   random I/O: the most IOPS whose p99 meets the latency curve's target. */
+ *   oltp: the buffer pool's random IOPS, closed loop, and its p99s, and
+ *     how much of its data file the page cache could hold;
+ *   random I/O: the most IOPS whose p99 meets the latency curve's target.
+ * Each rate is printed as the tables print it (ab_text_format_rate). */
 #include "report.h"
 
 #include <math.h>
@@ -30,14 +32,6 @@ static char *method_of(const char *test)
 static gboolean same_commit(const struct ab_result *a, const struct ab_result *b)
 {
 	return a->key.record_size == b->key.record_size && a->key.streams == b->key.streams;
-}
-
-static void rate_text(double v, char *out, size_t len)
-{
-	if (isnan(v))
-		snprintf(out, len, "-");
-	else
-		snprintf(out, len, v < 100 ? "%.1f" : "%.0f", v);
 }
 
 static void size_text(uint64_t bytes, char *out, size_t len)
@@ -161,7 +155,7 @@ static const struct ab_result *alone_commit(const struct ab_run *run, const stru
 static void commits_line(GString *s, const struct ab_result *best, guint methods)
 {
 	char rate[32], p99[16], size[32];
-	rate_text(best->rate, rate, sizeof(rate));
+	ab_text_format_rate(best->rate, rate, sizeof(rate));
 	ab_text_format_latency(best->latency.p99_ns, p99, sizeof(p99));
 	size_text(best->key.record_size, size, sizeof(size));
 	g_autofree char *method = method_of(best->key.test);
@@ -178,7 +172,7 @@ static void commits_line(GString *s, const struct ab_result *best, guint methods
 static void loaded_line(GString *s, const struct ab_run *run, const struct ab_result *loaded, uint64_t procs)
 {
 	char rate[32], p99[16];
-	rate_text(loaded->rate, rate, sizeof(rate));
+	ab_text_format_rate(loaded->rate, rate, sizeof(rate));
 	ab_text_format_latency(loaded->latency.p99_ns, p99, sizeof(p99));
 	g_autofree char *method = method_of(loaded->key.test);
 	g_string_append(s, "  commits under load: ");
@@ -189,11 +183,53 @@ static void loaded_line(GString *s, const struct ab_run *run, const struct ab_re
 	const struct ab_result *alone = alone_commit(run, loaded);
 	if (alone) {
 		char arate[32], ap99[16];
-		rate_text(alone->rate, arate, sizeof(arate));
+		ab_text_format_rate(alone->rate, arate, sizeof(arate));
 		ab_text_format_latency(alone->latency.p99_ns, ap99, sizeof(ap99));
 		g_string_append_printf(s, "; alone, same step: %s/s at p99 %s", arate, ap99);
 	}
 	g_string_append(s, ")\n");
+}
+
+/* "512 MiB", "2.0 GiB": a size in the statement's words. */
+static void mib_text(uint64_t bytes, char *out, size_t len)
+{
+	if (bytes >= (1ull << 30))
+		snprintf(out, len, "%.1f GiB", bytes / (double)(1ull << 30));
+	else
+		snprintf(out, len, "%" G_GUINT64_FORMAT " MiB", (uint64_t)((bytes + (1ull << 19)) >> 20));
+}
+
+/* How much of the oltp's data file the page cache could hold: once it
+ * warms, about that share of the processes' random reads come from memory,
+ * and the IOPS above count them as the disks'.  The bound is the memory
+ * cgroup's limit, else the machine's RAM; nothing is said when neither is
+ * known or the processes bypassed the cache (O_DIRECT). */
+static void oltp_cache_line(GString *s, const struct ab_run *run, const struct ab_result *all)
+{
+	if (all->direct == TRUE || !ab_known(all->key.file_size) || !all->key.file_size)
+		return;
+	uint64_t cap;
+	const char *whose;
+	if (ab_known(run->cache_limit_bytes) && run->cache_limit_bytes) {
+		cap = run->cache_limit_bytes;
+		whose = "the memory cgroup's limit";
+	} else if (run->cond.cache_mode && strcmp(run->cond.cache_mode, "cgroup") != 0 && ab_known(run->ram_bytes) &&
+		   run->ram_bytes) {
+		cap = run->ram_bytes;
+		whose = "the machine's RAM";
+	} else {
+		return;
+	}
+	char file[32], bound[32];
+	mib_text(all->key.file_size, file, sizeof(file));
+	mib_text(cap, bound, sizeof(bound));
+	if (cap >= all->key.file_size)
+		g_string_append_printf(s, "    the page cache could hold all of its %s data file (%s, %s): once warm, "
+					  "its reads may come from memory, not the disks\n", file, whose, bound);
+	else
+		g_string_append_printf(s, "    the page cache could hold %.0f%% of its %s data file (%s, %s): once warm, "
+					  "about that share of its reads may come from memory\n",
+				       100.0 * (double)cap / (double)all->key.file_size, file, whose, bound);
 }
 
 /* The oltp processes' figures, of the largest count measured alone. */
@@ -220,8 +256,7 @@ static void oltp_line(GString *s, const struct ab_run *run)
 			kind[1] = r;
 	}
 	char rate[32], size[32];
-	/* The main table's figure: truncated there, as the CSV truncates. */
-	rate_text(all->rate >= 1000 ? trunc(all->rate) : all->rate, rate, sizeof(rate));
+	ab_text_format_rate(all->rate, rate, sizeof(rate));
 	size_text(all->key.record_size, size, sizeof(size));
 	g_string_append_printf(s, "  random %s, closed loop: %s IOPS", size, rate);
 	if (ab_known(all->key.streams))
@@ -240,6 +275,7 @@ static void oltp_line(GString *s, const struct ab_run *run)
 		sep = ", ";
 	}
 	g_string_append_c(s, '\n');
+	oltp_cache_line(s, run, all);
 }
 
 /* Each latency curve's answer (its "sizing" row). */
@@ -260,7 +296,7 @@ static void curve_lines(GString *s, const struct ab_run *run)
 		if (!ab_known(r->latency.p99_ns))
 			its_last = NULL;
 		char rate[32], target[16], size[32];
-		rate_text(r->rate, rate, sizeof(rate));
+		ab_text_format_rate(r->rate, rate, sizeof(rate));
 		ab_text_format_latency(r->latency.p99_ns, target, sizeof(target));
 		size_text(r->key.record_size, size, sizeof(size));
 		gboolean writes = r->timed && g_strv_contains((const char *const *)r->timed, "pwrite");

@@ -23,6 +23,16 @@ void ab_text_format_latency(uint64_t ns, char *out, size_t len)
 		snprintf(out, len, "%.2fs", ns / 1e9);
 }
 
+void ab_text_format_rate(double rate, char *out, size_t len)
+{
+	if (isnan(rate))
+		snprintf(out, len, "-");
+	else if (rate < 1000)
+		snprintf(out, len, "%.1f", rate);
+	else
+		snprintf(out, len, "%.0f", trunc(rate));
+}
+
 /* A name as one line of the table: control characters (a newline in a
  * directory name) are shown as \ooo, so one header line stays one line. */
 static char *one_line(const char *text)
@@ -220,8 +230,7 @@ static void row(GString *s, const struct ab_result *r, struct widths w, gboolean
 	if (isnan(r->rate))
 		snprintf(rate, sizeof(rate), "%s", r->measurable ? "-" : "+++++");
 	else
-		snprintf(rate, sizeof(rate), r->rate < 1000 ? "%.1f" : "%.0f",
-			 r->rate < 1000 ? r->rate : trunc(r->rate)); /* as the CSV truncates */
+		ab_text_format_rate(r->rate, rate, sizeof(rate));
 	if (isnan(r->cpu_percent))
 		snprintf(cpu, sizeof(cpu), "-");
 	else

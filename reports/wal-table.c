@@ -74,10 +74,7 @@ void ab_text_wal(GString *s, const struct ab_run *run)
 			snprintf(writers, sizeof(writers), "%" G_GUINT64_FORMAT, r->key.streams);
 		else
 			snprintf(writers, sizeof(writers), "-");
-		if (isnan(r->rate))
-			snprintf(rate, sizeof(rate), "-");
-		else
-			snprintf(rate, sizeof(rate), "%.1f", r->rate);
+		ab_text_format_rate(r->rate, rate, sizeof(rate));
 		const struct ab_latency *l = &r->latency;
 		const uint64_t v[5] = { l->p50_ns, l->p90_ns, l->p99_ns, l->p99_9_ns, l->max_ns };
 		for (int k = 0; k < 5; k++)

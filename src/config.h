@@ -32,6 +32,10 @@
 #define AB_CGROUP_MIN_RAM_MIB 16u
 /* Effective RAM used for defaults under --cache cgroup when -r is absent. */
 #define AB_CGROUP_DEFAULT_RAM_MIB 512u
+/* oltp's data file without --oltp-size or -s under --cache cgroup: this
+ * many times the group's limit, so a warm cache holds at most a quarter
+ * of it (the -s default, twice the limit, let half the reads hit memory). */
+#define AB_OLTP_CACHE_FACTOR 4u
 
 enum ab_cache_mode {
 	AB_CACHE_AUTO, /* resolved before running to one of the others */
@@ -108,7 +112,8 @@ struct ab_config {
 	GArray *oltp_proc_counts;        /* uint32_t, --oltp-procs; NULL: the default */
 	uint32_t oltp_block;             /* --oltp-block, bytes */
 	uint32_t oltp_read_pct;          /* --oltp-mix R:W as R percent */
-	uint64_t oltp_size;              /* --oltp-size, bytes; 0: the -s file size */
+	uint64_t oltp_size;              /* --oltp-size, bytes; 0: the -s file size (after finishing,
+					  * AB_OLTP_CACHE_FACTOR times a cgroup's limit if neither was given) */
 	uint64_t oltp_sync_every;        /* --oltp-sync-every K; 0: no fdatasync */
 	uint32_t oltp_seconds;           /* --oltp-seconds */
 	gboolean oltp_given;             /* any --oltp-* option */

@@ -74,6 +74,11 @@ static gboolean check_space(const struct ab_suite *s, const struct ab_step *step
 	return FALSE;
 }
 
+void ab_oltp_space(const struct ab_step *step, struct ab_step_space *out)
+{
+	out->test_file = step->oltp_size;
+}
+
 /* Untimed, before each count: the file's dirty pages (the last count's
  * writes) written back, then all its pages dropped: the processes start
  * from the device, as the sweep's cold reads do. */

@@ -100,6 +100,12 @@ static gboolean run_once(struct ab_suite *s, struct ab_runner *r, const struct a
 	return ok;
 }
 
+void ab_oltp_wal_space(const struct ab_step *step, struct ab_step_space *out)
+{
+	ab_oltp_space(step, out);
+	ab_wal_space(step, out);
+}
+
 gboolean ab_oltp_wal_run(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step, uint64_t seed,
 			 struct ab_run *run, GError **error)
 {

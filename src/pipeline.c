@@ -11,8 +11,8 @@
 #include "run-capture.h"
 #include "rundir.h"
 #include "runner.h"
+#include "step-space.h"
 #include "suite.h"
-#include "sweep-grid.h"
 #include "../fs-setup/diskstats.h"
 
 #include <errno.h>
@@ -20,69 +20,12 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The wal logs sit beside the test file: oltp+wal's beside its data file,
- * a wal step's beside what the steps before it left there (the test file
- * stays until the end).  Either step checks only its logs against what is
- * free when its turn comes, so the sum must fit before anything runs, or
- * the logs fail with ENOSPC after the phases before them. */
-static gboolean check_wal_space(const struct ab_config *cfg, uint64_t free_bytes, GError **error)
-{
-	uint64_t test_file = 0;
-	for (guint i = 0; free_bytes && cfg->steps && i < cfg->steps->len; i++) {
-		const struct ab_step *st = &g_array_index(cfg->steps, struct ab_step, i);
-		unsigned id = st->phase->id;
-		if (st->phase->flags & AB_PHASE_IO)
-			test_file = MAX(test_file, id == AB_PHASE_OLTP || id == AB_PHASE_OLTP_WAL
-							   ? st->oltp_size : st->file_size);
-		if (id != AB_PHASE_WAL && id != AB_PHASE_OLTP_WAL)
-			continue;
-		uint64_t logs = (uint64_t)MAX(st->wal_writers, 1u) * st->wal_log_size;
-		if (test_file + logs <= free_bytes)
-			continue;
-		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
-			    "not enough space in '%s': phase '%s' needs %" G_GUINT64_FORMAT "M (the %" G_GUINT64_FORMAT
-			    "M test file and %u wal log%s of %" G_GUINT64_FORMAT "M), %" G_GUINT64_FORMAT "M is free",
-			    cfg->dir, st->phase->name, (test_file + logs) / AB_MIB, test_file / AB_MIB,
-			    MAX(st->wal_writers, 1u), st->wal_writers > 1 ? "s" : "", st->wal_log_size / AB_MIB,
-			    free_bytes / AB_MIB);
-		return FALSE;
-	}
-	return TRUE;
-}
-
+/* Whatever the chosen steps lay out must fit before the first runs: a
+ * step that checks only when its turn comes (the sweep, oltp, the wal logs)
+ * would fail after the phases before it, however long they took. */
 static gboolean check_space(const struct ab_config *cfg, GError **error)
 {
-	uint64_t need = cfg->file_size;
-	if (cfg->num_files && cfg->file_max > 0)
-		need = MAX(need, (uint64_t)cfg->num_files * 1024u * (uint64_t)cfg->file_max);
-	/* The sweep checks its largest file itself, but only when its turn
-	 * comes: after the phases before it, however long they took. */
-	for (guint i = 0; cfg->steps && i < cfg->steps->len; i++) {
-		const struct ab_step *st = &g_array_index(cfg->steps, struct ab_step, i);
-		/* A profile's steps each have their own sizes. */
-		need = MAX(need, st->file_size);
-		if (st->num_files_k && st->file_max > 0)
-			need = MAX(need, (uint64_t)st->num_files_k * 1024u * (uint64_t)st->file_max);
-		if (!st->sweep_grid)
-			continue;
-		/* Every stream's files at once, for the most streams asked for. */
-		uint64_t streams = MAX(st->streams, ab_most_streams(st->stream_counts)) *
-				   (st->files_per_stream ? st->files_per_stream : 1);
-		g_autoptr(GArray) cells = ab_sweep_grid_cells(st->sweep_grid);
-		for (guint c = 0; c < cells->len; c++) {
-			uint64_t file = g_array_index(cells, struct ab_sweep_cell, c).file_size;
-			need = MAX(need, file > UINT64_MAX / streams ? UINT64_MAX : file * streams);
-		}
-	}
-	uint64_t free_bytes = ab_dir_free_bytes(cfg->dir);
-	if (free_bytes && need > free_bytes) {
-		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
-			    "not enough space in '%s': the phases need %" G_GUINT64_FORMAT "M, %" G_GUINT64_FORMAT
-			    "M is free",
-			    cfg->dir, need / AB_MIB, free_bytes / AB_MIB);
-		return FALSE;
-	}
-	return check_wal_space(cfg, free_bytes, error);
+	return ab_steps_check_space(cfg->steps, cfg->repeats, cfg->dir, ab_dir_free_bytes(cfg->dir), error);
 }
 
 static gboolean run_all(const struct ab_pipeline *p, const struct ab_config *cfg, const struct ab_cache *cache,

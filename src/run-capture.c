@@ -98,12 +98,22 @@ static void capture_target(struct ab_target_desc *d, const struct ab_target *t, 
 
 char *ab_run_cache_warning(const struct ab_config *cfg, uint64_t ram_bytes)
 {
-	if (cfg->cache == AB_CACHE_CGROUP || !cfg->file_size || cfg->file_size >= 2 * ram_bytes)
+	if (cfg->cache == AB_CACHE_CGROUP)
+		return NULL;
+	/* Only a step that reads the test file back can read it from the
+	 * cache; of those, the smallest file is the one most likely held. */
+	uint64_t smallest = 0;
+	for (guint i = 0; cfg->steps && i < cfg->steps->len; i++) {
+		const struct ab_step *st = &g_array_index(cfg->steps, struct ab_step, i);
+		if ((st->phase->flags & AB_PHASE_READS) && st->file_size && (!smallest || st->file_size < smallest))
+			smallest = st->file_size;
+	}
+	if (!smallest || smallest >= 2 * ram_bytes)
 		return NULL;
 	return g_strdup_printf("file %" G_GUINT64_FORMAT "M is under twice the RAM (%" G_GUINT64_FORMAT
 			       "M) and --cache %s does not cap the page cache: read and seek rates may "
 			       "measure memory, not the disk",
-			       cfg->file_size / AB_MIB, ram_bytes / AB_MIB, ab_cache_mode_name(cfg->cache));
+			       smallest / AB_MIB, ram_bytes / AB_MIB, ab_cache_mode_name(cfg->cache));
 }
 
 struct ab_run *ab_run_capture(const struct ab_config *cfg, const struct ab_cache *cache,
@@ -128,7 +138,8 @@ struct ab_run *ab_run_capture(const struct ab_config *cfg, const struct ab_cache
 	run->ram_bytes = ram_bytes;
 	run->fs_type = ab_sysinfo_fs_type(cfg->dir);
 	run->cache_desc = ab_cache_describe(cache);
-	run->cache_warning = ab_run_cache_warning(stated_config(cfg), ram_bytes);
+	run->cache_limit_bytes = cache->mode == AB_CACHE_CGROUP ? cache->limit_bytes : AB_UNSET;
+	run->cache_warning = ab_run_cache_warning(cfg, ram_bytes); /* over every step */
 	run->cache_controlled = run->cache_warning == NULL;
 	capture_conditions(&run->cond, cfg);
 	capture_target(&run->target, target, cfg);

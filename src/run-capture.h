@@ -15,7 +15,8 @@
 struct ab_run *ab_run_capture(const struct ab_config *cfg, const struct ab_cache *cache,
 			      const struct ab_target *target, const char *run_id, unsigned index,
 			      uint64_t ram_bytes);
-/* The warning a run carries when the page cache could hold the test file. */
+/* The warning a run carries when the page cache could hold the test file
+ * that one of its steps reads back (a READS phase); NULL when none does. */
 char *ab_run_cache_warning(const struct ab_config *cfg, uint64_t ram_bytes);
 
 #endif

@@ -931,7 +931,7 @@ static const GOptionEntry entries[] = {
 	  "Oltp: forked processes doing random I/O at once (8); a list runs once per count", "N[,N...]" },
 	{ "oltp-block", 0, 0, CB(opt_oltp_block), "Oltp: bytes per read or write (8k)", "SIZE" },
 	{ "oltp-mix", 0, 0, CB(opt_oltp_mix), "Oltp: reads to writes in percent (70:30)", "R:W" },
-	{ "oltp-size", 0, 0, CB(opt_oltp_size), "Oltp: the data file's size (the -s size; MiB without a suffix)",
+	{ "oltp-size", 0, 0, CB(opt_oltp_size), "Oltp: the data file's size (MiB without a suffix; default the -s size, or under a memory cgroup with no -s 4 times its limit)",
 	  "SIZE" },
 	{ "oltp-sync-every", 0, 0, CB(opt_oltp_sync_every),
 	  "Oltp: each process fdatasyncs after every K-th of its writes (none)", "K" },

@@ -70,6 +70,7 @@ struct ab_run *ab_run_new(void)
 	run->repeat = run->seed = run->concurrency = run->cpus = run->ram_bytes = AB_UNSET;
 	run->start_unix = INT64_MIN;
 	run->cache_controlled = AB_FLAG_UNKNOWN;
+	run->cache_limit_bytes = AB_UNSET;
 	struct ab_conditions *c = &run->cond;
 	c->file_size = c->io_chunk = c->seeks = c->seekers = c->per_char_bytes = AB_UNSET;
 	c->num_files_k = c->file_max = c->file_min = c->num_dirs = c->file_chunk = AB_UNSET;

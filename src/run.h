@@ -221,6 +221,10 @@ struct ab_run {
 	uint64_t ram_bytes;
 	char *fs_type;           /* of conditions.dir */
 	char *cache_desc;
+	/* The most page cache the I/O phases could fill: the memory cgroup's
+	 * limit under --cache cgroup; AB_UNSET for any other mode (the
+	 * machine's RAM, ram_bytes, bounds it) or when unknown. */
+	uint64_t cache_limit_bytes;
 	ab_flag cache_controlled;
 	char *cache_warning;
 	struct ab_conditions cond;

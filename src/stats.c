@@ -43,7 +43,7 @@ double ab_stats_t_quantile(double p, double df)
 void ab_stats_describe(const double *x, size_t n, double confidence, struct ab_stats *out)
 {
 	*out = (struct ab_stats){ .n = 0, .median = NAN, .mean = NAN, .sd = NAN, .ci_low = NAN,
-				  .ci_high = NAN, .cv = NAN, .min = NAN, .max = NAN };
+				  .ci_high = NAN, .ci_method = AB_CI_NONE, .cv = NAN, .min = NAN, .max = NAN };
 	size_t m;
 	g_autofree double *v = finite_sorted(x, n, &m);
 	if (!v)
@@ -62,6 +62,40 @@ void ab_stats_describe(const double *x, size_t n, double confidence, struct ab_s
 	double half = t * out->sd / sqrt((double)m);
 	out->ci_low = out->mean - half;
 	out->ci_high = out->mean + half;
+	out->ci_method = AB_CI_T;
+}
+
+void ab_stats_describe_positive(const double *x, size_t n, double confidence, struct ab_stats *out)
+{
+	ab_stats_describe(x, n, confidence, out);
+	if (out->ci_method != AB_CI_T || !(out->ci_low < 0) || out->min < 0)
+		return;
+	if (out->min == 0) {
+		out->ci_low = 0;
+		out->ci_method = AB_CI_T_CUT;
+		return;
+	}
+	size_t m;
+	g_autofree double *v = finite_sorted(x, n, &m);
+	for (size_t i = 0; i < m; i++)
+		v[i] = log(v[i]);
+	double mean = gsl_stats_mean(v, 1, m);
+	double sd = gsl_stats_sd_m(v, 1, m, mean);
+	double half = ab_stats_t_quantile(0.5 + confidence / 2, (double)(m - 1)) * sd / sqrt((double)m);
+	out->ci_low = exp(mean - half);
+	out->ci_high = exp(mean + half);
+	out->ci_method = AB_CI_LOG_T;
+}
+
+const char *ab_stats_ci_method_name(enum ab_ci_method m)
+{
+	switch (m) {
+	case AB_CI_NONE: return NULL;
+	case AB_CI_T: return "t";
+	case AB_CI_LOG_T: return "log-t";
+	case AB_CI_T_CUT: return "t-cut-at-0";
+	}
+	return NULL;
 }
 
 /* n, mean and sample variance of the finite values; FALSE when fewer than 2. */

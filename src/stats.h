@@ -13,10 +13,25 @@
  * distribution quantiles come from GSL (src/stats.c), never from a typed
  * table.
  */
+/* Which interval ci_low and ci_high hold. */
+enum ab_ci_method {
+	AB_CI_NONE,   /* none: fewer than 2 values */
+	AB_CI_T,      /* Student t of the mean */
+	/* For a figure that cannot be negative whose t interval passed below
+	 * 0: t on the logs of the values, exp(mean(log x) -+ t sd(log x) /
+	 * sqrt(n)), the geometric mean's interval (positive, and as wide on
+	 * either side in ratio, as a rate's spread is). */
+	AB_CI_LOG_T,
+	/* The same, but a value was 0 (it has no log): the t interval with its
+	 * low end cut at 0. */
+	AB_CI_T_CUT,
+};
+
 struct ab_stats {
 	size_t n;                 /* finite values used (NAN inputs are skipped: unknown figures) */
 	double median, mean, sd;  /* sd: sample standard deviation (n-1); NAN when n < 2 */
-	double ci_low, ci_high;   /* Student t confidence interval of the mean; NAN when n < 2 */
+	double ci_low, ci_high;   /* the confidence interval ci_method names; NAN when n < 2 */
+	enum ab_ci_method ci_method;
 	double cv;                /* sd / mean as a fraction; NAN when n < 2 or mean == 0 */
 	double min, max;
 };
@@ -24,6 +39,14 @@ struct ab_stats {
 /* confidence: 0.95 for a 95 % interval.  n == 0 (or no finite value)
  * leaves every figure NAN and out->n 0. */
 void ab_stats_describe(const double *x, size_t n, double confidence, struct ab_stats *out);
+/* The same for a figure that cannot be negative (a rate, a CPU share, a
+ * latency): where the t interval passes below 0, the log-scale interval
+ * (AB_CI_LOG_T), or with a value of 0 the t interval cut at 0
+ * (AB_CI_T_CUT).  A negative value, which such a figure cannot have,
+ * leaves the t interval as it is. */
+void ab_stats_describe_positive(const double *x, size_t n, double confidence, struct ab_stats *out);
+/* "t", "log-t", "t-cut-at-0"; NULL for AB_CI_NONE. */
+const char *ab_stats_ci_method_name(enum ab_ci_method m);
 
 /* The Student t quantile: P(T <= t) = p with df degrees of freedom (GSL's
  * gsl_cdf_tdist_Pinv); NAN for df <= 0 or p outside (0, 1). */

@@ -96,6 +96,16 @@ static gboolean check_space(const struct ab_suite *s, const struct ab_step *step
 	return FALSE;
 }
 
+void ab_wal_space(const struct ab_step *step, struct ab_step_space *out)
+{
+	unsigned writers = step->wal_writers ? step->wal_writers : 1;
+	char size[32];
+	ab_space_size_text(step->wal_log_size, size, sizeof(size));
+	out->beside = ab_space_mul(writers, step->wal_log_size);
+	snprintf(out->beside_what, sizeof(out->beside_what), "%u wal log%s of %s", writers, writers == 1 ? "" : "s",
+		 size);
+}
+
 gboolean ab_wal_run(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step, uint64_t seed,
 		    struct ab_run *run, GError **error)
 {

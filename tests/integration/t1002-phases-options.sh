@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # What each run option does, seen in the CSV line, the JSON and the syscalls.
 . "$(dirname "$0")/lib.sh"
-plan 73
+plan 76
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 
@@ -215,6 +215,15 @@ is "$? $(cat "$T/cmn.err")" "1 arraybench: error: --cold-metadata and --cache 'n
 	>/dev/null 2>"$T/none.err"
 grep -q '^arraybench: warning: .*--cache none' "$T/none.err"; ok $? "--cache none -s 32m -r 16 warns on stderr"
 is "$(js "$T/none.json" 'o["cache"]["controlled"]')" false "JSON cache.controlled is false"
+# The twice-the-RAM rule is for phases that read the test file back: the
+# file phases under --cache none with a small -s read none of it.
+"$AB" run -d "$d" -s 64m -n 1 --cache none --phases seq-create,seq-stat,seq-delete -q --json "$T/files.json" \
+	>/dev/null 2>"$T/files.err"
+is "$?:$(grep -c '^arraybench: \(warning\|error\)' "$T/files.err")" "0:0" \
+	"-s 64m --cache none with only the file phases runs, with no warning"
+is "$(js "$T/files.json" 'o["cache"]["controlled"]')" true "... and its JSON has no cache warning"
+"$AB" run -d "$d" -s 64m -n 1 --cache none --phases seq-create,block-read -q >/dev/null 2>"$T/fr.err"
+is "$?:$(grep -c 'is less than twice the RAM' "$T/fr.err")" "1:1" "with block-read beside them it is refused"
 if [ "${cache[1]}" = cgroup ]; then
 	"$AB" run -d "$d" -s 32m -f1 -n 1 --cache cgroup -r 16 -q --json "$T/cg.json" >/dev/null 2>&1
 	is "$(js "$T/cg.json" 'o["cache"]["controlled"]')" true "--cache cgroup: JSON cache.controlled is true"

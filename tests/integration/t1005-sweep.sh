@@ -184,7 +184,7 @@ if is_root; then
 		"$AB" run -d "$T/small" --phases block-write,sweep -s 8m -n 0 --cache none -r 0 --sweep-file-sizes 32m \
 			--sweep-records 1m --sweep-tests write >/dev/null 2>"$T/small.err"
 		is $? 3 "a sweep file larger than the free space exits 3"
-		! grep -q "phase 'block-write'" "$T/small.err" && grep -q "the phases need 32M" "$T/small.err"
+		! grep -q "phase 'block-write'" "$T/small.err" && grep -q "phase 'sweep' needs 32M (the 32M test file)" "$T/small.err"
 		ok $? "... before the phases before it run" || sed 's/^/#   /' "$T/small.err"
 		"$AB" run -d "$T/small" --phases block-write,sweep -s 8m -n 0 --cache none -r 0 --sweep-file-sizes 12m \
 			--sweep-records 1m --sweep-tests write -q >/dev/null 2>"$T/small.err"

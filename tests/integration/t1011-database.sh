@@ -8,7 +8,7 @@
 # same.  An option of a phase some step runs applies to that step only; an
 # option of a phase no step runs is still refused.
 . "$(dirname "$0")/lib.sh"
-plan 17
+plan 18
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 
@@ -16,6 +16,8 @@ js() { # json-file python-expression over o (the last object)
 	python3 - "$@" <<'PY'
 import json, sys
 o = [json.loads(l) for l in open(sys.argv[1])][-1]
+# A rate as every text view prints it: one decimal below 1000, else its whole part.
+rate = lambda v: "%.1f" % v if v < 1000 else "%d" % int(v)
 r = eval(sys.argv[2])
 print(r if isinstance(r, str) else json.dumps(r))
 PY
@@ -40,20 +42,24 @@ is "$(js "$T/db.json" '[p["key"]["streams"] for p in o["phases"] if p["name"] ==
 
 # The statement: each figure as the JSON has it.
 sed -n '/^sizing, read off the tables above:$/,$p' "$T/db.out" >"$T/stmt"
-is "$(wc -l <"$T/stmt")" 5 "the text ends with the sizing statement: a heading and four lines"
-want=$(js "$T/db.json" '(lambda b: "  commits: %.0f/s at p99 " % b["rate"] + "%s (" + b["key"]["test"] + ", the best of 4 methods; 8 KiB commits, 1 writer)")(max((p for p in o["phases"] if p["name"] == "wal" and p["key"]["pass"] == 1 and p["key"]["record_size_bytes"] == 8192 and " " not in p["key"]["test"]), key=lambda p: p["rate"]))')
+is "$(wc -l <"$T/stmt")" 6 "the text ends with the sizing statement: a heading and five lines"
+want=$(js "$T/db.json" '(lambda b: "  commits: %s/s at p99 " % rate(b["rate"]) + "%s (" + b["key"]["test"] + ", the best of 4 methods; 8 KiB commits, 1 writer)")(max((p for p in o["phases"] if p["name"] == "wal" and p["key"]["pass"] == 1 and p["key"]["record_size_bytes"] == 8192 and " " not in p["key"]["test"]), key=lambda p: p["rate"]))')
 got=$(sed -n 2p "$T/stmt" | sed 's/p99 [0-9.]*[mun]*s (/p99 %s (/')
 is "$got" "$want" "commits: the best 8k method of the wal step, by name, of four"
-want=$(js "$T/db.json" '(lambda a, l: "  commits under load: %.0f/s at p99 X beside 32 oltp processes (fdatasync; alone, same step: %.0f/s at p99 X)" % (l["rate"], a["rate"]))(*[next(p for p in o["phases"] if p["name"] == "wal" and p["key"]["test"] == t and p["key"]["pass"] == n) for t, n in (("fdatasync", 2), ("fdatasync under oltp", 1))])')
+want=$(js "$T/db.json" '(lambda a, l: "  commits under load: %s/s at p99 X beside 32 oltp processes (fdatasync; alone, same step: %s/s at p99 X)" % (rate(l["rate"]), rate(a["rate"])))(*[next(p for p in o["phases"] if p["name"] == "wal" and p["key"]["test"] == t and p["key"]["pass"] == n) for t, n in (("fdatasync", 2), ("fdatasync under oltp", 1))])')
 got=$(sed -n 3p "$T/stmt" | sed 's/p99 [0-9.]*[mun]*s/p99 X/g')
 is "$got" "$want" "commits under load: beside 32 processes, with the same step's commits alone"
-want=$(js "$T/db.json" '(lambda a, r: "  random 8 KiB, closed loop: %d IOPS with 32 processes, %.0f%% reads" % (int(a["rate"]), 100 * r["rate"] / a["rate"]))(*[next(p for p in o["phases"] if p["name"] == "oltp" and p["key"]["streams"] == 32 and p["key"]["test"] == t) for t in ("all", "read")])')
+want=$(js "$T/db.json" '(lambda a, r: "  random 8 KiB, closed loop: %s IOPS with 32 processes, %.0f%% reads" % (rate(a["rate"]), 100 * r["rate"] / a["rate"]))(*[next(p for p in o["phases"] if p["name"] == "oltp" and p["key"]["streams"] == 32 and p["key"]["test"] == t) for t in ("all", "read")])')
 got=$(sed -n 4p "$T/stmt" | sed 's/; read p99 .*//')
 is "$got" "$want" "oltp: the IOPS of 32 processes and their share of reads"
 sed -n 4p "$T/stmt" | grep -qE '; read p99 [0-9.]+(us|ms|s), write p99 [0-9.]+(us|ms|s)$'
 ok $? "... with the read and the write p99"
-want=$(js "$T/db.json" '(lambda s: "  random 8 KiB reads: %.0f IOPS at p99 <= 10.00ms with 32 processes" % s["rate"])(next(p for p in o["phases"] if p["name"] == "latency-curve" and p["key"]["test"] == "sizing"))')
-got=$(sed -n 5p "$T/stmt" | sed 's/ (.*)$//')
+# How much of the 64m data file the cache could hold: the cgroup's limit
+# (-r 16: a quarter) or, uncapped, the machine's RAM (all of it).
+want=$(js "$T/db.json" '(lambda f, lim: "    the page cache could hold " + ("%.0f%% of its 64 MiB data file (the memory cgroup\x27s limit, 16 MiB): once warm, about that share of its reads may come from memory" % (100.0 * lim / f) if lim else "all of its 64 MiB data file (the machine\x27s RAM, %.1f GiB): once warm, its reads may come from memory, not the disks" % (o["environment"]["ram_bytes"] / 2**30)))(next(p["key"]["file_size_bytes"] for p in o["phases"] if p["name"] == "oltp"), o["cache"]["limit_bytes"])')
+is "$(sed -n 5p "$T/stmt")" "$want" "oltp: how much of its data file the page cache could hold, from the JSON's cache limit"
+want=$(js "$T/db.json" '(lambda s: "  random 8 KiB reads: %s IOPS at p99 <= 10.00ms with 32 processes" % rate(s["rate"]))(next(p for p in o["phases"] if p["name"] == "latency-curve" and p["key"]["test"] == "sizing"))')
+got=$(sed -n 6p "$T/stmt" | sed 's/ (.*)$//')
 is "$got" "$want" "random reads: the curve's sizing answer at the 10 ms target"
 
 "$AB" report "$T/db.json" >"$T/rep.out" 2>"$T/rep.err"

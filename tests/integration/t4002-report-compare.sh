@@ -6,7 +6,7 @@
 # failed visit listed and not averaged, and seed 003's bonnie++ 1.03 lines
 # in one table with a run of ours.
 . "$(dirname "$0")/lib.sh"
-plan 33
+plan 37
 fx=$top/tests/fixtures
 cd "$T" || exit 1
 export ARRAYBENCH_STATE_DIR=$T/state
@@ -115,6 +115,38 @@ ok $? "the failed visit is listed with its reason"
 "$AB" report --compare --format json craft.json | python3 -c 'import json, sys
 d = json.load(sys.stdin); print(d["failures"][0]["reason"], d["groups"][2]["failed"])' >f.check 2>&1
 is "$(cat f.check)" "mkfs.btrfs: device busy 1" "the JSON lists it too"
+
+# A rate cannot be negative: three wild repeats whose t interval passes 0
+# (-195374 to 348640) get the log-scale interval, marked and explained,
+# in the text, the CSV and JSON (ci_method) and the HTML page.
+python3 - "$fx/arraybench-run.json" >wild.json <<'PY'
+import json, sys
+base = json.loads(open(sys.argv[1]).readline())
+for cell, rates in (("wild", [9800.0, 17100.0, 203000.0]), ("calm", [100000.0, 104000.0, 98000.0])):
+    for i, rate in enumerate(rates):
+        d = json.loads(json.dumps(base))
+        d["cell"], d["repeat"] = cell, i + 1
+        d["phases"] = [p for p in d["phases"] if p["name"] == "rand-stat"]
+        d["phases"][0]["rate"] = rate
+        print(json.dumps(d))
+PY
+"$AB" report --compare wild.json >wild.txt 2>&1
+block wild.txt rand-stat >w.txt
+grep -Eq '^  wild +3 +17100 +76633 \[588\.9, 1782852\]\^ ' w.txt && ! grep -q '\[-' wild.txt && \
+	grep -q "^'^' after a CI: the t interval passed below 0, which no figure here can; shown instead the$" wild.txt
+ok $? "a t interval passing 0 is shown as the log-scale one, marked '^', with the legend" || sed 's/^/#   /' w.txt
+"$AB" report --compare --format csv wild.json | python3 -c 'import csv, sys
+r = {(x["column"], x["group"]): x for x in csv.DictReader(sys.stdin)}
+print(r[("rand-stat", "wild")]["ci_method"], r[("rand-stat", "calm")]["ci_method"], float(r[("rand-stat", "wild")]["ci_low"]) > 0)' >wc.check 2>&1
+is "$(cat wc.check)" "log-t t True" "the CSV names each interval's method (ci_method), the low end positive"
+"$AB" report --compare --format json wild.json | python3 -c 'import json, sys
+d = json.load(sys.stdin); c = next(c for c in d["columns"] if c["column"] == "rand-stat")
+print([(g["group"], g["ci_method"], g["ci_low"] > 0) for g in c["groups"]])' >wj.check 2>&1
+is "$(cat wj.check)" "[('wild', 'log-t', True), ('calm', 't', True)]" "the JSON names it too"
+"$AB" report --html wild.html wild.json >/dev/null 2>&1
+grep -q '<td class="n">588.9 &#8211; [0-9]*^</td>' wild.html && grep -q '<p class="note">^ after a CI: ' wild.html &&
+	! grep -q '&#8211; -\|CI -' wild.html
+ok $? "the HTML table and bar show the same interval, marked, never a negative end"
 
 # Seed 003's bonnie++ 1.03 lines beside a run of ours, in one table.
 "$AB" report --compare "$fx/bonnie-1.03-seed003.csv" d1.json >seed.txt 2>seed.err

@@ -344,6 +344,61 @@ static void test_column_baseline(void **state)
 	ab_run_set_clear(&set);
 }
 
+/* No interval of a rate below 0 (issue 20: rand-stat "-6304 to 159481"
+ * with n = 3): where the t interval passes 0 the table shows the log-scale
+ * one, marked, with its legend; the CSV and JSON name the method. */
+static void test_positive_intervals(void **state)
+{
+	(void)state;
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	const double wild[] = { 9800, 17100, 203000 }, calm[] = { 100000, 104000, 98000 }, zero[] = { 0, 0, 5000 };
+	for (int i = 0; i < 3; i++) {
+		add(&set, run_of("wild", "h", (uint64_t)i + 1, wild[i], 2 + 40 * (i == 2)));
+		add(&set, run_of("calm", "h", (uint64_t)i + 1, calm[i], 50));
+		add(&set, run_of("zero", "h", (uint64_t)i + 1, zero[i], 50));
+	}
+	g_autoptr(GError) error = NULL;
+	struct ab_compare *c = ab_compare_build(&set, NULL, &error);
+	assert_non_null(c);
+	const struct ab_compare_column *bw = column(c, "block-write");
+	const struct ab_compare_cell *w = cell_of(c, bw, "wild"), *k = cell_of(c, bw, "calm"), *z = cell_of(c, bw, "zero");
+	assert_int_equal(w->stats.ci_method, AB_CI_LOG_T);
+	assert_true(w->stats.ci_low > 588 && w->stats.ci_low < 589);
+	assert_int_equal(k->stats.ci_method, AB_CI_T);
+	assert_int_equal(z->stats.ci_method, AB_CI_T_CUT);
+	assert_true(z->stats.ci_low == 0);
+	/* CPU % is no less positive. */
+	const struct ab_compare_cell *wc = cell_of(c, column(c, "block-write CPU"), "wild");
+	assert_int_equal(wc->stats.ci_method, AB_CI_LOG_T);
+	g_autofree char *text = ab_compare_text(c);
+	assert_non_null(strstr(text, "76633 [588.9, 1782852]^"));
+	assert_non_null(strstr(text, "1666 [0.0, 8837]!"));
+	assert_non_null(strstr(text, "100666 [93077, 108255]  "));
+	assert_non_null(strstr(text, "\n'^' after a CI: the t interval passed below 0"));
+	assert_non_null(strstr(text, "\n'!' after a CI: the t interval passed below 0 and a value is 0"));
+	assert_null(strstr(text, "[-"));
+	g_autofree char *csv = ab_compare_csv(c);
+	assert_non_null(strstr(csv, ",ci_low,ci_high,ci_method,cv_percent,"));
+	assert_non_null(strstr(csv, ",log-t,"));
+	assert_non_null(strstr(csv, ",t-cut-at-0,"));
+	assert_non_null(strstr(csv, ",t,"));
+	g_autofree char *json = ab_compare_json(c);
+	assert_non_null(strstr(json, "\"ci_method\":\"log-t\""));
+	assert_non_null(strstr(json, "\"ci_method\":\"t\""));
+	ab_compare_free(c);
+	ab_run_set_clear(&set);
+	/* Nothing passes 0: no legend. */
+	ab_run_set_init(&set);
+	for (int i = 0; i < 3; i++)
+		add(&set, run_of("calm", "h", (uint64_t)i + 1, calm[i], 50));
+	c = ab_compare_build(&set, NULL, &error);
+	g_autofree char *plain = ab_compare_text(c);
+	assert_null(strstr(plain, "after a CI"));
+	ab_compare_free(c);
+	ab_run_set_clear(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_within_noise),
 		cmocka_unit_test(test_best_rules),
 		cmocka_unit_test(test_column_baseline),
+		cmocka_unit_test(test_positive_intervals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -233,6 +233,32 @@ static void test_page_zero_mean(void **state)
 	assert_null(strstr(s->str, "inf&#215;"));
 }
 
+/* A cell whose t interval passes 0 (issue 20): the table and the bar
+ * show the log-scale interval, marked and explained; no negative end. */
+static void test_page_positive_interval(void **state)
+{
+	(void)state;
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	const double wild[] = { 9800, 17100, 203000 };
+	for (int i = 0; i < 3; i++) {
+		g_ptr_array_add(set.runs, run_of("wild", wild[i]));
+		g_ptr_array_add(set.runs, run_of("calm", 100000 + 1000 * i));
+	}
+	g_autoptr(GString) s = g_string_new(NULL);
+	assert_true(ab_html_write(&set, s, NULL));
+	ab_run_set_clear(&set);
+	/* In MiB/s: 588.9 KiB/s is 0.575, 1782852 is 1741. */
+	assert_non_null(strstr(s->str, "<td class=\"n\">0.575 &#8211; 1741^</td>"));
+	assert_non_null(strstr(s->str, "<p class=\"note\">^ after a CI: the t interval passed below 0, which a rate "
+				       "cannot; this is the geometric mean&#39;s"));
+	assert_non_null(strstr(s->str, "95 % CI 0.575 to 1741 (the t interval passed below 0"));
+	assert_null(strstr(s->str, "&#8211; -"));
+	assert_null(strstr(s->str, "CI -"));
+	/* Only once, for the one cell. */
+	assert_int_equal(count(s->str, "^ after a CI"), 1);
+}
+
 static struct ab_result *sweep_cell(const char *test, uint64_t fsz, uint64_t rec, double rate, const char *cache)
 {
 	struct ab_result *r = ab_result_new("sweep");
@@ -354,7 +380,7 @@ int main(void)
 		cmocka_unit_test(test_escape), cmocka_unit_test(test_scale),  cmocka_unit_test(test_bar),
 		cmocka_unit_test(test_colour), cmocka_unit_test(test_ticks), cmocka_unit_test(test_page),
 		cmocka_unit_test(test_page_sweep_members), cmocka_unit_test(test_page_zero_mean),
-		cmocka_unit_test(test_page_curve),
+		cmocka_unit_test(test_page_curve), cmocka_unit_test(test_page_positive_interval),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -104,6 +104,7 @@ static struct ab_run *full_run(void)
 	run->ram_bytes = 25276071936ull;
 	run->fs_type = g_strdup("ext4");
 	run->cache_desc = g_strdup("cgroup v2, memory.max 512M");
+	run->cache_limit_bytes = 512 * AB_MIB;
 	run->cache_controlled = FALSE;
 	run->cache_warning = g_strdup("file 64M is under twice the RAM");
 	struct ab_conditions *c = &run->cond;
@@ -171,6 +172,7 @@ static void test_full_round_trip(void **state)
 	assert_int_equal(back->start_unix, 1796222993);
 	assert_string_equal(back->cond.dir, run->cond.dir);
 	assert_string_equal(back->cond.cache_mode, "cgroup");
+	assert_int_equal(back->cache_limit_bytes, 512 * AB_MIB);
 	assert_int_equal(back->cond.cold_metadata, TRUE);
 	assert_int_equal(back->target.members->len, 2);
 	assert_int_equal(back->target.queues->len, 2);
@@ -264,7 +266,11 @@ static char *with_new_members(const char *line)
 					       "\\1,\"stride\":null,\"files_per_stream\":null,\"shared_file\":null", 0, NULL);
 	/* Comparison runs: the matrix cell, the workload, a failed visit. */
 	g_autoptr(GRegex) re7 = g_regex_new("(\"concurrency\":[0-9]+,)", 0, 0, NULL);
-	return g_regex_replace(re7, six, -1, 0, "\\1\"cell\":null,\"workload\":null,\"failure\":null,", 0, NULL);
+	g_autofree char *seven =
+		g_regex_replace(re7, six, -1, 0, "\\1\"cell\":null,\"workload\":null,\"failure\":null,", 0, NULL);
+	/* The cgroup's limit (the fixture's runs had --cache none). */
+	g_autoptr(GRegex) re8 = g_regex_new("(\"cache\":\\{\"mode\":\"[a-z]*\",\"description\":(\"[^\"]*\"|null),)", 0, 0, NULL);
+	return g_regex_replace(re8, seven, -1, 0, "\\1\"limit_bytes\":null,", 0, NULL);
 }
 
 /* The live runs' JSON (tests/fixtures/README) writes back as it was. */

@@ -225,6 +225,33 @@ static void test_options(void **state)
 	assert_int_equal(st->oltp_seconds, 10);
 	ab_config_clear(&cfg);
 
+	/* Under a memory cgroup, with neither --oltp-size nor -s, the data
+	 * file is 4 times the limit, so a warm cache holds a quarter of it
+	 * (the -s default, twice the limit, held half); never below the -s
+	 * default.  A size given, or no cap, keeps the -s size. */
+	const struct {
+		const char *a, *b, *c, *d;
+		uint64_t size;
+	} sizes[] = {
+		{ "--cache", "cgroup", NULL, NULL, 2048ull << 20 },
+		{ "--cache", "cgroup", "-r", "256", 1024ull << 20 },
+		{ "--cache", "cgroup", "-r", "64", 300ull << 20 },
+		{ "--cache", "cgroup", "-s", "1g", 1024ull << 20 },
+		{ "--cache", "cgroup", "--oltp-size", "700", 700ull << 20 },
+		{ "--cache", "fadvise", "-r", "512", 1024ull << 20 },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++) {
+		ab_config_init(&cfg);
+		assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "--phases", "oltp", sizes[i].a, sizes[i].b, sizes[i].c,
+				       sizes[i].d, NULL));
+		assert_true(ab_config_finish(&cfg, ram, NULL));
+		st = only_step(&cfg);
+		if (st->oltp_size != sizes[i].size)
+			fail_msg("%s %s %s %s: %" G_GUINT64_FORMAT " MiB", sizes[i].a, sizes[i].b, sizes[i].c ? sizes[i].c : "",
+				 sizes[i].d ? sizes[i].d : "", st->oltp_size >> 20);
+		ab_config_clear(&cfg);
+	}
+
 	/* Its own size runs it even with -s 0; the extremes of the mix. */
 	ab_config_init(&cfg);
 	assert_true(parse_args(&cfg, NULL, "-d", "/tmp", "-s", "0", "--phases", "oltp", "--oltp-size", "1",

@@ -104,7 +104,7 @@ static void test_sizing_without_steps(void **state)
 	sz->interpolated = FALSE;
 	ab_run_add_result(run, sz);
 	g_autofree char *s = statement(run);
-	assert_non_null(strstr(s, "  random 8 KiB reads: 400 IOPS at p99 <= 10.00ms with 4 processes\n"));
+	assert_non_null(strstr(s, "  random 8 KiB reads: 400.0 IOPS at p99 <= 10.00ms with 4 processes\n"));
 	g_autoptr(GString) block = g_string_new(NULL);
 	ab_text_curve(block, run);
 	assert_non_null(strstr(block->str, "\nsizing: 400.0 IOPS at p99 <= 10.00ms\n"));
@@ -123,7 +123,7 @@ static void test_sizing_without_steps(void **state)
 	ab_run_add_result(blind, curve_row("step 1", 100, 100, 1 * MS));
 	ab_run_add_result(blind, curve_row("sizing", NAN, 100, AB_UNSET));
 	g_autofree char *b = statement(blind);
-	assert_non_null(strstr(b, "  random 8 KiB reads: 100 IOPS at p99 <= - with 4 processes\n"));
+	assert_non_null(strstr(b, "  random 8 KiB reads: 100.0 IOPS at p99 <= - with 4 processes\n"));
 	g_autoptr(GString) bb = g_string_new(NULL);
 	ab_text_curve(bb, blind);
 	assert_non_null(strstr(bb->str, "\nsizing: 100.0 IOPS at p99 <= -\n"));
@@ -133,12 +133,75 @@ static void test_sizing_without_steps(void **state)
 	assert_non_null(strstr(b2->str, "sizing: 200.0 IOPS at p99 <= 10.00ms, at least: every step passed"));
 }
 
+/* Each figure of the statement reads as its table prints it (one
+ * formatter): commits over 1000 by their whole part, as the wal table;
+ * a rate under 1000 with its decimal, as the main table. */
+static void test_figures_as_the_tables(void **state)
+{
+	(void)state;
+	g_autoptr(ab_run) run = ab_run_new();
+	ab_run_add_result(run, row("wal", "fdatasync", 1, 1234.7, 1 * MS));
+	ab_run_add_result(run, row("oltp", "all", 8, 999.7, 2 * MS));
+	g_autofree char *s = statement(run);
+	assert_non_null(strstr(s, "  commits: 1234/s at p99 1.00ms (fdatasync;"));
+	assert_non_null(strstr(s, "  random 8 KiB, closed loop: 999.7 IOPS with 8 processes"));
+	g_autoptr(GString) wal = g_string_new(NULL);
+	ab_text_wal(wal, run);
+	assert_non_null(strstr(wal->str, " 1234 "));
+	assert_null(strstr(wal->str, "1234.7"));
+	g_autofree char *table = ab_text_format(run);
+	assert_non_null(strstr(table, " 999.7 IOPS "));
+}
+
+/* How much of the oltp's data file the cache could hold, from the run's
+ * cgroup limit or the machine's RAM (issue 20: a 1 GiB file under the
+ * 512 MiB default limit had half its reads from memory, unsaid). */
+static void test_oltp_cache_share(void **state)
+{
+	(void)state;
+	g_autoptr(ab_run) run = ab_run_new();
+	run->cond.cache_mode = g_strdup("cgroup");
+	run->cache_limit_bytes = 512ull << 20;
+	run->ram_bytes = 24ull << 30;
+	struct ab_result *all = row("oltp", "all", 32, 5000, 2 * MS);
+	all->key.file_size = 1ull << 30;
+	ab_run_add_result(run, all);
+	g_autofree char *s = statement(run);
+	assert_non_null(strstr(s, "  random 8 KiB, closed loop: 5000 IOPS with 32 processes\n"
+				  "    the page cache could hold 50% of its 1.0 GiB data file (the memory cgroup's limit, "
+				  "512 MiB): once warm, about that share of its reads may come from memory\n"));
+	/* Four times the limit: a quarter. */
+	all->key.file_size = 2ull << 30;
+	g_autofree char *q = statement(run);
+	assert_non_null(strstr(q, "could hold 25% of its 2.0 GiB data file"));
+	/* No cgroup: the machine's RAM bounds it. */
+	g_free(run->cond.cache_mode);
+	run->cond.cache_mode = g_strdup("fadvise");
+	run->cache_limit_bytes = AB_UNSET;
+	all->key.file_size = 64ull << 20;
+	g_autofree char *r = statement(run);
+	assert_non_null(strstr(r, "    the page cache could hold all of its 64 MiB data file (the machine's RAM, 24.0 GiB): "
+				  "once warm, its reads may come from memory, not the disks\n"));
+	/* O_DIRECT reads bypass it; a cgroup run that did not record its
+	 * limit (an older JSON) is not guessed at. */
+	all->direct = TRUE;
+	g_autofree char *d = statement(run);
+	assert_null(strstr(d, "page cache"));
+	all->direct = FALSE;
+	g_free(run->cond.cache_mode);
+	run->cond.cache_mode = g_strdup("cgroup");
+	g_autofree char *u = statement(run);
+	assert_null(strstr(u, "page cache"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load_not_a_count),
 		cmocka_unit_test(test_oltp_processes),
 		cmocka_unit_test(test_sizing_without_steps),
+		cmocka_unit_test(test_figures_as_the_tables),
+		cmocka_unit_test(test_oltp_cache_share),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -328,6 +328,59 @@ static void test_outliers(void **state)
 	assert_int_equal(ab_stats_outliers(NULL, 0, f), 0);
 }
 
+/* A figure that cannot be negative: where the t interval passes below 0
+ * (issue 20: rand-stat -6304 to 159481 files/s, n = 3) the log-scale
+ * interval; with a 0 among the values, the t interval cut at 0.  The
+ * references: python3, t the df 2 closed form above,
+ *   l = [log(v) for v in x]; exp(mean(l) -+ t * stdev(l) / sqrt(3))
+ *   mean(y) + t * stdev(y) / sqrt(3) for y = [0, 0, 5000]. */
+static void test_describe_positive(void **state)
+{
+	(void)state;
+	const double x[] = { 9800, 17100, 203000 };
+	struct ab_stats s;
+	ab_stats_describe(x, 3, 0.95, &s);
+	assert_int_equal(s.ci_method, AB_CI_T);
+	near(s.ci_low, -195373.77200791577, 1e-6);
+	ab_stats_describe_positive(x, 3, 0.95, &s);
+	assert_int_equal(s.ci_method, AB_CI_LOG_T);
+	assert_string_equal(ab_stats_ci_method_name(s.ci_method), "log-t");
+	near(s.ci_low, 588.8844180533993, 1e-6);
+	near(s.ci_high, 1782852.521831018, 1e-3);
+	/* The rest is the plain description. */
+	near(s.mean, 76633.33333333333, 1e-6);
+	assert_true(s.median == 17100 && s.n == 3);
+
+	const double y[] = { 0, 0, 5000 };
+	ab_stats_describe_positive(y, 3, 0.95, &s);
+	assert_int_equal(s.ci_method, AB_CI_T_CUT);
+	assert_string_equal(ab_stats_ci_method_name(s.ci_method), "t-cut-at-0");
+	assert_true(s.ci_low == 0);
+	near(s.ci_high, 8837.75454958244, 1e-6);
+
+	/* An interval above 0 stays the t interval. */
+	const double z[] = { 5, 3, 1, 4, 2 };
+	ab_stats_describe_positive(z, 5, 0.95, &s);
+	assert_int_equal(s.ci_method, AB_CI_T);
+	assert_string_equal(ab_stats_ci_method_name(s.ci_method), "t");
+	near(s.ci_low, 1.0367568385224368, 1e-6);
+	/* A negative value, which such a figure cannot have: left alone. */
+	const double neg[] = { -5, 1, 40 };
+	ab_stats_describe_positive(neg, 3, 0.95, &s);
+	assert_int_equal(s.ci_method, AB_CI_T);
+	assert_true(s.ci_low < 0);
+	/* One value: no interval, no method. */
+	ab_stats_describe_positive(x, 1, 0.95, &s);
+	assert_int_equal(s.ci_method, AB_CI_NONE);
+	assert_null(ab_stats_ci_method_name(s.ci_method));
+	assert_true(isnan(s.ci_low));
+	/* Unknown values are skipped, as ever. */
+	const double some[] = { NAN, 9800, 17100, NAN, 203000 };
+	ab_stats_describe_positive(some, 5, 0.95, &s);
+	assert_int_equal(s.ci_method, AB_CI_LOG_T);
+	near(s.ci_low, 588.8844180533993, 1e-6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_bootstrap),
 		cmocka_unit_test(test_coverage),
 		cmocka_unit_test(test_outliers),
+		cmocka_unit_test(test_describe_positive),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
