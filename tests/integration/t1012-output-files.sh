@@ -8,9 +8,10 @@
 # outputs that are one file (one name however spelled, a hard link, one
 # pipe) are refused before either is made.  report reads a run given twice
 # (one file twice, one line twice in a file, a CSV line twice) once, with
-# one warning: a file holding one run twice compares as n=1.
+# one warning: a file holding one run twice compares as n=1, and the CSV
+# line of a JSON run read (run --json J --csv C) is that run.
 . "$(dirname "$0")/lib.sh"
-plan 34
+plan 37
 cd "$T" || exit 1
 export ARRAYBENCH_STATE_DIR=$T/state
 mkdir d
@@ -78,7 +79,7 @@ head -1 r.json >one.json; head -1 r.json >>one.json
 is "$? $(head -1 one.txt | cut -d';' -f1)" "0 comparison of 1 group (1 run)" "a file holding one run twice compares one run"
 "$AB" report --compare --format csv one.json >one.csv 2>/dev/null
 is "$(n_of one.csv)" "1 1" "... n=1 for block-write and seeks (was 2, CV 0.0)"
-is "$(cat one.err)" "arraybench: warning: 1 run read again was dropped: each run counts once (the first at 'one.json:2'; a run is known by its run id, repeat and cell, a line without a run id by its text)" \
+is "$(cat one.err)" "arraybench: warning: 1 run read again was dropped: each run counts once (the first at 'one.json:2'; a run is known by its run id, repeat and cell, a line without a run id by its text, a JSON run's CSV line as that run)" \
 	"... and one warning says so"
 "$AB" report --compare --format csv r.json r.json >rr.csv 2>rr.err
 is "$(n_of rr.csv) $(grep -c 'warning' rr.err) $(grep -c '2 runs read again were dropped' rr.err)" "2 2 1 1" \
@@ -86,6 +87,20 @@ is "$(n_of rr.csv) $(grep -c 'warning' rr.err) $(grep -c '2 runs read again were
 "$AB" report --compare r.csv r.csv >cc.txt 2>cc.err
 is "$(head -1 cc.txt | cut -d';' -f1) $(grep -c '2 runs read again were dropped' cc.err)" "comparison of 1 group (2 runs) 1" \
 	"CSV lines (no run id) are known by their text: the same file twice is 2 runs, not 4"
+# run --json J --csv C wrote one run twice: its CSV line is the JSON run's.
+runs_of() { # report --compare's CSV: the runs of block-write's group (n counts only the measured)
+	python3 -c 'import csv, sys
+print(" ".join(r["runs"] for r in csv.DictReader(open(sys.argv[1])) if r["column"] == "block-write"))' "$1"
+}
+"$AB" report --compare --format csv r.json r.csv >jc.csv 2>jc.err
+is "$(runs_of jc.csv) $(grep -c 'warning' jc.err) $(grep -c "2 runs read again were dropped: each run counts once (the first at 'r.csv:1'" jc.err)" \
+	"2 1 1" "report --compare J C of one run's --json and --csv: 2 runs (the two repeats, was 4), one warning"
+"$AB" report --compare --format csv r.json >j.csv 2>/dev/null
+"$AB" report --compare --format csv r.csv r.json >cj.csv 2>cj.err
+is "$(runs_of cj.csv) $(cut -d, -f11 cj.csv | sort -u | tr '\n' ' ')" "2 $(cut -d, -f11 j.csv | sort -u | tr '\n' ' ')" \
+	"report --compare C J: 2 runs too, grouped as the JSON runs are (they are kept)"
+"$AB" report --html jc.html r.csv r.json >/dev/null 2>jch.err
+is "$? $(grep -c '2 runs read again were dropped' jch.err)" "0 1" "--html over both: the same, one warning"
 "$AB" report --format json r.json r.json >plain.json 2>/dev/null
 is "$(wc -l <plain.json)" 2 "the plain formats print each run once"
 "$AB" report --html p.html one.json >/dev/null 2>h.err
