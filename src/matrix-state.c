@@ -556,6 +556,14 @@ void ab_matrix_dir_clear_visit(const struct ab_matrix_dir *d)
 
 gboolean ab_matrix_dir_append(const struct ab_matrix_dir *d, int fd, const char *text, GError **error)
 {
-	return write_all(d, fd == d->json_fd ? AB_MATRIX_RESULTS_JSON : AB_MATRIX_RESULTS_CSV, fd, text, strlen(text),
-			 error);
+	/* A line the disk took part of is cut off at once: the file stays
+	 * whole lines, whatever the next start finds. */
+	struct stat st;
+	gboolean known = fstat(fd, &st) == 0;
+	if (write_all(d, fd == d->json_fd ? AB_MATRIX_RESULTS_JSON : AB_MATRIX_RESULTS_CSV, fd, text, strlen(text),
+		      error))
+		return TRUE;
+	if (known && ftruncate(fd, st.st_size) == 0)
+		fsync(fd);
+	return FALSE;
 }

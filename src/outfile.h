@@ -34,6 +34,17 @@ struct ab_outfile {
 gboolean ab_outfiles_open(struct ab_outfile *outs, size_t n, gboolean under_u, GError **error);
 void ab_outfiles_close(struct ab_outfile *outs, size_t n);
 
+/*
+ * Appends text whole to an output ab_outfiles_open() opened, flushed.  A
+ * regular file gets it in one write(2) at a time under an flock (two runs
+ * appending to one --json file neither interleave their lines nor cut each
+ * other's), and when it cannot take all of it (a full disk) it is cut back
+ * to its length before: a torn line would spoil the file for report and
+ * glue the next run's line to it.  A pipe or device gets it through its
+ * stream.  FALSE with errno set when it failed.
+ */
+gboolean ab_outfile_append(FILE *f, const char *text);
+
 /* Does path name one of the caller's own open descriptors (/dev/stdout,
  * /dev/stderr, /dev/fd/N, /proc/self/fd/N), symbolic links the system
  * makes, not a file a link could steer? */

@@ -11,7 +11,7 @@
 # one warning: a file holding one run twice compares as n=1, and the CSV
 # line of a JSON run read (run --json J --csv C) is that run.
 . "$(dirname "$0")/lib.sh"
-plan 37
+plan 39
 cd "$T" || exit 1
 export ARRAYBENCH_STATE_DIR=$T/state
 mkdir d
@@ -66,6 +66,17 @@ is "$? $(cat err)" "1 arraybench: error: refusing --sweep-csv './G': it is the f
 is "${PIPESTATUS[0]} $(cat err)" "1 arraybench: error: refusing --json '/dev/fd/1': it is the file of --csv" \
 	"one pipe by two names: refused as well"
 dir_is_empty d; ok $? "and nothing is left in DIR"
+
+# An append the disk takes part of (a file size limit here, SIGXFSZ
+# ignored: a full disk alike) cuts the file back: no torn line.
+"$AB" run "${quick[@]}" --json cut.json --csv cut.csv >/dev/null 2>&1
+size=$(stat -c %s cut.json)
+(trap '' XFSZ; ulimit -f $((size / 1024 + 4)); exec "$AB" run "${quick[@]}" --json cut.json) >/dev/null 2>cut.err
+is "$? $(stat -c %s cut.json) $(grep -c "^arraybench: error: cannot write the results to 'cut.json': File too large; they are whole in 'standard output'$" cut.err)" \
+	"5 $size 1" "a --json append cut short: exit 5, the file cut back to its whole line, one message"
+"$AB" run "${quick[@]}" --json cut.json >/dev/null 2>&1
+"$AB" report cut.json >/dev/null 2>cut2.err
+is "$? $(wc -l <cut.json) $(wc -c <cut2.err)" "0 2 0" "the next run's line follows it: report reads both, no warning"
 
 # One run read twice counts once.  Two repeats share a run id and stay two.
 "$AB" run -d d -s 8m -r 0 -f -n 0 --seeks 2000 --cache none -x 2 --json r.json --csv r.csv -q >/dev/null 2>err
