@@ -32,6 +32,11 @@ struct ab_outfile {
  * also be one no other user can change the way to.
  */
 gboolean ab_outfiles_open(struct ab_outfile *outs, size_t n, gboolean under_u, GError **error);
+/* The standard descriptors (bit 1 << fd of 0, 1 and 2) that were closed
+ * when arraybench started: main() holds /dev/null in their place, so an
+ * output naming one (--json /dev/stdout with ">&-") would take the run
+ * without a word.  ab_outfiles_open() refuses it (AB_ERROR_OUTPUT). */
+extern unsigned ab_outfile_closed_std;
 void ab_outfiles_close(struct ab_outfile *outs, size_t n);
 
 /*

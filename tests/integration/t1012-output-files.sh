@@ -11,7 +11,7 @@
 # one warning: a file holding one run twice compares as n=1, and the CSV
 # line of a JSON run read (run --json J --csv C) is that run.
 . "$(dirname "$0")/lib.sh"
-plan 39
+plan 41
 cd "$T" || exit 1
 export ARRAYBENCH_STATE_DIR=$T/state
 mkdir d
@@ -46,6 +46,13 @@ is "$? $(grep -c '^1\.98,' so.out) $(grep -c '^{"format":"arraybench-run"' so.ou
 	"--json /dev/stdout: the JSON line on standard output, after the CSV line"
 "$AB" run "${quick[@]}" --json /dev/fd/3 3>fd3.json >/dev/null 2>err
 is "$? $(grep -c '^{"format":"arraybench-run"' fd3.json)" "0 1" "--json /dev/fd/3: the JSON line in what descriptor 3 is"
+# ... unless that descriptor was closed: main() holds /dev/null there, and
+# the run went to it without a word (exit 0).  Refused before the run.
+"$AB" run "${quick[@]}" --json /dev/stdout >&- 2>err
+is "$? $(cat err)" "5 arraybench: error: refusing --json '/dev/stdout': standard output was closed when arraybench started (the results would be lost)" \
+	"--json /dev/stdout with standard output closed: exit 5, one line"
+"$AB" run "${quick[@]}" --csv /dev/fd/0 --json /proc/self/fd/1 <&- >/dev/null 2>err
+is "$? $(grep -c "refusing --csv '/dev/fd/0': standard input was closed" err)" "5 1" "--csv /dev/fd/0 with standard input closed: the same"
 "$AB" report --html /dev/stdout "$top/tests/fixtures/arraybench-run.json" >/dev/null 2>err
 is "$? $(grep -c "invalid --html '/dev/stdout': the page goes to a regular file" err)" "1 1" \
 	"report --html /dev/stdout: exit 1, the page goes to a regular file"
