@@ -60,7 +60,10 @@ static gboolean opt_repeat_until(const char *name, const char *value, gpointer d
 	if (n && text[n - 1] == '%')
 		text[n - 1] = '\0';
 	char *end = NULL;
-	double v = *text && g_ascii_isdigit(*text) ? g_ascii_strtod(text, &end) : NAN;
+	/* Digits and a point only: strtod takes "0x10" (16 %), "1e1" and
+	 * "1e-300" too. */
+	gboolean decimal = g_ascii_isdigit(*text) && strspn(text, "0123456789.") == strlen(text);
+	double v = decimal ? g_ascii_strtod(text, &end) : NAN;
 	if (!end || *end || !(v > 0 && v <= 100)) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 			    "invalid %s '%s': a coefficient of variation in percent, above 0 and at most 100 (5 or 5%%)",
