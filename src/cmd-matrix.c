@@ -16,6 +16,7 @@
 #include "runid.h"
 #include "runner.h"
 #include "../fs-setup/recover.h"
+#include "../fs-setup/statedir.h"
 #include "../reports/report.h"
 
 #include <errno.h>
@@ -389,6 +390,21 @@ static gboolean check_cells(const struct ab_matrix *m, GError **error)
 	return TRUE;
 }
 
+/* Where every visit journals its undo steps, checked as run checks it
+ * (owner, mode, no symbolic link) before DIR is made or anything runs, in
+ * --dry-run too: a state directory another user owns made the first visit
+ * fail (exit 4) after DIR and its files were made. */
+static gboolean check_state_dir(GError **error)
+{
+	g_autofree char *path = ab_state_dir_path();
+	int fd = -1;
+	if (!ab_state_dir_open(path, FALSE, &fd, error))
+		return FALSE;
+	if (fd >= 0)
+		close(fd);
+	return TRUE;
+}
+
 /* A start killed mid-visit (kill -9, a power cut) left that visit's
  * target built: its journal, named by DIR's visit.inflight, is undone now,
  * as 'arraybench cleanup' would, and only it. */
@@ -571,7 +587,7 @@ static int matrix_main(struct matrix_opts *o, GError **error)
 		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED, "a matrix builds its targets, which needs root");
 		return AB_ERROR_SKIPPED;
 	}
-	if (!check_cells(m, error))
+	if (!check_cells(m, error) || !check_state_dir(error))
 		return ab_error_exit_status(*error);
 	if (o->dry_run) {
 		if (ab_stdout_closed) {

@@ -7,10 +7,11 @@
 # full disk or a kill came between the two appends; a failed visit that
 # --retry-failed ran no longer counts; the profiles are part of what the
 # matrix is (copied, hashed, a changed one refused, the copy run); a resume
-# after kill -9 undoes the dead visit's target, and only it.  The checks
+# after kill -9 undoes the dead visit's target, and only it; the state
+# directory is checked before anything is made.  The checks
 # before the first visit need no root; the rest builds targets.
 . "$(dirname "$0")/lib.sh"
-plan 41
+plan 45
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
 
@@ -49,6 +50,28 @@ if is_root; then
 	done
 else
 	for i in 1 2 3 4; do skip "a matrix starts as root only"; done
+fi
+
+# --- The state directory (where the visits journal) is checked as run
+# checks it, before anything is made, --dry-run too: it passed, and the
+# first visit failed (exit 4) after DIR and its files were made.
+printf '[matrix]\nloop = 1:320m\nlevels = none\nfs = ext4\nrepeats = 1\noptions = -s 64m -n 1 -f -r 32 --cache fadvise\n' >"$T/ok.ini"
+mkdir "$T/open-state" && chmod 777 "$T/open-state"
+ln -s "$T/open-state" "$T/link-state"
+for s in "open-state group or others may write to it (mode 0777)" "link-state it is a symbolic link"; do
+	ARRAYBENCH_STATE_DIR=$T/${s%% *} "$AB" matrix --dry-run "$T/ok.ini" >"$T/st.out" 2>"$T/st.err"
+	is "$? $(wc -c <"$T/st.out") $(cat "$T/st.err")" "4 0 arraybench: error: refusing state directory '$T/${s%% *}': ${s#* }" \
+		"--dry-run with a state directory that ${s#* }: exit 4, one line, no plan"
+done
+if is_root; then
+	ARRAYBENCH_STATE_DIR=$T/open-state "$AB" matrix -o "$T/o-state" "$T/ok.ini" >/dev/null 2>&1
+	is "$? $(ls -d "$T/o-state" 2>/dev/null)" "4 " "a start with it: exit 4, no results directory made"
+	mkdir -m 700 "$T/their-state" && chown nobody "$T/their-state"
+	ARRAYBENCH_STATE_DIR=$T/their-state "$AB" matrix --dry-run "$T/ok.ini" >/dev/null 2>"$T/st.err"
+	is "$? $(grep -c "refusing state directory '$T/their-state': it belongs to uid" "$T/st.err")" "4 1" \
+		"one another user owns: exit 4 (--dry-run)"
+else
+	for i in 1 2; do skip "a matrix starts as root only; another user's directory needs root to make"; done
 fi
 
 # --- The rest builds targets: root and loop devices.
