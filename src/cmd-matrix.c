@@ -514,11 +514,17 @@ static int open_results(struct matrix_ctx *c, const char *text, size_t len, GErr
 	}
 	if (state == AB_MATRIX_DIR_NEW && !ab_matrix_dir_start(&c->dir, text, len, c->m->sha256, c->profiles, error))
 		return ab_error_exit_status(*error);
-	gboolean trimmed;
-	if (!ab_matrix_dir_open_results(&c->dir, &trimmed, error))
+	struct ab_matrix_mend mend;
+	if (!ab_matrix_dir_open_results(&c->dir, &mend, error))
 		return ab_error_exit_status(*error);
-	if (trimmed)
-		fprintf(stderr, "arraybench: warning: a torn last line (a crash mid-write) was cut off the results\n");
+	if (mend.cut_bytes)
+		fprintf(stderr,
+			"arraybench: warning: the last line of '%s/%s' was torn (%zu bytes without their end: a kill or "
+			"a full disk mid-write): cut off, its visit runs again\n",
+			o->out_dir, AB_MATRIX_RESULTS_JSON, mend.cut_bytes);
+	if (mend.newline_added)
+		fprintf(stderr, "arraybench: warning: the last line of '%s/%s' was a whole run without its newline: "
+			"kept, the newline added\n", o->out_dir, AB_MATRIX_RESULTS_JSON);
 	g_autofree char *done_text = NULL;
 	size_t done_len;
 	if (!ab_matrix_dir_read(&c->dir, AB_MATRIX_RESULTS_JSON, &done_text, &done_len, error))

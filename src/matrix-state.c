@@ -7,6 +7,7 @@
 #include "../reports/report.h"
 
 #include <errno.h>
+#include <json-glib/json-glib.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -449,10 +450,23 @@ gboolean ab_matrix_dir_profile_changed(const struct ab_matrix_dir *d, GPtrArray 
 	return TRUE;
 }
 
-/* A crash between write and fsync may leave a last line without its end:
- * appending after it would glue two runs into one unreadable line. */
-static gboolean trim_torn(const struct ab_matrix_dir *d, const char *name, int fd, gboolean *trimmed,
-			  GError **error)
+/* Is text one whole JSON object?  A line cut anywhere before its end is
+ * not: only its last byte closes the object it opens. */
+static gboolean whole_json_object(const char *text, size_t len)
+{
+	g_autoptr(JsonParser) parser = json_parser_new();
+	if (len > G_MAXSSIZE || !json_parser_load_from_data(parser, text, (gssize)len, NULL))
+		return FALSE;
+	JsonNode *root = json_parser_get_root(parser);
+	return root && JSON_NODE_HOLDS_OBJECT(root);
+}
+
+/* A last line without its newline: a kill or a full disk mid-write left
+ * part of a run (cut off: appending after it would glue two runs into one
+ * unreadable line), or a run whole but for its newline (kept, the newline
+ * added: cutting it lost a run that had been recorded). */
+static gboolean mend_last_line(const struct ab_matrix_dir *d, const char *name, int fd,
+			       struct ab_matrix_mend *mend, GError **error)
 {
 	struct stat st;
 	char last;
@@ -463,28 +477,34 @@ static gboolean trim_torn(const struct ab_matrix_dir *d, const char *name, int f
 	if (lseek(fd, 0, SEEK_SET) != 0 || !read_fd(d, name, fd, &text, &len, error))
 		return FALSE;
 	const char *nl = memrchr(text, '\n', len);
-	off_t keep = nl ? nl - text + 1 : 0;
-	if (ftruncate(fd, keep) != 0) {
+	size_t keep = nl ? (size_t)(nl - text) + 1 : 0;
+	if (whole_json_object(text + keep, len - keep)) {
+		if (!write_all(d, name, fd, "\n", 1, error))
+			return FALSE;
+		mend->newline_added = TRUE;
+		return TRUE;
+	}
+	if (ftruncate(fd, (off_t)keep) != 0 || fsync(fd) != 0) {
 		ab_set_error_errno(error, AB_ERROR_OUTPUT, errno, "cannot cut the torn last line of '%s/%s'", d->path,
 				   name);
 		return FALSE;
 	}
-	*trimmed = TRUE;
+	mend->cut_bytes = len - keep;
 	return TRUE;
 }
 
-/* results.csv needs no trimming: ab_matrix_dir_sync_csv() makes it anew
+/* results.csv needs no mending: ab_matrix_dir_sync_csv() makes it anew
  * from results.jsonl whenever it is anything else. */
-gboolean ab_matrix_dir_open_results(struct ab_matrix_dir *d, gboolean *trimmed, GError **error)
+gboolean ab_matrix_dir_open_results(struct ab_matrix_dir *d, struct ab_matrix_mend *mend, GError **error)
 {
-	*trimmed = FALSE;
+	*mend = (struct ab_matrix_mend){ 0 };
 	d->json_fd = open_own(d, AB_MATRIX_RESULTS_JSON, O_RDWR | O_APPEND | O_CREAT, error);
 	if (d->json_fd < 0)
 		return FALSE;
 	d->csv_fd = open_own(d, AB_MATRIX_RESULTS_CSV, O_RDWR | O_APPEND | O_CREAT, error);
 	if (d->csv_fd < 0)
 		return FALSE;
-	return trim_torn(d, AB_MATRIX_RESULTS_JSON, d->json_fd, trimmed, error);
+	return mend_last_line(d, AB_MATRIX_RESULTS_JSON, d->json_fd, mend, error);
 }
 
 static unsigned count_lines(const char *text, size_t len)

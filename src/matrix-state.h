@@ -93,9 +93,17 @@ gboolean ab_matrix_dir_start(const struct ab_matrix_dir *d, const char *text, si
 gboolean ab_matrix_dir_profile_changed(const struct ab_matrix_dir *d, GPtrArray *profiles,
 				       const struct ab_matrix_profile **changed, gboolean *copy_changed,
 				       GError **error);
-/* Opens the results files for appending; a last line of results.jsonl
- * that a crash left without its newline is cut off first (*trimmed). */
-gboolean ab_matrix_dir_open_results(struct ab_matrix_dir *d, gboolean *trimmed, GError **error);
+/* What opening the results found at the end of results.jsonl: a last line
+ * without its newline that is a whole JSON object (a run whole but for its
+ * newline: kept, the newline added), or part of one (a kill or a full disk
+ * mid-write: cut off, cut_bytes long). */
+struct ab_matrix_mend {
+	gboolean newline_added;
+	size_t cut_bytes;
+};
+/* Opens the results files for appending, results.jsonl's last line mended
+ * first (*mend says how). */
+gboolean ab_matrix_dir_open_results(struct ab_matrix_dir *d, struct ab_matrix_mend *mend, GError **error);
 /* results.csv made exactly `want` (ab_matrix_csv_text() of results.jsonl's
  * runs): when it is anything else it is replaced whole (a temporary file,
  * fsync, rename) and reopened for appending, and *old_lines says how many

@@ -11,7 +11,7 @@
 # directory is checked before anything is made.  The checks
 # before the first visit need no root; the rest builds targets.
 . "$(dirname "$0")/lib.sh"
-plan 45
+plan 49
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
 
@@ -76,7 +76,7 @@ fi
 
 # --- The rest builds targets: root and loop devices.
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 27); do skip "matrix builds targets: needs root and loop devices"; done
+	for i in $(seq 31); do skip "matrix builds targets: needs root and loop devices"; done
 	exit 0
 fi
 need strace
@@ -173,6 +173,24 @@ is "$? $(wc -l <"$T/rf/results.jsonl")" "0 2" "--retry-failed runs it again, and
 "$AB" matrix -o "$T/rf" "$T/m1.ini" >"$T/rf.out" 2>"$T/rf.err"
 is $? 0 "the next resume exits 0: the visit ran" || sed 's/^/#   /' "$T/rf.err"
 ! grep -q -- '--retry-failed\|failed (their' "$T/rf.out" "$T/rf.err"; ok $? "and neither counts it as failed nor suggests --retry-failed"
+
+# --- results.jsonl's last line without its newline: a whole run is kept
+# (it was cut, and the visit counted as failed or ran again), part of one
+# is cut off, each saying so.
+cp -a "$T/rf" "$T/nl"
+cp "$T/nl/results.jsonl" "$T/nl.before"
+truncate -s -1 "$T/nl/results.jsonl"
+"$AB" matrix -o "$T/nl" "$T/m1.ini" >"$T/nl.out" 2>"$T/nl.err"
+is "$? $(grep -c '^matrix: 0 visits run (0 failed), 1 already done' "$T/nl.out") $(cat "$T/nl.err")" \
+	"0 1 arraybench: warning: the last line of '$T/nl/results.jsonl' was a whole run without its newline: kept, the newline added" \
+	"a whole last run without its newline: kept (exit 0, nothing run again), the newline added, one line says so"
+cmp -s "$T/nl.before" "$T/nl/results.jsonl"; ok $? "results.jsonl is as it was"
+head -1 "$T/nl.before" | head -c 300 >>"$T/nl/results.jsonl"
+"$AB" matrix -o "$T/nl" "$T/m1.ini" >"$T/nl.out" 2>"$T/nl.err"
+is "$? $(cat "$T/nl.err")" \
+	"0 arraybench: warning: the last line of '$T/nl/results.jsonl' was torn (300 bytes without their end: a kill or a full disk mid-write): cut off, its visit runs again" \
+	"part of a run after the last newline: cut off, saying how much"
+cmp -s "$T/nl.before" "$T/nl/results.jsonl"; ok $? "results.jsonl is as it was"
 
 # --- Item 5: the profiles are part of the matrix.  A built-in one counts
 # too (bonnie: its text is this arraybench's).

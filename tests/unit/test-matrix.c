@@ -472,12 +472,33 @@ static void test_results_dir(void **state)
 	/* A torn last line is cut off before appending. */
 	g_autofree char *json = g_build_filename(dir, AB_MATRIX_RESULTS_JSON, NULL);
 	assert_true(g_file_set_contents(json, "{\"a\":1}\n{\"b\":", -1, NULL));
-	gboolean trimmed;
-	assert_true(ab_matrix_dir_open_results(&d, &trimmed, &error));
-	assert_true(trimmed);
+	struct ab_matrix_mend mend;
+	assert_true(ab_matrix_dir_open_results(&d, &mend, &error));
+	assert_int_equal(mend.cut_bytes, 5);
+	assert_false(mend.newline_added);
 	assert_true(ab_matrix_dir_append(&d, d.json_fd, "{\"c\":2}\n", &error));
 	g_autofree char *text = read_text(json);
 	assert_string_equal(text, "{\"a\":1}\n{\"c\":2}\n");
+	/* A whole run but for its newline is kept, the newline added: it
+	 * was cut, and its visit ran again.  So is a file of one such line. */
+	const char *const whole[][2] = {
+		{ "{\"a\":1}\n{\"b\":{\"c\":[1,2]}}", "{\"a\":1}\n{\"b\":{\"c\":[1,2]}}\n" },
+		{ "{\"a\":1}", "{\"a\":1}\n" },
+		/* cut right after a nested object: still torn */
+		{ "{\"a\":1}\n{\"b\":{\"c\":1}", "{\"a\":1}\n" },
+		{ "{\"a\"", "" },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(whole); i++) {
+		close(d.json_fd);
+		close(d.csv_fd);
+		d.json_fd = d.csv_fd = -1;
+		assert_true(g_file_set_contents(json, whole[i][0], -1, NULL));
+		assert_true(ab_matrix_dir_open_results(&d, &mend, &error));
+		assert_int_equal(mend.newline_added, i < 2);
+		assert_int_equal(mend.cut_bytes, i < 2 ? 0 : strlen(whole[i][0]) - strlen(whole[i][1]));
+		g_autofree char *now = read_text(json);
+		assert_string_equal(now, whole[i][1]);
+	}
 	/* --fresh: ours moved aside, a stranger's file left. */
 	g_autofree char *notes = g_build_filename(dir, "notes.txt", NULL);
 	assert_true(g_file_set_contents(notes, "mine", -1, NULL));
@@ -510,7 +531,7 @@ static void test_results_dir(void **state)
 	ab_matrix_dir_clear(&d);
 	assert_true(ab_matrix_dir_open(&d, dir, FALSE, &error));
 	assert_int_equal(symlink("/etc/passwd", json), 0);
-	assert_false(ab_matrix_dir_open_results(&d, &trimmed, &error));
+	assert_false(ab_matrix_dir_open_results(&d, &mend, &error));
 	assert_int_equal(error->code, AB_ERROR_UNSAFE);
 	g_clear_error(&error);
 	ab_matrix_dir_clear(&d);
@@ -591,8 +612,8 @@ static void test_profiles_in_dir(void **state)
 	assert_ptr_equal(changed, profiles->pdata[2]);
 
 	/* results.csv: left alone when right, made anew when not. */
-	gboolean trimmed;
-	assert_true(ab_matrix_dir_open_results(&d, &trimmed, &error));
+	struct ab_matrix_mend mend;
+	assert_true(ab_matrix_dir_open_results(&d, &mend, &error));
 	unsigned old_lines;
 	assert_true(ab_matrix_dir_sync_csv(&d, "", 0, &old_lines, &error));
 	assert_int_equal(old_lines, G_MAXUINT);
