@@ -487,7 +487,8 @@ static int open_results(struct matrix_ctx *c, const char *text, size_t len, GErr
 	const struct ab_matrix_profile *changed = NULL;
 	gboolean copy_changed = FALSE;
 	if (state == AB_MATRIX_DIR_SAME &&
-	    !ab_matrix_dir_profile_changed(&c->dir, c->profiles, &changed, &copy_changed, error))
+	    (!ab_matrix_dir_hold_profiles(&c->dir, error) ||
+	     !ab_matrix_dir_profile_changed(&c->dir, c->profiles, &changed, &copy_changed, error)))
 		return ab_error_exit_status(*error);
 	if (changed && copy_changed && !o->fresh) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
@@ -512,7 +513,8 @@ static int open_results(struct matrix_ctx *c, const char *text, size_t len, GErr
 			return ab_error_exit_status(*error);
 		state = AB_MATRIX_DIR_NEW;
 	}
-	if (state == AB_MATRIX_DIR_NEW && !ab_matrix_dir_start(&c->dir, text, len, c->m->sha256, c->profiles, error))
+	if (state == AB_MATRIX_DIR_NEW && (!ab_matrix_dir_start(&c->dir, text, len, c->m->sha256, c->profiles, error) ||
+					   !ab_matrix_dir_hold_profiles(&c->dir, error)))
 		return ab_error_exit_status(*error);
 	struct ab_matrix_mend mend;
 	if (!ab_matrix_dir_open_results(&c->dir, &mend, error))
@@ -615,12 +617,14 @@ static int matrix_main(struct matrix_opts *o, GError **error)
 	c.profiles = ab_matrix_profiles_read(m, error);
 	int status = c.profiles ? open_results(&c, text, len, error) : AB_ERROR_USAGE;
 	/* A profile file runs from its copy: the text the digest is of, even
-	 * if the file is edited while the matrix runs. */
+	 * if the file is edited while the matrix runs; read through the
+	 * directory held, whatever DIR's names come to mean. */
 	for (guint i = 0; status == 0 && i < c.profiles->len; i++) {
 		const struct ab_matrix_profile *p = g_ptr_array_index(c.profiles, i);
 		if (g_path_is_absolute(p->entry)) {
-			g_autofree char *copy = g_build_filename(o->out_dir, p->copy, NULL);
-			ab_matrix_set_workload_path(m, p->entry, copy);
+			g_autofree char *copy = ab_matrix_dir_profile_path(&c.dir, p->copy);
+			if (copy)
+				ab_matrix_set_workload_path(m, p->entry, copy);
 		}
 	}
 	if (status == 0 && chdir("/") != 0) {

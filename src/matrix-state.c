@@ -125,13 +125,13 @@ GHashTable *ab_matrix_digests_parse(const char *text)
 
 void ab_matrix_dir_init(struct ab_matrix_dir *d)
 {
-	*d = (struct ab_matrix_dir){ .fd = -1, .json_fd = -1, .csv_fd = -1 };
+	*d = (struct ab_matrix_dir){ .fd = -1, .json_fd = -1, .csv_fd = -1, .profiles_fd = -1 };
 }
 
 void ab_matrix_dir_clear(struct ab_matrix_dir *d)
 {
 	g_free(d->path);
-	for (int *fd = &d->fd; fd <= &d->csv_fd; fd++)
+	for (int *fd = &d->fd; fd <= &d->profiles_fd; fd++)
 		if (*fd >= 0)
 			close(*fd);
 	ab_matrix_dir_init(d);
@@ -413,6 +413,44 @@ gboolean ab_matrix_dir_start(const struct ab_matrix_dir *d, const char *text, si
 	return TRUE;
 }
 
+gboolean ab_matrix_dir_hold_profiles(struct ab_matrix_dir *d, GError **error)
+{
+	if (d->profiles_fd >= 0)
+		close(d->profiles_fd);
+	d->profiles_fd = openat(d->fd, AB_MATRIX_PROFILES, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d->profiles_fd < 0) {
+		int e = errno;
+		struct stat st;
+		if (e == ENOENT)
+			return TRUE;
+		if ((e == ELOOP || e == ENOTDIR) && fstatat(d->fd, AB_MATRIX_PROFILES, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+				    "refusing '%s/%s': %s, not the directory the matrix made (remove it)", d->path,
+				    AB_MATRIX_PROFILES, S_ISLNK(st.st_mode) ? "a symbolic link" : "not a directory");
+		else
+			ab_set_error_errno(error, AB_ERROR_USAGE, e, "cannot open '%s/%s'", d->path, AB_MATRIX_PROFILES);
+		return FALSE;
+	}
+	struct stat st;
+	if (fstat(d->profiles_fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+			    "refusing '%s/%s': another user may write to it (uid %u, mode %04o), not the directory the "
+			    "matrix made", d->path, AB_MATRIX_PROFILES, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		close(d->profiles_fd);
+		d->profiles_fd = -1;
+		return FALSE;
+	}
+	return TRUE;
+}
+
+char *ab_matrix_dir_profile_path(const struct ab_matrix_dir *d, const char *copy)
+{
+	if (d->profiles_fd < 0)
+		return NULL;
+	g_autofree char *base = g_path_get_basename(copy);
+	return g_strdup_printf("/proc/self/fd/%d/%s", d->profiles_fd, base);
+}
+
 gboolean ab_matrix_dir_profile_changed(const struct ab_matrix_dir *d, GPtrArray *profiles,
 				       const struct ab_matrix_profile **changed, gboolean *copy_changed,
 				       GError **error)
@@ -437,10 +475,15 @@ gboolean ab_matrix_dir_profile_changed(const struct ab_matrix_dir *d, GPtrArray 
 			break;
 		}
 		/* The copy is what the visits of a profile file run: one
-		 * edited in DIR (for the original) is a change too. */
-		g_autofree char *copy = NULL;
-		size_t copy_len;
-		if (!ab_matrix_dir_read(d, p->copy, &copy, &copy_len, error))
+		 * edited in DIR (for the original) is a change too.  It is
+		 * read from the directory held, as the visits will. */
+		g_autofree char *copy = NULL, *base = g_path_get_basename(p->copy);
+		size_t copy_len = 0;
+		struct ab_matrix_dir sub = { .path = g_build_filename(d->path, AB_MATRIX_PROFILES, NULL),
+					     .fd = d->profiles_fd };
+		gboolean ok = sub.fd < 0 || ab_matrix_dir_read(&sub, base, &copy, &copy_len, error);
+		g_free(sub.path);
+		if (!ok)
 			return FALSE;
 		if (!copy || copy_len != p->len || memcmp(copy, p->text, copy_len) != 0) {
 			*changed = p;

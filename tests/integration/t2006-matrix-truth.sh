@@ -11,7 +11,7 @@
 # directory is checked before anything is made.  The checks
 # before the first visit need no root; the rest builds targets.
 . "$(dirname "$0")/lib.sh"
-plan 49
+plan 50
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
 
@@ -76,7 +76,7 @@ fi
 
 # --- The rest builds targets: root and loop devices.
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 31); do skip "matrix builds targets: needs root and loop devices"; done
+	for i in $(seq 32); do skip "matrix builds targets: needs root and loop devices"; done
 	exit 0
 fi
 need strace
@@ -243,4 +243,12 @@ sed -i 's/^size = 64m/size = 128m/' "$T/w.ini"
 "$AB" matrix -q --fresh -o "$T/p" "$T/p.ini" >/dev/null 2>"$T/p4.err"
 is "$? $(ls -d "$T"/p/matrix.workloads.old-* | wc -l)" "0 1" "--fresh starts over, the old copies moved aside"
 cmp -s "$T/w.ini" "$T/p/matrix.workloads/w.ini"; ok $? "with a copy of the profile as it is now"
+# matrix.workloads replaced by a symbolic link (another user's, to copies
+# that match): the visits would run what it points to.  Refused.
+mv "$T/p/matrix.workloads" "$T/p-wl" && ln -s "$T/p-wl" "$T/p/matrix.workloads" && chown -h nobody "$T/p/matrix.workloads"
+"$AB" matrix -q -o "$T/p" "$T/p.ini" >/dev/null 2>"$T/p6.err"
+is "$? $(cat "$T/p6.err")" \
+	"4 arraybench: error: refusing '$T/p/matrix.workloads': a symbolic link, not the directory the matrix made (remove it)" \
+	"matrix.workloads as a symbolic link: refused (exit 4) in one line"
+rm "$T/p/matrix.workloads" && mv "$T/p-wl" "$T/p/matrix.workloads"
 is "$(left_behind)" "" "no loop device, mount or journal left at the end"

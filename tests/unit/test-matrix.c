@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -590,9 +591,39 @@ static void test_profiles_in_dir(void **state)
 	assert_int_equal(s, AB_MATRIX_DIR_SAME);
 	const struct ab_matrix_profile *changed = (void *)1;
 	gboolean copy_changed = TRUE;
+	/* Not held: no copy can be read, so each counts as changed. */
+	assert_true(ab_matrix_dir_profile_changed(&d, profiles, &changed, &copy_changed, &error));
+	assert_ptr_equal(changed, profiles->pdata[0]);
+	assert_true(copy_changed);
+	assert_true(ab_matrix_dir_hold_profiles(&d, &error));
+	g_autofree char *held = ab_matrix_dir_profile_path(&d, "matrix.workloads/w.ini");
+	g_autofree char *want = g_strdup_printf("/proc/self/fd/%d/w.ini", d.profiles_fd);
+	assert_string_equal(held, want);
 	assert_true(ab_matrix_dir_profile_changed(&d, profiles, &changed, &copy_changed, &error));
 	assert_null(changed);
 	assert_false(copy_changed);
+	/* A symbolic link in its place (a copy that matches where it points)
+	 * is refused; so is a directory others may write to. */
+	g_autofree char *wl = g_build_filename(dir, AB_MATRIX_PROFILES, NULL);
+	g_autofree char *wl_real = g_build_filename(tmp, "wl", NULL);
+	struct ab_matrix_dir planted;
+	ab_matrix_dir_init(&planted);
+	planted.fd = d.fd;
+	planted.path = d.path;
+	assert_int_equal(rename(wl, wl_real), 0);
+	assert_int_equal(symlink(wl_real, wl), 0);
+	assert_false(ab_matrix_dir_hold_profiles(&planted, &error));
+	assert_int_equal(error->code, AB_ERROR_UNSAFE);
+	assert_non_null(strstr(error->message, "matrix.workloads': a symbolic link"));
+	g_clear_error(&error);
+	assert_int_equal(unlink(wl), 0);
+	assert_int_equal(rename(wl_real, wl), 0);
+	assert_int_equal(chmod(wl, 0777), 0);
+	assert_false(ab_matrix_dir_hold_profiles(&planted, &error));
+	assert_int_equal(error->code, AB_ERROR_UNSAFE);
+	g_clear_error(&error);
+	assert_int_equal(chmod(wl, 0755), 0);
+	assert_int_equal(planted.profiles_fd, -1);
 	/* One byte more in the profile: that one is named. */
 	g_autoptr(GPtrArray) edited = g_ptr_array_new_with_free_func(profile_free);
 	g_ptr_array_add(edited, profile("/x/w.ini", "[step a]\nsize = 128m\n"));
