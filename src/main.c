@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "rundir.h"
 #include "error.h"
+#include "outfile.h"
 #include "progress.h"
 #include "../fs-setup/target.h"
 
@@ -51,6 +52,7 @@ static void hold_standard_fds(void)
 {
 	for (int fd = 0; fd <= 2; fd++)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			ab_outfile_closed_std |= 1u << fd;
 			if (fd == 0)
 				ab_stdin_closed = TRUE;
 			if (fd == 1)

@@ -7,6 +7,7 @@
 #include "../reports/report.h"
 
 #include <errno.h>
+#include <json-glib/json-glib.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -124,13 +125,13 @@ GHashTable *ab_matrix_digests_parse(const char *text)
 
 void ab_matrix_dir_init(struct ab_matrix_dir *d)
 {
-	*d = (struct ab_matrix_dir){ .fd = -1, .json_fd = -1, .csv_fd = -1 };
+	*d = (struct ab_matrix_dir){ .fd = -1, .json_fd = -1, .csv_fd = -1, .profiles_fd = -1 };
 }
 
 void ab_matrix_dir_clear(struct ab_matrix_dir *d)
 {
 	g_free(d->path);
-	for (int *fd = &d->fd; fd <= &d->csv_fd; fd++)
+	for (int *fd = &d->fd; fd <= &d->profiles_fd; fd++)
 		if (*fd >= 0)
 			close(*fd);
 	ab_matrix_dir_init(d);
@@ -412,6 +413,44 @@ gboolean ab_matrix_dir_start(const struct ab_matrix_dir *d, const char *text, si
 	return TRUE;
 }
 
+gboolean ab_matrix_dir_hold_profiles(struct ab_matrix_dir *d, GError **error)
+{
+	if (d->profiles_fd >= 0)
+		close(d->profiles_fd);
+	d->profiles_fd = openat(d->fd, AB_MATRIX_PROFILES, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d->profiles_fd < 0) {
+		int e = errno;
+		struct stat st;
+		if (e == ENOENT)
+			return TRUE;
+		if ((e == ELOOP || e == ENOTDIR) && fstatat(d->fd, AB_MATRIX_PROFILES, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+				    "refusing '%s/%s': %s, not the directory the matrix made (remove it)", d->path,
+				    AB_MATRIX_PROFILES, S_ISLNK(st.st_mode) ? "a symbolic link" : "not a directory");
+		else
+			ab_set_error_errno(error, AB_ERROR_USAGE, e, "cannot open '%s/%s'", d->path, AB_MATRIX_PROFILES);
+		return FALSE;
+	}
+	struct stat st;
+	if (fstat(d->profiles_fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+			    "refusing '%s/%s': another user may write to it (uid %u, mode %04o), not the directory the "
+			    "matrix made", d->path, AB_MATRIX_PROFILES, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		close(d->profiles_fd);
+		d->profiles_fd = -1;
+		return FALSE;
+	}
+	return TRUE;
+}
+
+char *ab_matrix_dir_profile_path(const struct ab_matrix_dir *d, const char *copy)
+{
+	if (d->profiles_fd < 0)
+		return NULL;
+	g_autofree char *base = g_path_get_basename(copy);
+	return g_strdup_printf("/proc/self/fd/%d/%s", d->profiles_fd, base);
+}
+
 gboolean ab_matrix_dir_profile_changed(const struct ab_matrix_dir *d, GPtrArray *profiles,
 				       const struct ab_matrix_profile **changed, gboolean *copy_changed,
 				       GError **error)
@@ -436,10 +475,15 @@ gboolean ab_matrix_dir_profile_changed(const struct ab_matrix_dir *d, GPtrArray 
 			break;
 		}
 		/* The copy is what the visits of a profile file run: one
-		 * edited in DIR (for the original) is a change too. */
-		g_autofree char *copy = NULL;
-		size_t copy_len;
-		if (!ab_matrix_dir_read(d, p->copy, &copy, &copy_len, error))
+		 * edited in DIR (for the original) is a change too.  It is
+		 * read from the directory held, as the visits will. */
+		g_autofree char *copy = NULL, *base = g_path_get_basename(p->copy);
+		size_t copy_len = 0;
+		struct ab_matrix_dir sub = { .path = g_build_filename(d->path, AB_MATRIX_PROFILES, NULL),
+					     .fd = d->profiles_fd };
+		gboolean ok = sub.fd < 0 || ab_matrix_dir_read(&sub, base, &copy, &copy_len, error);
+		g_free(sub.path);
+		if (!ok)
 			return FALSE;
 		if (!copy || copy_len != p->len || memcmp(copy, p->text, copy_len) != 0) {
 			*changed = p;
@@ -449,10 +493,23 @@ gboolean ab_matrix_dir_profile_changed(const struct ab_matrix_dir *d, GPtrArray 
 	return TRUE;
 }
 
-/* A crash between write and fsync may leave a last line without its end:
- * appending after it would glue two runs into one unreadable line. */
-static gboolean trim_torn(const struct ab_matrix_dir *d, const char *name, int fd, gboolean *trimmed,
-			  GError **error)
+/* Is text one whole JSON object?  A line cut anywhere before its end is
+ * not: only its last byte closes the object it opens. */
+static gboolean whole_json_object(const char *text, size_t len)
+{
+	g_autoptr(JsonParser) parser = json_parser_new();
+	if (len > G_MAXSSIZE || !json_parser_load_from_data(parser, text, (gssize)len, NULL))
+		return FALSE;
+	JsonNode *root = json_parser_get_root(parser);
+	return root && JSON_NODE_HOLDS_OBJECT(root);
+}
+
+/* A last line without its newline: a kill or a full disk mid-write left
+ * part of a run (cut off: appending after it would glue two runs into one
+ * unreadable line), or a run whole but for its newline (kept, the newline
+ * added: cutting it lost a run that had been recorded). */
+static gboolean mend_last_line(const struct ab_matrix_dir *d, const char *name, int fd,
+			       struct ab_matrix_mend *mend, GError **error)
 {
 	struct stat st;
 	char last;
@@ -463,28 +520,34 @@ static gboolean trim_torn(const struct ab_matrix_dir *d, const char *name, int f
 	if (lseek(fd, 0, SEEK_SET) != 0 || !read_fd(d, name, fd, &text, &len, error))
 		return FALSE;
 	const char *nl = memrchr(text, '\n', len);
-	off_t keep = nl ? nl - text + 1 : 0;
-	if (ftruncate(fd, keep) != 0) {
+	size_t keep = nl ? (size_t)(nl - text) + 1 : 0;
+	if (whole_json_object(text + keep, len - keep)) {
+		if (!write_all(d, name, fd, "\n", 1, error))
+			return FALSE;
+		mend->newline_added = TRUE;
+		return TRUE;
+	}
+	if (ftruncate(fd, (off_t)keep) != 0 || fsync(fd) != 0) {
 		ab_set_error_errno(error, AB_ERROR_OUTPUT, errno, "cannot cut the torn last line of '%s/%s'", d->path,
 				   name);
 		return FALSE;
 	}
-	*trimmed = TRUE;
+	mend->cut_bytes = len - keep;
 	return TRUE;
 }
 
-/* results.csv needs no trimming: ab_matrix_dir_sync_csv() makes it anew
+/* results.csv needs no mending: ab_matrix_dir_sync_csv() makes it anew
  * from results.jsonl whenever it is anything else. */
-gboolean ab_matrix_dir_open_results(struct ab_matrix_dir *d, gboolean *trimmed, GError **error)
+gboolean ab_matrix_dir_open_results(struct ab_matrix_dir *d, struct ab_matrix_mend *mend, GError **error)
 {
-	*trimmed = FALSE;
+	*mend = (struct ab_matrix_mend){ 0 };
 	d->json_fd = open_own(d, AB_MATRIX_RESULTS_JSON, O_RDWR | O_APPEND | O_CREAT, error);
 	if (d->json_fd < 0)
 		return FALSE;
 	d->csv_fd = open_own(d, AB_MATRIX_RESULTS_CSV, O_RDWR | O_APPEND | O_CREAT, error);
 	if (d->csv_fd < 0)
 		return FALSE;
-	return trim_torn(d, AB_MATRIX_RESULTS_JSON, d->json_fd, trimmed, error);
+	return mend_last_line(d, AB_MATRIX_RESULTS_JSON, d->json_fd, mend, error);
 }
 
 static unsigned count_lines(const char *text, size_t len)
@@ -556,6 +619,14 @@ void ab_matrix_dir_clear_visit(const struct ab_matrix_dir *d)
 
 gboolean ab_matrix_dir_append(const struct ab_matrix_dir *d, int fd, const char *text, GError **error)
 {
-	return write_all(d, fd == d->json_fd ? AB_MATRIX_RESULTS_JSON : AB_MATRIX_RESULTS_CSV, fd, text, strlen(text),
-			 error);
+	/* A line the disk took part of is cut off at once: the file stays
+	 * whole lines, whatever the next start finds. */
+	struct stat st;
+	gboolean known = fstat(fd, &st) == 0;
+	if (write_all(d, fd == d->json_fd ? AB_MATRIX_RESULTS_JSON : AB_MATRIX_RESULTS_CSV, fd, text, strlen(text),
+		      error))
+		return TRUE;
+	if (known && ftruncate(fd, st.st_size) == 0)
+		fsync(fd);
+	return FALSE;
 }

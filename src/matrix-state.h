@@ -64,6 +64,7 @@ struct ab_matrix_dir {
 	int fd;        /* DIR, held open: all that follows is relative to it */
 	int json_fd;   /* results.jsonl and results.csv, appended to; -1 until opened */
 	int csv_fd;
+	int profiles_fd; /* matrix.workloads/, held by ab_matrix_dir_hold_profiles(); else -1 */
 };
 
 void ab_matrix_dir_init(struct ab_matrix_dir *d);
@@ -87,15 +88,34 @@ gboolean ab_matrix_dir_move_aside(const struct ab_matrix_dir *d, GError **error)
  * none. */
 gboolean ab_matrix_dir_start(const struct ab_matrix_dir *d, const char *text, size_t len, const char *digest,
 			     GPtrArray *profiles, GError **error);
+/* DIR/matrix.workloads held open (d->profiles_fd; -1 when there is none),
+ * as the directory of ours it must be: a symbolic link (another user who
+ * may write in DIR could plant one, and the visits would run the profiles
+ * it points to) or anything else is refused, AB_ERROR_UNSAFE.  The copies
+ * are read, and run, through it. */
+gboolean ab_matrix_dir_hold_profiles(struct ab_matrix_dir *d, GError **error);
+/* The name of a profile's copy ("matrix.workloads/w.ini") through the held
+ * directory: "/proc/self/fd/N/w.ini", which no change of DIR's names can
+ * lead elsewhere; NULL when none is held. */
+char *ab_matrix_dir_profile_path(const struct ab_matrix_dir *d, const char *copy);
 /* *changed: the first of the profiles whose digest is not the one DIR's
  * matrix.sha256 holds for its copy (or that it does not list), or whose
- * copy in DIR is not its text (then *copy_changed); else NULL. */
+ * copy in the held matrix.workloads is not its text (then *copy_changed);
+ * else NULL. */
 gboolean ab_matrix_dir_profile_changed(const struct ab_matrix_dir *d, GPtrArray *profiles,
 				       const struct ab_matrix_profile **changed, gboolean *copy_changed,
 				       GError **error);
-/* Opens the results files for appending; a last line of results.jsonl
- * that a crash left without its newline is cut off first (*trimmed). */
-gboolean ab_matrix_dir_open_results(struct ab_matrix_dir *d, gboolean *trimmed, GError **error);
+/* What opening the results found at the end of results.jsonl: a last line
+ * without its newline that is a whole JSON object (a run whole but for its
+ * newline: kept, the newline added), or part of one (a kill or a full disk
+ * mid-write: cut off, cut_bytes long). */
+struct ab_matrix_mend {
+	gboolean newline_added;
+	size_t cut_bytes;
+};
+/* Opens the results files for appending, results.jsonl's last line mended
+ * first (*mend says how). */
+gboolean ab_matrix_dir_open_results(struct ab_matrix_dir *d, struct ab_matrix_mend *mend, GError **error);
 /* results.csv made exactly `want` (ab_matrix_csv_text() of results.jsonl's
  * runs): when it is anything else it is replaced whole (a temporary file,
  * fsync, rename) and reopened for appending, and *old_lines says how many

@@ -7,10 +7,11 @@
 # full disk or a kill came between the two appends; a failed visit that
 # --retry-failed ran no longer counts; the profiles are part of what the
 # matrix is (copied, hashed, a changed one refused, the copy run); a resume
-# after kill -9 undoes the dead visit's target, and only it.  The checks
+# after kill -9 undoes the dead visit's target, and only it; the state
+# directory is checked before anything is made.  The checks
 # before the first visit need no root; the rest builds targets.
 . "$(dirname "$0")/lib.sh"
-plan 41
+plan 50
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
 
@@ -51,9 +52,31 @@ else
 	for i in 1 2 3 4; do skip "a matrix starts as root only"; done
 fi
 
+# --- The state directory (where the visits journal) is checked as run
+# checks it, before anything is made, --dry-run too: it passed, and the
+# first visit failed (exit 4) after DIR and its files were made.
+printf '[matrix]\nloop = 1:320m\nlevels = none\nfs = ext4\nrepeats = 1\noptions = -s 64m -n 1 -f -r 32 --cache fadvise\n' >"$T/ok.ini"
+mkdir "$T/open-state" && chmod 777 "$T/open-state"
+ln -s "$T/open-state" "$T/link-state"
+for s in "open-state group or others may write to it (mode 0777)" "link-state it is a symbolic link"; do
+	ARRAYBENCH_STATE_DIR=$T/${s%% *} "$AB" matrix --dry-run "$T/ok.ini" >"$T/st.out" 2>"$T/st.err"
+	is "$? $(wc -c <"$T/st.out") $(cat "$T/st.err")" "4 0 arraybench: error: refusing state directory '$T/${s%% *}': ${s#* }" \
+		"--dry-run with a state directory that ${s#* }: exit 4, one line, no plan"
+done
+if is_root; then
+	ARRAYBENCH_STATE_DIR=$T/open-state "$AB" matrix -o "$T/o-state" "$T/ok.ini" >/dev/null 2>&1
+	is "$? $(ls -d "$T/o-state" 2>/dev/null)" "4 " "a start with it: exit 4, no results directory made"
+	mkdir -m 700 "$T/their-state" && chown nobody "$T/their-state"
+	ARRAYBENCH_STATE_DIR=$T/their-state "$AB" matrix --dry-run "$T/ok.ini" >/dev/null 2>"$T/st.err"
+	is "$? $(grep -c "refusing state directory '$T/their-state': it belongs to uid" "$T/st.err")" "4 1" \
+		"one another user owns: exit 4 (--dry-run)"
+else
+	for i in 1 2; do skip "a matrix starts as root only; another user's directory needs root to make"; done
+fi
+
 # --- The rest builds targets: root and loop devices.
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 27); do skip "matrix builds targets: needs root and loop devices"; done
+	for i in $(seq 32); do skip "matrix builds targets: needs root and loop devices"; done
 	exit 0
 fi
 need strace
@@ -151,6 +174,24 @@ is "$? $(wc -l <"$T/rf/results.jsonl")" "0 2" "--retry-failed runs it again, and
 is $? 0 "the next resume exits 0: the visit ran" || sed 's/^/#   /' "$T/rf.err"
 ! grep -q -- '--retry-failed\|failed (their' "$T/rf.out" "$T/rf.err"; ok $? "and neither counts it as failed nor suggests --retry-failed"
 
+# --- results.jsonl's last line without its newline: a whole run is kept
+# (it was cut, and the visit counted as failed or ran again), part of one
+# is cut off, each saying so.
+cp -a "$T/rf" "$T/nl"
+cp "$T/nl/results.jsonl" "$T/nl.before"
+truncate -s -1 "$T/nl/results.jsonl"
+"$AB" matrix -o "$T/nl" "$T/m1.ini" >"$T/nl.out" 2>"$T/nl.err"
+is "$? $(grep -c '^matrix: 0 visits run (0 failed), 1 already done' "$T/nl.out") $(cat "$T/nl.err")" \
+	"0 1 arraybench: warning: the last line of '$T/nl/results.jsonl' was a whole run without its newline: kept, the newline added" \
+	"a whole last run without its newline: kept (exit 0, nothing run again), the newline added, one line says so"
+cmp -s "$T/nl.before" "$T/nl/results.jsonl"; ok $? "results.jsonl is as it was"
+head -1 "$T/nl.before" | head -c 300 >>"$T/nl/results.jsonl"
+"$AB" matrix -o "$T/nl" "$T/m1.ini" >"$T/nl.out" 2>"$T/nl.err"
+is "$? $(cat "$T/nl.err")" \
+	"0 arraybench: warning: the last line of '$T/nl/results.jsonl' was torn (300 bytes without their end: a kill or a full disk mid-write): cut off, its visit runs again" \
+	"part of a run after the last newline: cut off, saying how much"
+cmp -s "$T/nl.before" "$T/nl/results.jsonl"; ok $? "results.jsonl is as it was"
+
 # --- Item 5: the profiles are part of the matrix.  A built-in one counts
 # too (bonnie: its text is this arraybench's).
 cat >"$T/p.ini" <<EOF
@@ -202,4 +243,12 @@ sed -i 's/^size = 64m/size = 128m/' "$T/w.ini"
 "$AB" matrix -q --fresh -o "$T/p" "$T/p.ini" >/dev/null 2>"$T/p4.err"
 is "$? $(ls -d "$T"/p/matrix.workloads.old-* | wc -l)" "0 1" "--fresh starts over, the old copies moved aside"
 cmp -s "$T/w.ini" "$T/p/matrix.workloads/w.ini"; ok $? "with a copy of the profile as it is now"
+# matrix.workloads replaced by a symbolic link (another user's, to copies
+# that match): the visits would run what it points to.  Refused.
+mv "$T/p/matrix.workloads" "$T/p-wl" && ln -s "$T/p-wl" "$T/p/matrix.workloads" && chown -h nobody "$T/p/matrix.workloads"
+"$AB" matrix -q -o "$T/p" "$T/p.ini" >/dev/null 2>"$T/p6.err"
+is "$? $(cat "$T/p6.err")" \
+	"4 arraybench: error: refusing '$T/p/matrix.workloads': a symbolic link, not the directory the matrix made (remove it)" \
+	"matrix.workloads as a symbolic link: refused (exit 4) in one line"
+rm "$T/p/matrix.workloads" && mv "$T/p-wl" "$T/p/matrix.workloads"
 is "$(left_behind)" "" "no loop device, mount or journal left at the end"
