@@ -16,6 +16,12 @@ _cleanup() {
 	rm -rf "$T" "$_unseen"
 }
 trap _cleanup EXIT
+# Journals go to the test's own state directory (the documented
+# ARRAYBENCH_STATE_DIR), never the invoker's: root's /var/lib/arraybench is
+# shared with the machine and with other jobs' cleanups, and a user without a
+# home would be left an empty /var/tmp/arraybench-state.UID.  A check of the
+# default location unsets it for its run (it reaches su's commands too).
+export ARRAYBENCH_STATE_DIR=$T/state
 
 # Observers: the tools a check looks through (losetup, the mount table,
 # pgrep, the cgroup tree, strace's log).  One that is missing or fails must
@@ -165,12 +171,20 @@ descendants() { # pid: the processes it started, theirs, and so on
 	local c
 	for c in $(procs -P "$1"); do echo "$c"; descendants "$c"; done
 }
+run_pid() { # pid: the first arraybench process under it (the run, started through su, script, timeout)
+	local p
+	for p in $(descendants "$1"); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = arraybench ] && { echo "$p"; return 0; }
+	done
+	return 1
+}
 kill9() { # pid: kill -9 a run as a crash would, then wait until it and all it started are gone
 	# Its workers die with it (PR_SET_PDEATHSIG), but a moment later: a
-	# check that looks at once (what is left, cleanup) would race them.  The
-	# run is stopped first, so it cannot fork between the listing and the kill.
+	# check that looks at once (what is left, cleanup) would race them.  Our
+	# own child is stopped first, so it cannot fork between the listing and
+	# the kill (not a child of su's: su stops itself when its child stops).
 	local p pids
-	kill -STOP "$1" 2>/dev/null
+	_ours "$1" && kill -STOP "$1"
 	pids=$(descendants "$1")
 	kill -KILL "$1" 2>/dev/null
 	wait "$1" 2>/dev/null
@@ -234,13 +248,19 @@ hold() { # [-f] log enter|exit call nth path command...: start COMMAND in the ba
 	kill -CONT "$held"
 }
 _stopped() { [ "$(sed -n 's/^.*) \(.\).*/\1/p' "/proc/$1/stat" 2>/dev/null)" = T ]; }
-_held_there() { # strace's log shows the held call
+_held_line() { # the line of strace's log that shows the held call, if there is one yet
 	if [ "$_hold_at" = exit ]; then
-		grep -q '(DELAYED)$' "$_hold_log"
+		grep -m1 '(DELAYED)$' "$_hold_log"
 	else # held on entry: the call is logged, unfinished; strace counts NTH per process
 		awk -v c="$_hold_call" -v n="$_hold_nth" '$0 ~ "^([0-9]+ +)?" c "\\(" {
-			k = $0 ~ /^[0-9]/ ? $1 : "-"; if (++seen[k] >= n) found = 1 } END { exit !found }' "$_hold_log"
+			k = $0 ~ /^[0-9]/ ? $1 : "-"; if (++seen[k] == n) { print; exit } }' "$_hold_log"
 	fi
+}
+_held_there() { [ -n "$(_held_line)" ]; }
+hold_pid() { # the process held (with -f, perhaps a worker): strace's log names it
+	local line
+	line=$(_held_line)
+	case $line in [0-9]*) echo "${line%% *}" ;; *) echo "$held" ;; esac
 }
 hold_reached() { # wait until the run is held; 1, noted so that the next check fails, if it never was
 	await "_held_there || ended $held || ended $holder"
