@@ -16,6 +16,12 @@ _cleanup() {
 	rm -rf "$T" "$_unseen"
 }
 trap _cleanup EXIT
+# Journals go to the test's own state directory (the documented
+# ARRAYBENCH_STATE_DIR), never the invoker's: root's /var/lib/arraybench is
+# shared with the machine and with other jobs' cleanups, and a user without a
+# home would be left an empty /var/tmp/arraybench-state.UID.  A check of the
+# default location unsets it for its run (it reaches su's commands too).
+export ARRAYBENCH_STATE_DIR=$T/state
 
 # Observers: the tools a check looks through (losetup, the mount table,
 # pgrep, the cgroup tree, strace's log).  One that is missing or fails must
@@ -31,7 +37,8 @@ _seen() { # true unless an observer failed since the last check
 	sed 's/^/#   observer failed: /' "$_unseen"; rm -f "$_unseen"; return 1
 }
 
-plan() { echo "1..$1"; }
+_planned=
+plan() { _planned=$1; echo "1..$1"; }
 ok() { # condition-status description
 	_n=$((_n + 1))
 	local why; why=$(_seen)
@@ -51,6 +58,12 @@ skip() { # a skip decided on what a failed observer showed is a failure
 	if [ -z "$why" ]; then echo "ok $_n # SKIP $*"; else echo "not ok $_n - skipped ($*), but:"; echo "$why"; fi
 }
 diag() { echo "# $*"; }
+skip_rest() { # reason: skip every check the plan has left and end the script
+	# (for a script that cannot go on, such as a root-only one run by
+	# another user: its plan still adds up, whatever was run before)
+	while [ "$_n" -lt "${_planned:-0}" ]; do skip "$*"; done
+	exit 0
+}
 is_root() { [ "$(id -u)" = 0 ]; }
 
 # The cache mode tests use: a memory cgroup when this machine has one (the
@@ -127,4 +140,135 @@ traced_whole() { # strace-log: strace ran and saw its tracee to the end
 	if command -v strace >/dev/null; then unseen "strace's log '$1' does not show the run's end"
 	else unseen "'strace' is missing (make deps installs it)"; fi
 	return 1
+}
+
+# Waiting without racing.  A check that needs something to have happened
+# waits for that thing, never for a fixed time: on a loaded machine (CI, other
+# jobs attaching loop devices beside us) a run can take many seconds to reach
+# a phase, and on an idle one a phase can be over before a fixed sleep is.
+# The bounds are generous, as they cost nothing when things go well, and
+# running out of one is a failure, never a pass.
+AWAIT_TIMEOUT=${AWAIT_TIMEOUT:-120}
+await() { # condition [seconds]: poll the shell condition until it holds; 1 if it never did
+	local end=$((SECONDS + ${2:-$AWAIT_TIMEOUT}))
+	until eval "$1"; do
+		[ "$SECONDS" -lt "$end" ] || return 1
+		sleep 0.05
+	done
+}
+ended() { # pid: the process is gone, or a zombie no one has reaped yet
+	local state
+	state=$(sed -n 's/^.*) \(.\).*/\1/p' "/proc/$1/stat" 2>/dev/null)
+	[ -z "$state" ] || [ "$state" = Z ] || [ "$state" = X ]
+}
+_ours() { # pid: a child of this shell (after a reap, the number may be anyone's)
+	[ "$(sed -n 's/^.*) . \([0-9]*\).*/\1/p' "/proc/$1/stat" 2>/dev/null)" = "$$" ]
+}
+kill_at_exit() { # pid: a helper process of the test's own, killed at the end if still running
+	cleanup_add "_ours $1 && kill -KILL $1"
+}
+descendants() { # pid: the processes it started, theirs, and so on
+	local c
+	for c in $(procs -P "$1"); do echo "$c"; descendants "$c"; done
+}
+run_pid() { # pid: the first arraybench process under it (the run, started through su, script, timeout)
+	local p
+	for p in $(descendants "$1"); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = arraybench ] && { echo "$p"; return 0; }
+	done
+	return 1
+}
+kill9() { # pid: kill -9 a run as a crash would, then wait until it and all it started are gone
+	# Its workers die with it (PR_SET_PDEATHSIG), but a moment later: a
+	# check that looks at once (what is left, cleanup) would race them.  Our
+	# own child is stopped first, so it cannot fork between the listing and
+	# the kill (not a child of su's: su stops itself when its child stops).
+	local p pids
+	_ours "$1" && kill -STOP "$1"
+	pids=$(descendants "$1")
+	kill -KILL "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+	for p in "$1" $pids; do
+		await "ended $p" || unseen "process $p outlived the run $1 killed with -9"
+	done
+	return 0
+}
+none_left() { # [dir]: no loop device backed by a file under DIR ($T) and no mount under it
+	# Only our own: other jobs on the machine attach and mount as they like,
+	# so a count of all loop devices or mounts proves nothing.
+	local top left
+	top=$(realpath "${1:-$T}") || return 1
+	left=$({ loops "$top/"; mounts "$top/"; })
+	[ -z "$left" ] && return 0
+	printf '%s\n' "$left" | sed 's/^/#   left: /'
+	return 1
+}
+
+# Holding a run at a known point.  A check that needs a run at one moment
+# (about to unmount, between two visits, right after a mkdir) holds it
+# there instead of racing it: `hold` starts the command under strace, which
+# stops it at the NTH call CALL (naming PATH, strace's -P, if one is given),
+# before the call (enter) or after it (exit); `hold_reached` waits until
+# strace's log shows it held there; the test acts; `hold_release` lets it go.
+#
+# The release is strace's exit, not a timer: strace is attached (-p) to
+# the command, our own child, so when it is killed the kernel detaches every
+# tracee and the held call just goes on (no PTRACE_O_EXITKILL: strace sets
+# that only with --kill-on-exit), while `wait $held` still gives the
+# command's exit status.  The delay strace is told is an hour, longer than
+# any test, so nothing lets the run go but the test.  (Not --seccomp-bpf:
+# without a tracer, seccomp's trace action fails the traced calls with
+# ENOSYS; so every call of a traced process stops, and -f, following the
+# workers, is for holds in a worker only: one-byte writes traced cost dear.)
+hold() { # [-f] log enter|exit call nth path command...: start COMMAND in the background, held; sets $held, $holder
+	local follow=
+	[ "$1" = -f ] && { follow=-f; shift; }
+	local log=$1 at=$2 call=$3 nth=$4 path=$5
+	shift 5
+	_hold_log=$log _hold_at=$at _hold_call=$call _hold_nth=$nth
+	: >"$log"
+	holder=
+	if ! need strace; then false & held=$!; return 1; fi
+	# The command stops itself before it runs (its exec comes after strace
+	# is attached), so not one of its calls is missed.
+	bash -c 'kill -STOP $$ && exec "$@"' held "$@" &
+	held=$!
+	if ! await "_stopped $held"; then unseen "the command to hold never stopped to wait for strace"; return 1; fi
+	strace $follow -p "$held" -o "$log" ${path:+-P "$path"} -e trace="$call" \
+		-e inject="$call:delay_$at=3600s:when=$nth" </dev/null >/dev/null 2>"$log.strace" &
+	holder=$!
+	kill_at_exit "$holder"
+	# strace says "attached" after PTRACE_SEIZE and PTRACE_INTERRUPT: the
+	# command then traps before any code of its own runs.
+	await "grep -q 'Process $held attached' '$log.strace' || ended $holder"
+	if ! grep -q "Process $held attached" "$log.strace"; then
+		unseen "strace could not attach to the command to hold: $(head -c 300 "$log.strace")"
+		kill -KILL "$held"; return 1
+	fi
+	kill -CONT "$held"
+}
+_stopped() { [ "$(sed -n 's/^.*) \(.\).*/\1/p' "/proc/$1/stat" 2>/dev/null)" = T ]; }
+_held_line() { # the line of strace's log that shows the held call, if there is one yet
+	if [ "$_hold_at" = exit ]; then
+		grep -m1 '(DELAYED)$' "$_hold_log"
+	else # held on entry: the call is logged, unfinished; strace counts NTH per process
+		awk -v c="$_hold_call" -v n="$_hold_nth" '$0 ~ "^([0-9]+ +)?" c "\\(" {
+			k = $0 ~ /^[0-9]/ ? $1 : "-"; if (++seen[k] == n) { print; exit } }' "$_hold_log"
+	fi
+}
+_held_there() { [ -n "$(_held_line)" ]; }
+hold_pid() { # the process held (with -f, perhaps a worker): strace's log names it
+	local line
+	line=$(_held_line)
+	case $line in [0-9]*) echo "${line%% *}" ;; *) echo "$held" ;; esac
+}
+hold_reached() { # wait until the run is held; 1, noted so that the next check fails, if it never was
+	await "_held_there || ended $held || ended $holder"
+	_held_there && ! ended "$held" && return 0
+	unseen "the run was never held at its $_hold_call ($_hold_at, call $_hold_nth): $(tail -3 "$_hold_log" | tr '\n' ' ')"
+	return 1
+}
+hold_release() { # let the held run go on
+	[ -n "$holder" ] && kill -KILL "$holder" 2>/dev/null && wait "$holder" 2>/dev/null
+	return 0
 }

@@ -4,40 +4,44 @@
 # misplaced: closed standard descriptors, a full output file, and workers
 # under -u that keep none of root's descriptors.
 . "$(dirname "$0")/lib.sh"
-plan 42
+plan 43
 read -r -a cache <<<"$(cache_args)"
 d=$T/dir; mkdir "$d"
 
 if is_root && id nobody >/dev/null 2>&1; then
 	chmod 711 "$T"; mkdir -m 777 "$T/pub"
-	asnobody() { su nobody -s /bin/sh -c "$*"; }
+	# nobody's default state directory is what these runs check.
+	asnobody() { env -u ARRAYBENCH_STATE_DIR su nobody -s /bin/sh -c "$*"; }
 	abn=$(ab_for_others nobody)
-	# nobody's home does not exist: the journal goes to /var/tmp.
+	# nobody's home does not exist: the journal goes to /var/tmp, a
+	# directory every run as nobody on the machine shares, so only this
+	# run's journal counts, and the directory goes only if it is empty.
 	state=/var/tmp/arraybench-state.$(id -u nobody)
-	[ -e "$state" ] || cleanup_add "rm -rf $state"
+	[ -e "$state" ] || cleanup_add "rmdir $state"
 	asnobody "'$abn' run -d '$T/pub' -s 0 -n 1 --json '$T/pub/n.json' -q" >/dev/null 2>"$T/n.err"
 	is $? 0 "su nobody: a -d run exits 0"
 	is "$(python3 -c "import json;print(json.load(open('$T/pub/n.json'))['cache']['mode'])")" fadvise \
 		"nobody's default cache mode is fadvise"
 	is "$(ls -A "$T/pub" | grep -v n.json)" "" "nothing is left in DIR"
-	# kill -9 mid-phase, then nobody's own cleanup.
-	su nobody -s /bin/sh -c "exec '$abn' run -d '$T/pub' -s 0 -n 8:-1 -b" >/dev/null 2>"$T/k.err" &
+	# kill -9 mid-phase (once it has made files), then nobody's own cleanup.
+	rid=nobody-$$
+	asnobody "ARRAYBENCH_RUN_ID=$rid exec '$abn' run -d '$T/pub' -s 0 -n 8:-1 -b" >/dev/null 2>"$T/k.err" &
 	pid=$!
-	for _ in $(seq 200); do grep -q "phase 'seq-create'" "$T/k.err" && break; sleep 0.05; done
-	sleep 0.3
-	pkill -KILL -f -- "-d $T/pub -s 0 -n 8:-1"; wait $pid 2>/dev/null; sleep 0.3
+	await "[ -n \"\$(find '$T/pub' -path '*/files/*' -print -quit)\" ] || ended $pid" ||
+		unseen "the run as nobody made no file: $(tail -2 "$T/k.err")"
+	kill9 "$(run_pid "$pid")"; wait $pid 2>/dev/null
 	[ -n "$(ls -A "$T/pub" | grep -v n.json)" ]; ok $? "kill -9 left nobody's test files"
-	ls "$state"/journal-* >/dev/null 2>&1; ok $? "and a journal in $state"
+	[ -e "$state/journal-$rid" ]; ok $? "and a journal in $state"
 	asnobody "'$abn' cleanup" >"$T/c.out" 2>&1
 	is $? 0 "su nobody: cleanup exits 0"
 	is "$(ls -A "$T/pub" | grep -v n.json)" "" "and removes the test files"
-	is "$(ls -A "$state")" "" "and the journal"
+	[ ! -e "$state/journal-$rid" ]; ok $? "and the journal"
 	# The table says what fadvise cannot promise.
 	asnobody "'$abn' run -d '$T/pub' -s 32m -r 0 -n 0 -f --phases block-read" >"$T/t.out" 2>&1
 	grep -q "(fadvise: the test file's pages are written back and evicted" "$T/t.out"; ok $? "the table states fadvise's limits"
 	# Fewer processes allowed than seekers: the forks fail, and the run
 	# says so and ends (it once waited forever for workers never forked).
-	timeout -k 5 60 su nobody -s /bin/sh -c "exec prlimit --nproc=40 -- '$abn' run -d '$T/pub' -s 16m -r 0 -n 0 -f \
+	timeout -k 5 600 env -u ARRAYBENCH_STATE_DIR su nobody -s /bin/sh -c "exec prlimit --nproc=40 -- '$abn' run -d '$T/pub' -s 16m -r 0 -n 0 -f \
 		--phases seeks --seekers 200 --seeks 5000" >/dev/null 2>"$T/fork.err"
 	is "$? $(grep -c '^arraybench: error: ' "$T/fork.err")" "3 1" "seekers beyond the process limit: exit 3 with one error, not a hang"
 	grep -q "^arraybench: error: cannot fork worker [0-9]* of 200: Resource temporarily unavailable" "$T/fork.err"
@@ -53,9 +57,11 @@ fi
 export ARRAYBENCH_STATE_DIR=$T/state
 "$AB" run -d "$d" -s 64m -f64 -r 16 --cache none -n 0 --phases per-char-write >&- 2>"$T/x.err" &
 pid=$!
-for _ in $(seq 400); do grep -q "phase 'per-char-write'" "$T/x.err" && break; sleep 0.05; done
+# (64 MiB of one-byte writes last a minute: once the phase is said to
+# run, it is running when the test looks and kills)
+await "grep -q \"phase 'per-char-write'\" '$T/x.err' || ended $pid" || unseen "the run never started per-char-write"
 is "$(readlink "/proc/$pid/fd/1")" /dev/null "with stdout closed at start, fd 1 is /dev/null"
-kill -KILL $pid; wait $pid 2>/dev/null
+kill9 $pid
 journal=$(ls "$ARRAYBENCH_STATE_DIR"/journal-* 2>/dev/null)
 [ -n "$journal" ] && ! grep -q '^1\.98,' "$journal"; ok $? "the journal holds no CSV line"
 "$AB" cleanup >"$T/c.out" 2>&1
@@ -112,36 +118,44 @@ dir_is_empty "$d"; ok $? "nothing is left in DIR"
 # Workers under -u keep none of root's descriptors.
 if is_root && id nobody >/dev/null 2>&1; then
 	mkdir "$T/u"; chown nobody "$T/u"
-	"$AB" run -d "$T/u" -s 32m -f4 -r 16 --cache none -n 0 --phases per-char-write -u nobody \
-		--csv "$T/u.csv" --json "$T/u.json" >/dev/null 2>"$T/u.err" &
-	pid=$!
-	for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/u.err" && break; sleep 0.05; done
-	worker=$(pgrep -P $pid | head -1)
+	# The worker is held after its first one-byte write, its files open.
+	rid=fds-$$
+	ARRAYBENCH_RUN_ID=$rid hold -f "$T/u.trace" exit write 1 "$T/u/arraybench.$rid.io" \
+		"$AB" run -d "$T/u" -s 32m -f1 -r 16 --cache none -n 0 --phases per-char-write -u nobody \
+		--csv "$T/u.csv" --json "$T/u.json" >/dev/null 2>"$T/u.err"
+	worker=
+	hold_reached && worker=$(hold_pid)
 	fds=$(for f in /proc/"$worker"/fd/*; do readlink "$f"; done | sort | tr '\n' ' ')
-	wait $pid
-	is "$(stat -c %U /proc/"$worker" 2>/dev/null || echo nobody)" nobody "the worker runs as nobody"
+	owner=$(stat -c %U /proc/"$worker")
+	hold_release
+	wait $held
+	is "$owner" nobody "the worker runs as nobody"
 	case $fds in *u.csv* | *u.json* | *journal* | *"$ARRAYBENCH_STATE_DIR"*) bad=1 ;; *) bad=0 ;; esac
 	[ -n "$fds" ] && [ $bad = 0 ]; ok $? "the worker holds no CSV, JSON, journal or state directory descriptor"
 	[ -n "$fds" ] || diag "no worker seen"; [ $bad = 0 ] || diag "worker fds: $fds"
 	is "$(echo "$fds" | wc -w)" 6 "only stdin, stdout, stderr, DIR, the run's directory and the test file ($fds)"
 	# kill -9 of arraybench takes the worker along, though it changed its
 	# user (which clears the death signal: it is set again after).
+	# (200 MiB of one-byte writes: the phase lasts, so its worker is there)
 	"$AB" run -d "$T/u" -s 64m -f200 -r 16 --cache none -n 0 --phases per-char-write -u nobody >/dev/null 2>"$T/u9.err" &
 	pid=$!
-	for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/u9.err" && break; sleep 0.05; done
-	worker=$(pgrep -P $pid | head -1)
-	kill -KILL $pid; wait $pid 2>/dev/null; sleep 0.3
-	state=$(awk '{print $3}' "/proc/$worker/stat" 2>/dev/null)
-	[ -n "$worker" ] && { [ -z "$state" ] || [ "$state" = Z ]; }; ok $? "the -u worker ($worker) died with arraybench"
-	[ -n "$state" ] && [ "$state" != Z ] && kill -KILL "$worker"
+	worker=
+	await "grep -q \"phase 'per-char-write'\" '$T/u9.err' && worker=\$(procs -P $pid) && [ -n \"\$worker\" ] || ended $pid"
+	kill -KILL $pid; wait $pid 2>/dev/null
+	[ -n "$worker" ] && await "ended $worker"; ok $? "the -u worker (${worker:-none seen}) died with arraybench"
+	[ -n "$worker" ] && ! ended "$worker" && kill -KILL "$worker"
 	"$AB" cleanup >/dev/null 2>&1; is $? 0 "and cleanup then exits 0"
 	# The -u user swaps the test file for a FIFO: root must not block on it.
-	ARRAYBENCH_RUN_ID=fifo-$$ timeout -s KILL 60 "$AB" run -d "$T/u" -s 64m -f5 -r 16 --cache fadvise -n 0 \
-		--phases per-char-write,per-char-read -u nobody >/dev/null 2>"$T/fifo.err" &
-	pid=$!
-	for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/fifo.err" && break; sleep 0.05; done
-	su nobody -s /bin/sh -c "cd '$T/u' && rm arraybench.fifo-$$.io && mkfifo arraybench.fifo-$$.io"
-	wait $pid
+	# The swap is made between the phases: the run is held as it syncs the
+	# written file (fdatasync, then its eviction) before the read phase.
+	ARRAYBENCH_RUN_ID=fifo-$$ hold "$T/fifo.trace" exit fdatasync 1 "$T/u/arraybench.fifo-$$.io" \
+		"$AB" run -d "$T/u" -s 64m -f1 -r 16 --cache fadvise -n 0 \
+		--phases per-char-write,per-char-read -u nobody >/dev/null 2>"$T/fifo.err"
+	hold_reached && su nobody -s /bin/sh -c "cd '$T/u' && rm arraybench.fifo-$$.io && mkfifo arraybench.fifo-$$.io"
+	ok $? "the test file was swapped for a FIFO between the write and the read phase"
+	hold_release
+	await "ended $held" 600 || kill -KILL $held # a hang, after ten minutes
+	wait $held
 	status=$?
 	# The read phase finds no file of the size it reads and lays one out
 	# (the user's own worker replaces the FIFO), or refuses it: no hang.
@@ -154,5 +168,5 @@ if is_root && id nobody >/dev/null 2>&1; then
 	is $? 4 "with -u, an output that is a symlink is refused: exit 4"
 	is "$(cat "$T/root-file")" secret "and the file it points at is untouched"
 else
-	for i in $(seq 9); do skip "-u needs root"; done
+	for i in $(seq 10); do skip "-u needs root"; done
 fi

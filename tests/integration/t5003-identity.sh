@@ -7,24 +7,29 @@
 # exist already (a planted test directory, files named like an old run's)
 # are never touched.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 60
-if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 59); do skip "needs root and loop devices"; done
-	exit 0
-fi
+plan 61
+is_root && [ -e /dev/loop-control ] || skip_rest "needs root and loop devices"
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
 tmp=$(realpath "$TMPDIR")
 
-# Start a run that is busy for seconds in per-char-write; sets $pid once the
-# phase runs.  Extra arguments go to arraybench.
+# Start a run and wait until it is in per-char-write; sets $pid.  Extra
+# arguments go to arraybench.  Its 200 MiB of one-byte writes last minutes,
+# so once the phase's line is there the run is in the phase when the test
+# kills it, however loaded the machine: a state to wait for, not a moment.
 start_slow_run() { # stderr-file args...
 	local err=$1; shift
 	"$AB" run "$@" -s 64m -r 16 --cache cgroup -n 0 -f200 --phases per-char-write >/dev/null 2>"$err" &
 	pid=$!
-	for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$err" && break; sleep 0.05; done
+	in_phase "$err" per-char-write
 }
-kill9() { kill -KILL "$1"; wait "$1" 2>/dev/null; sleep 0.3; }
+in_phase() { # stderr-file phase: wait until the run ($pid) says it started PHASE
+	await "grep -q \"phase '$2'\" '$1' || ended $pid" && grep -q "phase '$2'" "$1" && return 0
+	unseen "the run never started $2: $(tail -2 "$1" | tr '\n' ' ')"
+}
+files_made() { # dir: a -d run in DIR has made files in its file-phase directory
+	[ -n "$(find "$1"/arraybench.*-*-*/files -mindepth 1 -print -quit 2>/dev/null)" ]
+}
 
 # 1. A loop number reused by an unrelated attach after the run died.
 start_slow_run "$T/a.err" --loop 1:256m --fs ext4
@@ -55,7 +60,7 @@ is "$(loops "$T/images" | grep -c .)" 0 "no loop device is left"
 # 3. Pid reuse: the journal's pid now belongs to another process.
 start_slow_run "$T/c.err" --loop 1:256m --fs ext4
 kill9 "$pid"
-sleep 600 & other_pid=$!
+sleep 3600 & other_pid=$!; kill_at_exit "$other_pid"
 journal=$(ls "$ARRAYBENCH_STATE_DIR"/journal-*)
 sed -i "1s/\tpid=[0-9]*\t/\tpid=$other_pid\t/" "$journal"
 "$AB" cleanup >"$T/cleanup" 2>&1
@@ -84,8 +89,7 @@ d=$T/dir; mkdir "$d"
 mkdir "$d/arraybench.1234.d"; echo mine >"$d/arraybench.1234"; echo mine >"$d/arraybench.1234.d/keep"
 "$AB" run -d "$d" -s 0 -n 8:-1 -b --cache none >/dev/null 2>"$T/e.err" &
 pid=$!
-for _ in $(seq 200); do grep -q "phase 'seq-create'" "$T/e.err" && break; sleep 0.05; done
-sleep 0.5
+in_phase "$T/e.err" seq-create && await "files_made '$d' || ended $pid"
 kill9 "$pid"
 run_dir=$(find "$d" -maxdepth 1 -type d -name 'arraybench.*-*-*')
 [ -n "$(ls -A "$run_dir/files" 2>/dev/null)" ]; ok $? "kill -9 of a -d run leaves its files in $run_dir"
@@ -123,14 +127,12 @@ elif id nobody >/dev/null 2>&1; then
 	d3=$T/dir3; mkdir "$d3"; chown nobody "$d3"
 	echo secret >"$T/victim"; chmod 600 "$T/victim"
 	rid=swap-$$
-	ARRAYBENCH_RUN_ID=$rid strace -f -o "$T/swap.trace" -P "arraybench.$rid" -e trace=mkdirat \
-		-e inject=mkdirat:delay_exit=1500000:when=1 \
-		"$AB" run -d "$d3" -u nobody -s 32m -r 16 --cache cgroup -n 1 -f -q >/dev/null 2>"$T/swap.err" &
-	tracer=$!
-	for _ in $(seq 100); do grep -q DELAYED "$T/swap.trace" 2>/dev/null && break; sleep 0.02; done
-	mv "$d3/arraybench.$rid" "$d3/moved" && ln -s "$T/victim" "$d3/arraybench.$rid"
+	ARRAYBENCH_RUN_ID=$rid hold -f "$T/swap.trace" exit mkdirat 1 "arraybench.$rid" \
+		"$AB" run -d "$d3" -u nobody -s 32m -r 16 --cache cgroup -n 1 -f -q >/dev/null 2>"$T/swap.err"
+	hold_reached && mv "$d3/arraybench.$rid" "$d3/moved" && ln -s "$T/victim" "$d3/arraybench.$rid"
 	ok $? "the swap was made while the run was held after its mkdir"
-	wait $tracer
+	hold_release
+	wait $held
 	is $? 4 "a test directory swapped for a symlink is refused: exit 4"
 	is "$(stat -c %U "$T/victim")" root "the symlink's target still belongs to root"
 	is "$(cat "$T/victim")" secret "and is intact"
@@ -180,18 +182,25 @@ done
 
 # 10. The mount point is busy when the run ends: the teardown fails (exit
 # 3), the journal keeps the umount and the mount point for cleanup, which
-# finishes both once the mount is free.
-"$AB" run --loop 1:300m --fs ext4 -s 64m -r 16 --cache cgroup -n 0 -f2 --phases per-char-write >/dev/null 2>"$T/busy.err" &
-pid=$!
-for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/busy.err" && break; sleep 0.05; done
-mnt=$(ls -d "$tmp"/arraybench-mnt.* 2>/dev/null | head -1)
-(cd "$mnt" && exec sleep 9) &
-holder=$!
-wait "$pid"
+# finishes both once the mount is free.  The run is held as it is about to
+# unmount (umount2 entered, not yet done) while a process moves into the
+# mount point, which it leaves only once the run is over.
+rid=busy-$$
+mnt=$tmp/arraybench-mnt.$rid
+ARRAYBENCH_RUN_ID=$rid hold "$T/busy.trace" enter umount2 1 "$mnt" \
+	"$AB" run --loop 1:300m --fs ext4 -s 32m -r 16 --cache cgroup -n 0 -f --phases block-write >/dev/null 2>"$T/busy.err"
+hold_reached
+(cd "$mnt" && exec sleep 3600) &
+busy=$!
+kill_at_exit "$busy"
+await "[ \"\$(readlink /proc/$busy/cwd)\" = '$mnt' ] || ended $busy" && [ "$(readlink "/proc/$busy/cwd")" = "$mnt" ]
+ok $? "a process is in the mount point while the run is held at its unmount"
+hold_release
+wait "$held"
 is $? 3 "a mount kept busy past the run's end: exit 3"
 grep -q "'arraybench cleanup' retries it" "$T/busy.err"; ok $? "saying cleanup will retry"
 ls "$ARRAYBENCH_STATE_DIR"/journal-* >/dev/null 2>&1; ok $? "the journal is kept"
-wait "$holder"
+kill "$busy"; wait "$busy" 2>/dev/null
 "$AB" cleanup >"$T/cleanup" 2>&1
 is $? 0 "once free, cleanup exits 0"
 is "$(ls -A "$tmp" "$ARRAYBENCH_STATE_DIR" | grep -c arraybench)$(mounts "$tmp/" | grep -c .)" 00 \
@@ -203,8 +212,7 @@ is "$(ls -A "$tmp" "$ARRAYBENCH_STATE_DIR" | grep -c arraybench)$(mounts "$tmp/"
 make_loop_fs "$T/fs" 64; ok $? "a 64 MiB ext4 is mounted for the unmount case"
 "$AB" run -d "$T/fs" -s 0 -n 8:-1 -b --cache none >/dev/null 2>"$T/u.err" &
 pid=$!
-for _ in $(seq 200); do grep -q "phase 'seq-create'" "$T/u.err" && break; sleep 0.05; done
-sleep 0.3
+in_phase "$T/u.err" seq-create && await "files_made '$T/fs' || ended $pid"
 kill9 "$pid"
 need findmnt && fsdev=$(findmnt -n -o SOURCE "$T/fs") || unseen "findmnt found no mount at '$T/fs'"
 umount "$T/fs"
@@ -221,7 +229,7 @@ is "$(ls -A "$T/fs" | grep -v lost+found)$(ls -A "$ARRAYBENCH_STATE_DIR")" "" "a
 mkdir "$T/fs/sub"
 "$AB" run -d "$T/fs/sub" -s 32m -r 16 --cache cgroup -n 0 -f200 --phases per-char-write >/dev/null 2>"$T/s.err" &
 pid=$!
-for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/s.err" && break; sleep 0.05; done
+in_phase "$T/s.err" per-char-write
 kill9 "$pid"
 umount "$T/fs"
 "$AB" cleanup >"$T/cleanup" 2>&1
@@ -257,7 +265,7 @@ bt2=$(losetup --find --show "$T/bt2.img"); cleanup_add "losetup -d $bt2"
 mkdir "$T/bt" "$T/bt2"; mount "$bt" "$T/bt"; cleanup_add "umount $T/bt"; mkdir "$T/bt/d"
 "$AB" run -d "$T/bt/d" -s 32m -r 16 --cache cgroup -n 0 -f200 --phases per-char-write >/dev/null 2>"$T/b.err" &
 pid=$!
-for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/b.err" && break; sleep 0.05; done
+in_phase "$T/b.err" per-char-write
 kill9 "$pid"
 before=$(stat -c %d "$T/bt/d")
 umount "$T/bt"; mount "$bt2" "$T/bt2"; cleanup_add "umount $T/bt2"; mount "$bt" "$T/bt"
