@@ -9,8 +9,9 @@
  * of each workload profile its cells run, DIR/matrix.sha256 their digests
  * (sha256sum's format), DIR/results.jsonl one JSON run per visit (the
  * record), DIR/results.csv the bonnie++ lines of those runs (derived from
- * it), DIR/visit.inflight the run id of the visit in flight.  Nothing else
- * in DIR is touched.
+ * it), DIR/visit.inflight the run id of the visit in flight,
+ * DIR/start.inflight and DIR/fresh.inflight a start and a --fresh under
+ * way.  Nothing else in DIR is touched.
  */
 
 #include <glib.h>
@@ -23,6 +24,8 @@
 #define AB_MATRIX_COPY "matrix.ini"
 #define AB_MATRIX_DIGEST "matrix.sha256"
 #define AB_MATRIX_VISIT "visit.inflight"
+#define AB_MATRIX_STARTING "start.inflight"
+#define AB_MATRIX_FRESHING "fresh.inflight"
 
 /* --- pure parts --- */
 
@@ -81,11 +84,19 @@ gboolean ab_matrix_dir_read(const struct ab_matrix_dir *d, const char *name, cha
 /* The state of DIR for a matrix file of this digest. */
 gboolean ab_matrix_dir_check(const struct ab_matrix_dir *d, const char *digest, enum ab_matrix_dir_state *state,
 			     GError **error);
-/* --fresh: the matrix's own files moved aside, to NAME.old-STAMP. */
+/* What a matrix killed while it set DIR up left, made right before
+ * anything else looks at DIR: the temporary files of replace-file.c taken
+ * away; a --fresh cut short (fresh.inflight: its stamp) finished; a start
+ * cut short before its digests (start.inflight) undone.  What was done is
+ * said in said, a line each. */
+gboolean ab_matrix_dir_recover(const struct ab_matrix_dir *d, GString *said, GError **error);
+/* --fresh: the matrix's own files moved aside, to NAME.old-STAMP, with the
+ * stamp in fresh.inflight until they all are. */
 gboolean ab_matrix_dir_move_aside(const struct ab_matrix_dir *d, GError **error);
-/* A new DIR: the copies of the matrix file and of the profiles (struct
- * ab_matrix_profile *, may be NULL), then their digests, written; all or
- * none. */
+/* A new DIR: start.inflight, the copies of the matrix file and of the
+ * profiles (struct ab_matrix_profile *, may be NULL), then their digests,
+ * written whole; all or none, and a kill at any point is undone by
+ * ab_matrix_dir_recover(). */
 gboolean ab_matrix_dir_start(const struct ab_matrix_dir *d, const char *text, size_t len, const char *digest,
 			     GPtrArray *profiles, GError **error);
 /* DIR/matrix.workloads held open (d->profiles_fd; -1 when there is none),
