@@ -57,10 +57,17 @@ GHashTable *ab_matrix_done_read(const char *name, const char *text, size_t len, 
 	GHashTable *done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_autoptr(GHashTable) ran = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_autoptr(GHashTable) failures = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	/* Each run once, as report counts it: a line given twice (results
+	 * merged by hand, a restore) made results.csv hold the run twice
+	 * and counted it twice towards --repeat-until's spread. */
 	struct ab_run_set set;
-	ab_run_set_init(&set);
+	ab_run_set_init_once(&set);
 	if (text)
 		ab_report_read_text(name, text, len, &set, problems);
+	if (set.dropped && problems)
+		g_ptr_array_add(problems, g_strdup_printf("%s: %u run%s read again (the first at '%s'): each counts once",
+							  name, set.dropped, set.dropped == 1 ? "" : "s",
+							  set.first_dropped));
 	for (guint i = 0; i < set.runs->len; i++) {
 		const struct ab_run *r = g_ptr_array_index(set.runs, i);
 		/* Only our own lines: a run with its cell and matrix repeat. */

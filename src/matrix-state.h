@@ -45,8 +45,9 @@ char *ab_matrix_digest_parse(const char *text);
  * by ab_matrix_visit_key().  A failed visit (only runs with a failure)
  * counts unless retry_failed; one that also ran (a later --retry-failed)
  * counts as run.  *failed (may be NULL) gets how many visits only failed.
- * The runs read go to runs (may be NULL); lines that could not be read to
- * problems (may be NULL), as ab_report_read_text(). */
+ * The runs read go to runs (may be NULL), each once (a line read again,
+ * the same run id, repeat and cell, is one more problem); lines that could
+ * not be read to problems (may be NULL), as ab_report_read_text(). */
 GHashTable *ab_matrix_done_read(const char *name, const char *text, size_t len, gboolean retry_failed,
 				struct ab_run_set *runs, GPtrArray *problems, unsigned *failed);
 char *ab_matrix_visit_key(const char *label, unsigned repeat);

@@ -11,7 +11,7 @@
 # directory is checked before anything is made.  The checks
 # before the first visit need no root; the rest builds targets.
 . "$(dirname "$0")/lib.sh"
-plan 53
+plan 54
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
 
@@ -76,7 +76,7 @@ fi
 
 # --- The rest builds targets: root and loop devices.
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 35); do skip "matrix builds targets: needs root and loop devices"; done
+	for i in $(seq 36); do skip "matrix builds targets: needs root and loop devices"; done
 	exit 0
 fi
 need strace
@@ -252,6 +252,15 @@ is "$? $(cat "$T/nl.err")" \
 	"0 arraybench: warning: the last line of '$T/nl/results.jsonl' was torn (300 bytes without their end: a kill or a full disk mid-write): cut off, its visit runs again" \
 	"part of a run after the last newline: cut off, saying how much"
 cmp -s "$T/nl.before" "$T/nl/results.jsonl"; ok $? "results.jsonl is as it was"
+
+# A run given twice in results.jsonl (merged by hand, restored) counts
+# once: results.csv held it twice, and --repeat-until's spread counted it
+# twice.
+cp -a "$T/rf" "$T/dup"
+tail -1 "$T/dup/results.jsonl" >>"$T/dup/results.jsonl"
+"$AB" matrix -o "$T/dup" "$T/m1.ini" >"$T/dup.out" 2>"$T/dup.err"
+is "$? $(wc -l <"$T/dup/results.csv") $(grep -c "^arraybench: warning: $T/dup/results.jsonl: 1 run read again (the first at '$T/dup/results.jsonl:3'): each counts once" "$T/dup.err")" \
+	"0 1 1" "a run twice in results.jsonl: once in results.csv, one warning"
 
 # --- Item 5: the profiles are part of the matrix.  A built-in one counts
 # too (bonnie: its text is this arraybench's).
