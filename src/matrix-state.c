@@ -176,6 +176,16 @@ gboolean ab_matrix_dir_open(struct ab_matrix_dir *d, const char *path, gboolean 
 			    (unsigned)held.st_uid);
 		return FALSE;
 	}
+	/* Another user who may rename in DIR could swap our files about
+	 * (results.csv over results.jsonl: the record gone, every visit run
+	 * again) or take them away: as for run -d, such a DIR must be sticky. */
+	if ((held.st_mode & (S_IWGRP | S_IWOTH)) && !(held.st_mode & S_ISVTX)) {
+		close(fd);
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+			    "refusing results directory '%s': others may rename in it (mode %04o, not sticky): chmod "
+			    "go-w it, or give another -o DIR", path, (unsigned)(held.st_mode & 07777));
+		return FALSE;
+	}
 	/* Two matrices appending to one DIR would each run the visits the
 	 * other has not finished yet: one at a time. */
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {

@@ -74,7 +74,8 @@ struct ab_matrix_dir {
 void ab_matrix_dir_init(struct ab_matrix_dir *d);
 void ab_matrix_dir_clear(struct ab_matrix_dir *d);
 /* Opens DIR, making it (mode 0755) when create and it is missing.  A
- * symbolic link, not a directory, or one another user owns is refused
+ * symbolic link, not a directory, one another user owns, or one others
+ * may rename in (group or others may write, not sticky) is refused
  * (AB_ERROR_UNSAFE); so is one another matrix holds (an flock on DIR, held
  * until ab_matrix_dir_clear). */
 gboolean ab_matrix_dir_open(struct ab_matrix_dir *d, const char *path, gboolean create, GError **error);
