@@ -468,6 +468,14 @@ static int open_results(struct matrix_ctx *c, const char *text, size_t len, GErr
 	const struct matrix_opts *o = c->o;
 	if (!ab_matrix_dir_open(&c->dir, o->out_dir, TRUE, error))
 		return ab_error_exit_status(*error);
+	g_autoptr(GString) said = g_string_new(NULL);
+	gboolean recovered = ab_matrix_dir_recover(&c->dir, said, error);
+	g_auto(GStrv) lines = g_strsplit(said->str, "\n", -1);
+	for (char **l = lines; *l; l++)
+		if (**l)
+			fprintf(stderr, "arraybench: warning: %s\n", *l);
+	if (!recovered)
+		return ab_error_exit_status(*error);
 	enum ab_matrix_dir_state state;
 	if (!ab_matrix_dir_check(&c->dir, c->m->sha256, &state, error))
 		return ab_error_exit_status(*error);

@@ -6,6 +6,7 @@
 #include "runid.h"
 #include "../reports/report.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <json-glib/json-glib.h>
 #include <fcntl.h>
@@ -56,10 +57,17 @@ GHashTable *ab_matrix_done_read(const char *name, const char *text, size_t len, 
 	GHashTable *done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_autoptr(GHashTable) ran = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_autoptr(GHashTable) failures = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	/* Each run once, as report counts it: a line given twice (results
+	 * merged by hand, a restore) made results.csv hold the run twice
+	 * and counted it twice towards --repeat-until's spread. */
 	struct ab_run_set set;
-	ab_run_set_init(&set);
+	ab_run_set_init_once(&set);
 	if (text)
 		ab_report_read_text(name, text, len, &set, problems);
+	if (set.dropped && problems)
+		g_ptr_array_add(problems, g_strdup_printf("%s: %u run%s read again (the first at '%s'): each counts once",
+							  name, set.dropped, set.dropped == 1 ? "" : "s",
+							  set.first_dropped));
 	for (guint i = 0; i < set.runs->len; i++) {
 		const struct ab_run *r = g_ptr_array_index(set.runs, i);
 		/* Only our own lines: a run with its cell and matrix repeat. */
@@ -168,6 +176,16 @@ gboolean ab_matrix_dir_open(struct ab_matrix_dir *d, const char *path, gboolean 
 			    (unsigned)held.st_uid);
 		return FALSE;
 	}
+	/* Another user who may rename in DIR could swap our files about
+	 * (results.csv over results.jsonl: the record gone, every visit run
+	 * again) or take them away: as for run -d, such a DIR must be sticky. */
+	if ((held.st_mode & (S_IWGRP | S_IWOTH)) && !(held.st_mode & S_ISVTX)) {
+		close(fd);
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+			    "refusing results directory '%s': others may rename in it (mode %04o, not sticky): chmod "
+			    "go-w it, or give another -o DIR", path, (unsigned)(held.st_mode & 07777));
+		return FALSE;
+	}
 	/* Two matrices appending to one DIR would each run the visits the
 	 * other has not finished yet: one at a time. */
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -270,6 +288,36 @@ gboolean ab_matrix_dir_check(const struct ab_matrix_dir *d, const char *digest, 
 	return TRUE;
 }
 
+/* Moves what is left of our files to NAME.STAMP (the --fresh under way). */
+static gboolean move_to_stamp(const struct ab_matrix_dir *d, const char *stamp, GError **error)
+{
+	for (const char *const *n = own_files; *n; n++) {
+		struct stat st;
+		if (fstatat(d->fd, *n, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		gboolean dir = g_str_equal(*n, AB_MATRIX_PROFILES);
+		if (!(dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode)) || st.st_uid != geteuid()) {
+			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing to move '%s/%s' aside: not a %s of ours",
+				    d->path, *n, dir ? "directory" : "regular file");
+			return FALSE;
+		}
+		g_autofree char *to = g_strdup_printf("%s.%s", *n, stamp);
+		if (renameat2(d->fd, *n, d->fd, to, RENAME_NOREPLACE) != 0) {
+			ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot move '%s/%s' aside to '%s'", d->path,
+					   *n, to);
+			return FALSE;
+		}
+	}
+	fsync(d->fd);
+	return TRUE;
+}
+
+/* Is text a stamp move_aside() makes: "old-YYYYmmddTHHMMSS", maybe "-N"? */
+static gboolean valid_stamp(const char *text)
+{
+	return g_regex_match_simple("^old-[0-9]{8}T[0-9]{6}(-[0-9]{1,3})?$", text, 0, 0);
+}
+
 gboolean ab_matrix_dir_move_aside(const struct ab_matrix_dir *d, GError **error)
 {
 	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
@@ -289,23 +337,14 @@ gboolean ab_matrix_dir_move_aside(const struct ab_matrix_dir *d, GError **error)
 		g_free(stamp);
 		stamp = g_strdup_printf("%s-%u", when, k);
 	}
-	for (const char *const *n = own_files; *n; n++) {
-		struct stat st;
-		if (fstatat(d->fd, *n, &st, AT_SYMLINK_NOFOLLOW) != 0)
-			continue;
-		gboolean dir = g_str_equal(*n, AB_MATRIX_PROFILES);
-		if (!(dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode)) || st.st_uid != geteuid()) {
-			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing to move '%s/%s' aside: not a %s of ours",
-				    d->path, *n, dir ? "directory" : "regular file");
-			return FALSE;
-		}
-		g_autofree char *to = g_strdup_printf("%s.%s", *n, stamp);
-		if (renameat2(d->fd, *n, d->fd, to, RENAME_NOREPLACE) != 0) {
-			ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot move '%s/%s' aside to '%s'", d->path,
-					   *n, to);
-			return FALSE;
-		}
-	}
+	/* The stamp first: a --fresh killed halfway (some files moved, some
+	 * not: a DIR no start would take) is finished by the next start. */
+	g_autofree char *line = g_strdup_printf("%s\n", stamp);
+	if (!ab_replace_file_at("the --fresh under way", d->fd, d->path, AB_MATRIX_FRESHING, line, strlen(line), error) ||
+	    !move_to_stamp(d, stamp, error))
+		return FALSE;
+	unlinkat(d->fd, AB_MATRIX_FRESHING, 0);
+	fsync(d->fd);
 	return TRUE;
 }
 
@@ -386,8 +425,12 @@ static gboolean write_profiles(const struct ab_matrix_dir *d, GPtrArray *profile
 }
 
 /* All the files or none: a start cut short (a full disk) left an empty
- * matrix.sha256, and the rerun refused DIR as holding no digest.  The
- * digests go last: with them, DIR is a matrix's. */
+ * matrix.sha256, and the rerun refused DIR as holding no digest; one
+ * killed (kill -9, a power cut) left the copies without their digests,
+ * and the rerun refused DIR as holding results no matrix started.  So
+ * start.inflight says a start is under way (the next one removes what it
+ * made), and the digests go last, whole (a temporary file renamed): with
+ * them, DIR is a matrix's. */
 gboolean ab_matrix_dir_start(const struct ab_matrix_dir *d, const char *text, size_t len, const char *digest,
 			     GPtrArray *profiles, GError **error)
 {
@@ -397,16 +440,126 @@ gboolean ab_matrix_dir_start(const struct ab_matrix_dir *d, const char *text, si
 		const struct ab_matrix_profile *p = g_ptr_array_index(profiles, i);
 		g_string_append_printf(lines, "%s  %s\n", p->sha256, p->copy);
 	}
-	if (!write_new(d, AB_MATRIX_COPY, text, len, error))
+	if (!ab_replace_file_at("the start under way", d->fd, d->path, AB_MATRIX_STARTING, "", 0, error))
 		return FALSE;
-	if (profiles && profiles->len && !write_profiles(d, profiles, error)) {
+	gboolean ok = write_new(d, AB_MATRIX_COPY, text, len, error);
+	gboolean copies = ok && profiles && profiles->len;
+	if (copies && !write_profiles(d, profiles, error)) {
 		unlinkat(d->fd, AB_MATRIX_COPY, 0);
-		return FALSE;
+		ok = FALSE;
 	}
-	if (!write_new(d, AB_MATRIX_DIGEST, lines->str, lines->len, error)) {
-		if (profiles && profiles->len)
+	if (ok && !ab_replace_file_at("the digests", d->fd, d->path, AB_MATRIX_DIGEST, lines->str, lines->len, error)) {
+		if (copies)
 			remove_profiles(d, profiles);
 		unlinkat(d->fd, AB_MATRIX_COPY, 0);
+		ok = FALSE;
+	}
+	unlinkat(d->fd, AB_MATRIX_STARTING, 0);
+	fsync(d->fd);
+	return ok;
+}
+
+/* A regular file of ours in DIR removed; FALSE (and nothing done) when
+ * the name is something else. */
+static gboolean remove_own_file(int dir_fd, const char *name)
+{
+	struct stat st;
+	if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT;
+	return S_ISREG(st.st_mode) && st.st_uid == geteuid() && unlinkat(dir_fd, name, 0) == 0;
+}
+
+/* What a start cut short made: the copy of the matrix file and the
+ * profiles' directory, with the regular files of ours in it. */
+static gboolean remove_started(const struct ab_matrix_dir *d, GError **error)
+{
+	gboolean ok = remove_own_file(d->fd, AB_MATRIX_COPY);
+	int pfd = openat(d->fd, AB_MATRIX_PROFILES, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (pfd >= 0 && fstat(pfd, &st) == 0 && st.st_uid == geteuid()) {
+		DIR *dir = fdopendir(pfd);
+		if (dir) {
+			for (struct dirent *e; (e = readdir(dir));)
+				if (!g_str_equal(e->d_name, ".") && !g_str_equal(e->d_name, ".."))
+					ok = remove_own_file(dirfd(dir), e->d_name) && ok;
+			closedir(dir);
+		} else {
+			close(pfd);
+		}
+		ok = unlinkat(d->fd, AB_MATRIX_PROFILES, AT_REMOVEDIR) == 0 && ok;
+	} else if (pfd >= 0 || errno != ENOENT) {
+		if (pfd >= 0)
+			close(pfd);
+		ok = FALSE;
+	}
+	if (!ok)
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+			    "cannot remove what a start of the matrix cut short made in '%s' (%s, %s/): something there "
+			    "is not ours; look, then remove %s", d->path, AB_MATRIX_COPY, AB_MATRIX_PROFILES,
+			    AB_MATRIX_STARTING);
+	return ok;
+}
+
+/* The temporary files a kill left (".NAME.XXXXXX", replace-file.c's). */
+static void remove_temporaries(const struct ab_matrix_dir *d)
+{
+	static const char *const names[] = { AB_MATRIX_DIGEST, AB_MATRIX_RESULTS_CSV, AB_MATRIX_VISIT,
+					     AB_MATRIX_STARTING, AB_MATRIX_FRESHING };
+	int fd = dup(d->fd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	rewinddir(dir);
+	for (struct dirent *e; (e = readdir(dir));) {
+		const char *n = e->d_name;
+		for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+			size_t len = strlen(names[i]);
+			if (n[0] == '.' && strncmp(n + 1, names[i], len) == 0 && n[len + 1] == '.' &&
+			    strlen(n + len + 2) == 6 && strspn(n + len + 2, "0123456789abcdef") == 6)
+				remove_own_file(d->fd, n);
+		}
+	}
+	closedir(dir);
+}
+
+gboolean ab_matrix_dir_recover(const struct ab_matrix_dir *d, GString *said, GError **error)
+{
+	remove_temporaries(d);
+	g_autofree char *stamp = NULL;
+	size_t len;
+	if (!ab_matrix_dir_read(d, AB_MATRIX_FRESHING, &stamp, &len, error))
+		return FALSE;
+	if (stamp) {
+		g_strchomp(stamp);
+		if (!valid_stamp(stamp)) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "'%s/%s' is not the stamp of a --fresh (old-YYYYmmddTHHMMSS): look, then remove it",
+				    d->path, AB_MATRIX_FRESHING);
+			return FALSE;
+		}
+		if (!move_to_stamp(d, stamp, error))
+			return FALSE;
+		unlinkat(d->fd, AB_MATRIX_FRESHING, 0);
+		fsync(d->fd);
+		g_string_append_printf(said, "a --fresh in '%s' was cut short (killed?): the rest of its files are "
+				       "moved aside now (NAME.%s)\n", d->path, stamp);
+	}
+	struct stat st;
+	if (fstatat(d->fd, AB_MATRIX_STARTING, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return TRUE;
+	/* With its digests the start was over; without, what it made goes. */
+	if (fstatat(d->fd, AB_MATRIX_DIGEST, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+		if (!remove_started(d, error))
+			return FALSE;
+		g_string_append_printf(said, "a start of the matrix in '%s' was cut short (killed?): what it had made "
+				       "is removed, and it starts again\n", d->path);
+	}
+	if (!remove_own_file(d->fd, AB_MATRIX_STARTING)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing '%s/%s': not a regular file of ours", d->path,
+			    AB_MATRIX_STARTING);
 		return FALSE;
 	}
 	fsync(d->fd);

@@ -11,7 +11,7 @@
 # one warning: a file holding one run twice compares as n=1, and the CSV
 # line of a JSON run read (run --json J --csv C) is that run.
 . "$(dirname "$0")/lib.sh"
-plan 41
+plan 43
 cd "$T" || exit 1
 export ARRAYBENCH_STATE_DIR=$T/state
 mkdir d
@@ -155,7 +155,17 @@ if is_root && [ -e /dev/loop-control ]; then
 		ok $? "the matrix's $f as a symbolic link: exit 4, the file it points to untouched"
 		rm "M/$f" && mv saved "M/$f"
 	done
+	# A results directory others may rename in: they could swap the
+	# matrix's files (results.csv over results.jsonl) or take them away.
+	chmod 777 M
+	TMPDIR=$T/tmp "$AB" matrix -q -o M m.ini >/dev/null 2>m.err
+	is "$? $(cat m.err)" "4 arraybench: error: refusing results directory '$T/M': others may rename in it (mode 0777, not sticky): chmod go-w it, or give another -o DIR" \
+		"a results directory others may write to: exit 4, one line"
+	chmod 1777 M
+	TMPDIR=$T/tmp "$AB" matrix -q -o M m.ini >/dev/null 2>m.err
+	is "$?" 0 "sticky (as /tmp), it is taken: others cannot rename the matrix's files"
+	chmod 755 M
 	is "$(loops "$T/tmp/")$(mounts "$T/")" "" "nothing of the matrix is attached or mounted"
 else
-	for i in $(seq 7); do skip "raw and matrix need root and loop devices"; done
+	for i in $(seq 9); do skip "raw and matrix need root and loop devices"; done
 fi

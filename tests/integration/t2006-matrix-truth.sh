@@ -11,7 +11,7 @@
 # directory is checked before anything is made.  The checks
 # before the first visit need no root; the rest builds targets.
 . "$(dirname "$0")/lib.sh"
-plan 50
+plan 54
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
 
@@ -76,7 +76,7 @@ fi
 
 # --- The rest builds targets: root and loop devices.
 if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 32); do skip "matrix builds targets: needs root and loop devices"; done
+	for i in $(seq 36); do skip "matrix builds targets: needs root and loop devices"; done
 	exit 0
 fi
 need strace
@@ -174,6 +174,67 @@ is "$? $(wc -l <"$T/rf/results.jsonl")" "0 2" "--retry-failed runs it again, and
 is $? 0 "the next resume exits 0: the visit ran" || sed 's/^/#   /' "$T/rf.err"
 ! grep -q -- '--retry-failed\|failed (their' "$T/rf.out" "$T/rf.err"; ok $? "and neither counts it as failed nor suggests --retry-failed"
 
+# --- A start or --fresh killed (kill -9) at any step of setting DIR up
+# leaves a DIR that the same command again takes: it got "holds results
+# no matrix started there" or "holds no SHA-256 digest" after a kill
+# between the copies and the digests.  The steps are the syscalls that
+# change DIR (strace -y names it), taken from one start's trace; each is a
+# kill point (strace kills on entry).  The rerun is killed in its turn as it
+# prints its first visit: it got past the setup.
+walk_setup() { # template-dir|"" args...: "steps bad" to $T/walk.res, a diag line per bad step
+	local tpl=$1 D=$T/wd; shift
+	local prep="rm -rf $D${tpl:+ && cp -a $tpl $D}"
+	eval "$prep"
+	strace -y -o "$T/walk.log" "$AB" matrix -o "$D" "$@" >"$T/walk.out" 2>/dev/null
+	local end n=0 steps=() line name bad=0 s st rst kept
+	end=$(grep -n '^write(1<.*"matrix: cell' "$T/walk.log" | head -1 | cut -d: -f1)
+	[ -n "$end" ] || { echo "0 0" >"$T/walk.res"; return; }
+	head -n $((end - 1)) "$T/walk.log" | grep -v '^---\|^+++' >"$T/walk.setup"
+	while IFS= read -r line; do
+		n=$((n + 1))
+		case $line in
+		*"$D"[\>/\"]*) ;;
+		*) continue ;;
+		esac
+		name=${line%%(*}
+		case $name in
+		openat) case $line in *O_CREAT*) ;; *) continue ;; esac ;;
+		write | pwrite64 | renameat | renameat2 | unlinkat | mkdirat | ftruncate | fchmod | linkat) ;;
+		*) continue ;;
+		esac
+		steps+=("$name:$(head -n $n "$T/walk.setup" | grep -c "^$name(")")
+	done <"$T/walk.setup"
+	for s in "${steps[@]}"; do
+		eval "$prep"
+		# (subshells, so that the shell's "Killed" goes nowhere)
+		(strace -o /dev/null -e trace="${s%%:*}" -e inject="${s%%:*}:signal=KILL:when=${s#*:}" \
+			"$AB" matrix -o "$D" "$@" >/dev/null 2>&1; exit $?) 2>/dev/null
+		st=$?
+		(strace -o /dev/null -P "$T/walk.out" -e trace=write -e inject=write:signal=KILL:when=1 \
+			"$AB" matrix -o "$D" "$@" >"$T/walk.out" 2>"$T/walk.err"; exit $?) 2>/dev/null
+		rst=$?
+		kept=yes
+		if [ -n "$tpl" ]; then
+			kept=no
+			for f in "$D"/results.jsonl.old-*; do cmp -s "$tpl/results.jsonl" "$f" && kept=yes; done
+		fi
+		if [ $st != 137 ] || [ $rst != 137 ] || grep -q 'error' "$T/walk.err" || [ $kept != yes ] ||
+			ls -A "$D" | grep -q '^\.' || ! (cd "$D" && sha256sum -c --quiet matrix.sha256 >/dev/null 2>&1); then
+			bad=$((bad + 1))
+			diag "killed at $s (exit $st): rerun exit $rst, old results kept: $kept; DIR: $(ls -A "$D" | tr '\n' ' ')$(tr '\n' ' ' <"$T/walk.err")"
+		fi
+	done
+	echo "${#steps[@]} $bad" >"$T/walk.res"
+}
+walk_setup "" "$T/m1.ini"; read -r steps bad <"$T/walk.res"
+[ "$steps" -ge 8 ] && [ "$bad" = 0 ]
+ok $? "a start killed at each of its $steps steps that change DIR: the same command again takes DIR ($bad refused or left a temporary file)"
+walk_setup "$T/rf" --fresh "$T/m1.ini"; read -r steps bad <"$T/walk.res"
+[ "$steps" -ge 16 ] && [ "$bad" = 0 ]
+ok $? "a --fresh killed at each of its $steps steps: the same command again finishes it, the old results kept ($bad not)"
+ls "$T/wd" | grep -q '^results.jsonl.old-' && [ -z "$(loops "$T/")$(mounts "$T/tmp")" ]
+ok $? "and nothing was built meanwhile"
+
 # --- results.jsonl's last line without its newline: a whole run is kept
 # (it was cut, and the visit counted as failed or ran again), part of one
 # is cut off, each saying so.
@@ -191,6 +252,15 @@ is "$? $(cat "$T/nl.err")" \
 	"0 arraybench: warning: the last line of '$T/nl/results.jsonl' was torn (300 bytes without their end: a kill or a full disk mid-write): cut off, its visit runs again" \
 	"part of a run after the last newline: cut off, saying how much"
 cmp -s "$T/nl.before" "$T/nl/results.jsonl"; ok $? "results.jsonl is as it was"
+
+# A run given twice in results.jsonl (merged by hand, restored) counts
+# once: results.csv held it twice, and --repeat-until's spread counted it
+# twice.
+cp -a "$T/rf" "$T/dup"
+tail -1 "$T/dup/results.jsonl" >>"$T/dup/results.jsonl"
+"$AB" matrix -o "$T/dup" "$T/m1.ini" >"$T/dup.out" 2>"$T/dup.err"
+is "$? $(wc -l <"$T/dup/results.csv") $(grep -c "^arraybench: warning: $T/dup/results.jsonl: 1 run read again (the first at '$T/dup/results.jsonl:3'): each counts once" "$T/dup.err")" \
+	"0 1 1" "a run twice in results.jsonl: once in results.csv, one warning"
 
 # --- Item 5: the profiles are part of the matrix.  A built-in one counts
 # too (bonnie: its text is this arraybench's).

@@ -562,6 +562,103 @@ static void profile_free(gpointer p)
 	g_free(mp);
 }
 
+static gboolean there(const char *dir, const char *name)
+{
+	g_autofree char *path = g_build_filename(dir, name, NULL);
+	struct stat st;
+	return lstat(path, &st) == 0;
+}
+
+/* What a kill while DIR was set up left is made right before anything
+ * looks at DIR: a start cut short before its digests undone, a --fresh
+ * cut short finished, temporary files gone; a DIR without a marker is
+ * left as it is (a stranger's matrix.ini stays: FOREIGN, as before). */
+static void test_recover(void **state)
+{
+	(void)state;
+	g_autofree char *tmp = g_dir_make_tmp("test-matrix.XXXXXX", NULL);
+	g_autofree char *dir = g_build_filename(tmp, "out", NULL);
+	g_autoptr(GError) error = NULL;
+	struct ab_matrix_dir d;
+	ab_matrix_dir_init(&d);
+	assert_true(ab_matrix_dir_open(&d, dir, TRUE, &error));
+	g_autoptr(GString) said = g_string_new(NULL);
+	g_autofree char *copy = g_build_filename(dir, AB_MATRIX_COPY, NULL);
+	g_autofree char *wl = g_build_filename(dir, AB_MATRIX_PROFILES, NULL);
+	g_autofree char *wl_copy = g_build_filename(wl, "w.ini", NULL);
+	g_autofree char *marker = g_build_filename(dir, AB_MATRIX_STARTING, NULL);
+	g_autofree char *temp = g_build_filename(dir, ".matrix.sha256.0a1b2c", NULL);
+	g_autofree char *not_temp = g_build_filename(dir, ".matrix.sha256.0a1b2", NULL);
+	/* No marker: nothing is touched but the temporary file. */
+	assert_true(g_file_set_contents(copy, "[matrix]\n", -1, NULL));
+	assert_true(g_file_set_contents(temp, "x", -1, NULL));
+	assert_true(g_file_set_contents(not_temp, "x", -1, NULL));
+	assert_true(ab_matrix_dir_recover(&d, said, &error));
+	assert_string_equal(said->str, "");
+	assert_true(there(dir, AB_MATRIX_COPY));
+	assert_false(there(dir, ".matrix.sha256.0a1b2c"));
+	assert_true(there(dir, ".matrix.sha256.0a1b2"));
+	enum ab_matrix_dir_state st;
+	assert_true(ab_matrix_dir_check(&d, "x", &st, &error));
+	assert_int_equal(st, AB_MATRIX_DIR_FOREIGN);
+	/* A start cut short after its copies, before its digests. */
+	assert_int_equal(mkdir(wl, 0755), 0);
+	assert_true(g_file_set_contents(wl_copy, "[step a]\n", -1, NULL));
+	assert_true(g_file_set_contents(marker, "", -1, NULL));
+	assert_true(ab_matrix_dir_recover(&d, said, &error));
+	assert_non_null(strstr(said->str, "a start of the matrix in '"));
+	assert_false(there(dir, AB_MATRIX_COPY));
+	assert_false(there(dir, AB_MATRIX_PROFILES));
+	assert_false(there(dir, AB_MATRIX_STARTING));
+	assert_true(ab_matrix_dir_check(&d, "x", &st, &error));
+	assert_int_equal(st, AB_MATRIX_DIR_NEW);
+	/* ... or after its digests: it was over, only the marker goes. */
+	g_autoptr(ab_matrix) m = parse_ok(demo);
+	assert_true(ab_matrix_dir_start(&d, demo, strlen(demo), m->sha256, NULL, &error));
+	assert_false(there(dir, AB_MATRIX_STARTING));
+	assert_true(g_file_set_contents(marker, "", -1, NULL));
+	g_string_truncate(said, 0);
+	assert_true(ab_matrix_dir_recover(&d, said, &error));
+	assert_string_equal(said->str, "");
+	assert_true(there(dir, AB_MATRIX_COPY));
+	assert_false(there(dir, AB_MATRIX_STARTING));
+	/* A start's leftover that is not ours to remove: refused. */
+	g_autofree char *digest = g_build_filename(dir, AB_MATRIX_DIGEST, NULL);
+	assert_int_equal(unlink(digest), 0);
+	assert_int_equal(mkdir(wl, 0755), 0);
+	assert_int_equal(mkdir(wl_copy, 0755), 0);
+	assert_true(g_file_set_contents(marker, "", -1, NULL));
+	assert_false(ab_matrix_dir_recover(&d, said, &error));
+	assert_int_equal(error->code, AB_ERROR_UNSAFE);
+	g_clear_error(&error);
+	assert_int_equal(rmdir(wl_copy), 0);
+	assert_true(ab_matrix_dir_recover(&d, said, &error));
+	assert_false(there(dir, AB_MATRIX_PROFILES));
+	/* A --fresh cut short: some moved, the rest moved now by its stamp. */
+	assert_true(ab_matrix_dir_start(&d, demo, strlen(demo), m->sha256, NULL, &error));
+	g_autofree char *json = g_build_filename(dir, AB_MATRIX_RESULTS_JSON, NULL);
+	assert_true(g_file_set_contents(json, "{}\n", -1, NULL));
+	g_autofree char *fresh = g_build_filename(dir, AB_MATRIX_FRESHING, NULL);
+	assert_true(g_file_set_contents(fresh, "old-20261201T120000\n", -1, NULL));
+	g_autofree char *moved = g_build_filename(dir, AB_MATRIX_DIGEST ".old-20261201T120000", NULL);
+	assert_int_equal(rename(digest, moved), 0);
+	g_string_truncate(said, 0);
+	assert_true(ab_matrix_dir_recover(&d, said, &error));
+	assert_non_null(strstr(said->str, "a --fresh in '"));
+	assert_true(there(dir, AB_MATRIX_RESULTS_JSON ".old-20261201T120000"));
+	assert_true(there(dir, AB_MATRIX_COPY ".old-20261201T120000"));
+	assert_false(there(dir, AB_MATRIX_FRESHING));
+	assert_true(ab_matrix_dir_check(&d, m->sha256, &st, &error));
+	assert_int_equal(st, AB_MATRIX_DIR_NEW);
+	/* A stamp that is not one is refused, not used as a name. */
+	assert_true(g_file_set_contents(fresh, "../../etc\n", -1, NULL));
+	assert_false(ab_matrix_dir_recover(&d, said, &error));
+	g_clear_error(&error);
+	ab_matrix_dir_clear(&d);
+	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", tmp);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* The profiles' copies and digests, a changed one found, --fresh moving
  * their directory aside; results.csv made anew; the visit in flight. */
 static void test_profiles_in_dir(void **state)
@@ -756,6 +853,7 @@ int main(void)
 		cmocka_unit_test(test_csv_text),
 		cmocka_unit_test(test_digests_parse),
 		cmocka_unit_test(test_profiles_in_dir),
+		cmocka_unit_test(test_recover),
 		cmocka_unit_test(test_workload_path),
 		cmocka_unit_test(test_dir_state),
 		cmocka_unit_test(test_changed_file_detected),
