@@ -187,6 +187,9 @@ kill9() { # pid: kill -9 a run as a crash would, then wait until it and all it s
 	_ours "$1" && kill -STOP "$1"
 	pids=$(descendants "$1")
 	kill -KILL "$1" 2>/dev/null
+	# A run held by strace dies only once its tracer lets go: the SIGKILL
+	# is pending, so it runs no more code of its own either way.
+	[ "$1" = "${held-}" ] && hold_release
 	wait "$1" 2>/dev/null
 	for p in "$1" $pids; do
 		await "ended $p" || unseen "process $p outlived the run $1 killed with -9"

@@ -222,28 +222,21 @@ fi
 # another file by its name between two cells.  The parent (root) evicts,
 # measures and at the end empties the file: it must refuse what is not the
 # run's file.  The victim is the user's own but read-only to them (mode
-# 400), so only root could empty it.
-stop_swapper() { # stop-file pid: tell it, give it 10 s, then wait
-	touch "$1"
-	for i in $(seq 100); do kill -0 "$2" 2>/dev/null || break; sleep 0.1; done
-	wait "$2"
-}
+# 400), so only root could empty it.  The swaps are made while the parent
+# is held between two cells (after it closes the first cell's file).
 if is_root && id nobody >/dev/null 2>&1; then
 	chmod 711 "$T"
 	hab=$(ab_for_others nobody)
 	mkdir "$T/h"; chown nobody "$T/h"; chmod 700 "$T/h"
 	printf 'precious\n' >"$T/victim"; chown nobody "$T/victim"; chmod 400 "$T/victim"
-	# The swappers stop when told (a stop file), and hold no pipe of ours.
-	setsid su nobody -s /bin/sh -c "touch '$T/h/ready'; while [ ! -e '$T/stop-h' ]; do
-		for f in '$T/h'/arraybench.*.io; do [ -e \"\$f\" ] && ln -f '$T/victim' \"\$f\" 2>/dev/null; done
-	done" >/dev/null 2>&1 &
-	swapper=$!
-	for i in $(seq 50); do [ -e "$T/h/ready" ] && break; sleep 0.1; done
-	"$hab" run -d "$T/h" --phases sweep --sweep-file-sizes 64k --sweep-records 4k-64k --sweep-tests write,read \
+	rid=link-$$
+	ARRAYBENCH_RUN_ID=$rid hold "$T/h.trace" exit close 1 "$T/h/arraybench.$rid.io" \
+		"$hab" run -d "$T/h" --phases sweep --sweep-file-sizes 64k --sweep-records 4k-64k --sweep-tests write,read \
 		-u nobody --cache none -r 16 -q >/dev/null 2>"$T/h.err"
-	st=$?
-	stop_swapper "$T/stop-h" "$swapper"
-	is "$st" 2 "-u: a hard link swapped in for the test file fails the sweep: exit 2"
+	hold_reached && su nobody -s /bin/sh -c "ln -f '$T/victim' '$T/h/arraybench.$rid.io'"
+	hold_release
+	wait $held
+	is "$?" 2 "-u: a hard link swapped in for the test file fails the sweep: exit 2"
 	is "$(cat "$T/victim")" precious "... and root never empties the file it points to"
 	# ... or a sparse file of an exabyte, its own (on a tmpfs, which takes
 	# one): root's mincore of it, a window at a time, took hours and did
@@ -252,23 +245,16 @@ if is_root && id nobody >/dev/null 2>&1; then
 	if mount -t tmpfs -o size=64m tmpfs "$T/sparse"; then
 		cleanup_add "umount '$T/sparse'"
 		chown nobody "$T/sparse"; chmod 700 "$T/sparse"
-		cat >"$T/swap-sparse" <<-'EOF'
-		#!/bin/sh
-		touch "$1/ready"
-		while [ ! -e "$2" ]; do for f in "$1"/arraybench.*.io; do
-			[ -f "$f" ] && [ "$(stat -c %s "$f")" -lt 1000000000 ] &&
-				truncate -s 1E "$1/big" && mv -f "$1/big" "$f"
-		done; done
-		EOF
-		chmod 755 "$T/swap-sparse"
-		setsid su nobody -s /bin/sh -c "'$T/swap-sparse' '$T/sparse' '$T/stop-sparse'" >/dev/null 2>&1 &
-		swapper=$!
-		for i in $(seq 50); do [ -e "$T/sparse/ready" ] && break; sleep 0.1; done
-		ARRAYBENCH_STATE_DIR=$T/state timeout -s KILL 60 "$hab" run -d "$T/sparse" --phases sweep \
+		rid=sparse-$$
+		ARRAYBENCH_RUN_ID=$rid hold "$T/sparse.trace" exit close 1 "$T/sparse/arraybench.$rid.io" \
+			"$hab" run -d "$T/sparse" --phases sweep \
 			--sweep-file-sizes 16m --sweep-records 4k --sweep-tests read,random-read,backward-read,stride-read,fread \
 			-u nobody --cache none -r 16 -q >/dev/null 2>"$T/sparse.err"
+		hold_reached && su nobody -s /bin/sh -c "truncate -s 1E '$T/sparse/big' && mv -f '$T/sparse/big' '$T/sparse/arraybench.$rid.io'"
+		hold_release
+		await "ended $held" 300 || kill -KILL $held # hours, had it hung
+		wait $held
 		st=$?
-		stop_swapper "$T/stop-sparse" "$swapper"
 		[ "$st" != 137 ]; ok $? "-u: a sparse exabyte in the test file's place does not hang the sweep (exit $st)"
 		umount "$T/sparse"
 	else

@@ -7,10 +7,7 @@
 # the device it aimed at is untouched.  Root only (loop devices).
 . "$(dirname "$0")/lib.sh"
 plan 61
-if ! is_root || [ ! -e /dev/loop-control ]; then
-	for i in $(seq 60); do skip "needs root and loop devices"; done
-	exit 0
-fi
+is_root && [ -e /dev/loop-control ] || skip_rest "needs root and loop devices"
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
 small="-s 32m -r 16 --cache cgroup -n 1 -f -q"
@@ -146,9 +143,11 @@ else
 	skip "swapon is not allowed here"; skip "swapon is not allowed here"
 fi
 truncate -s 64m "$T/held.img"; held=$(losetup --find --show "$T/held.img"); cleanup_add "losetup -d $held"
-python3 -c 'import os, sys, time; fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); print(flush=True); time.sleep(30)' \
+# (the holder keeps the device until it is killed, however long the run takes)
+python3 -c 'import os, signal, sys; fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); print(flush=True); signal.pause()' \
 	"$held" >"$T/held.ready" & holder=$!
-for _ in $(seq 100); do [ -s "$T/held.ready" ] && break; sleep 0.05; done
+kill_at_exit $holder
+await "[ -s '$T/held.ready' ] || ended $holder" && [ -s "$T/held.ready" ] || unseen "the holder could not open '$held' exclusively"
 "$AB" run --device "$held" --fs ext4 $small >/dev/null 2>"$T/err"
 is $? 4 "a device another program holds open exclusively is refused: exit 4"
 one_error "$T/err" "refusing '$held': it is in use"; ok $? "saying it is in use"
@@ -161,7 +160,7 @@ printf '\000\000\000\000\203\000\000\000\000\010\000\000\000\370\001\000' |
 	dd of="$T/parted.img" bs=1 seek=446 conv=notrunc status=none
 printf '\125\252' | dd of="$T/parted.img" bs=1 seek=510 conv=notrunc status=none
 disk=$(losetup -P --find --show "$T/parted.img"); cleanup_add "losetup -d $disk"
-for _ in $(seq 50); do [ -b "${disk}p1" ] && break; sleep 0.05; done
+await "[ -b '${disk}p1' ]" 10 # the kernel reads the table as it attaches; no table, no wait worth more
 if [ -b "${disk}p1" ]; then
 	"$AB" run --array raid1 --members "$disk,${disk}p1" --fs btrfs --yes-destroy "$disk,${disk}p1" $small \
 		>/dev/null 2>"$T/err"
@@ -176,7 +175,7 @@ if id nobody >/dev/null 2>&1; then
 	chmod 711 "$T"
 	ab_nobody=$(ab_for_others nobody)
 	for extra in "" --dry-run; do
-		su nobody -s /bin/sh -c "HOME=/nonexistent XDG_STATE_HOME=$T/nobody-state '$ab_nobody' run --loop 1:300m:/tmp --fs ext4 \
+		env -u ARRAYBENCH_STATE_DIR su nobody -s /bin/sh -c "HOME=/nonexistent XDG_STATE_HOME=$T/nobody-state '$ab_nobody' run --loop 1:300m:/tmp --fs ext4 \
 			-s 32m -r 16 --cache none -n 1 -f -q $extra" >/dev/null 2>"$T/err"
 		is $? 3 "a non-root --loop run ${extra:+($extra) }exits 3"
 		one_error "$T/err" "building a target (--device, --array, --loop) needs root"; ok $? "saying root is needed"

@@ -93,12 +93,8 @@ print(' '.join(str(json.loads(l)['seed']) for l in open(sys.argv[1]) if json.loa
 seeds_csv() { cut -d, -f5 "$1" | tr '\n' ' ' | sed 's/ $//'; }
 held_by_strace() { # strace-pid log: the pid of its tracee once strace's SIGSTOP holds it (held until
 	# SIGCONT: this waits for a state, not a moment; the limit only ends a test that went wrong)
-	local i
-	for i in $(seq 3000); do
-		grep -q -- '--- stopped by SIGSTOP ---' "$2" 2>/dev/null && { pgrep -P "$1"; return; }
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.1
-	done
+	await "grep -q -- '--- stopped by SIGSTOP ---' '$2' 2>/dev/null || ended $1" 300
+	grep -q -- '--- stopped by SIGSTOP ---' "$2" && { procs -P "$1"; return; }
 	unseen "strace's log '$2' never showed the matrix held"
 }
 cat >"$T/w.ini" <<EOF

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # kill -9 at every step of a run on a built target, each window held open by
-# strace's fault injection (delay_exit on the one syscall that makes the
+# lib.sh's hold (strace's delay_exit on the one syscall that makes the
 # object, aimed with -P at its path, which the forced run id makes known in
 # advance; calls made relative to a directory descriptor name it as they
 # pass it).  The window counts only if strace's log shows the call held
-# ("(DELAYED)"), so a call that no longer matches cannot pass unnoticed.  Then `arraybench cleanup` must leave nothing: no journal, image,
-# loop device, mount point, mount, test file, test directory or cgroup.
+# ("(DELAYED)"), so a call that no longer matches cannot pass unnoticed.
+# Then `arraybench cleanup` must leave nothing: no journal, image, loop
+# device, mount point, mount, test file, test directory or cgroup.
 # Root only; strace is the means, so without it the checks fail.
 . "$(dirname "$0")/lib.sh"
 windows=(
@@ -25,10 +26,7 @@ windows=(
 per=4
 total=$((${#windows[@]} * per + 3))
 plan $total
-if ! is_root || [ ! -e /dev/loop-control ]; then
-	for _ in $(seq $total); do skip "needs root and loop devices"; done
-	exit 0
-fi
+is_root && [ -e /dev/loop-control ] || skip_rest "needs root and loop devices"
 command -v strace >/dev/null || diag "strace is missing: every window check fails"
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
@@ -56,25 +54,12 @@ for w in "${windows[@]}"; do
 		echo "$s"
 	}
 	path=$(sub "$path"); test=$(sub "$test")
-	: >"$T/trace"
-	ARRAYBENCH_RUN_ID=$rid strace -f -o "$T/trace" -P "$path" -e trace="$call" \
-		-e inject="$call":delay_exit=5000000:when="$when" \
-		"$AB" run --loop 1:300m --fs ext4 -s 32m -r 16 --cache cgroup -n 1 -f -q >/dev/null 2>"$T/err" &
-	tracer=$!
-	reached=1
-	for _ in $(seq 150); do
-		if grep -q '(DELAYED)' "$T/trace" && eval "[ $test ]"; then reached=0; break; fi
-		sleep 0.05
-	done
-	ab=$(procs -P "$tracer" -x arraybench)
-	[ -n "$ab" ] && kill -KILL "$ab"
-	# strace would sit out its delay: the SIGKILL is pending in the tracee,
-	# which dies as soon as its tracer lets go, before running any more code.
-	kill -KILL "$tracer" 2>/dev/null
-	wait "$tracer" 2>/dev/null
+	ARRAYBENCH_RUN_ID=$rid hold -f "$T/trace" exit "$call" "$when" "$path" \
+		"$AB" run --loop 1:300m --fs ext4 -s 32m -r 16 --cache cgroup -n 1 -f -q >/dev/null 2>"$T/err"
+	hold_reached && eval "[ $test ]"
+	reached=$?
+	kill9 "$held" # and its workers, held or not
 	ok $reached "window $i: killed right after $what"
-	[ $reached = 0 ] || diag "window $i: strace log: $(tail -3 "$T/trace" | tr '\n' ' ')"
-	sleep 0.3 # the workers die with their parent (PR_SET_PDEATHSIG)
 	[ -n "$(left_behind "$rid")" ]; ok $? "window $i: the kill left something for cleanup"
 	# A hidden journal without a header (window 1) is taken for a starting
 	# run's for a minute: let the minute pass.
@@ -92,27 +77,19 @@ for w in "${windows[@]}"; do
 done
 
 # kill -9 while mkfs runs: the tool dies with arraybench rather than go on
-# writing while cleanup undoes the run.  mkfs is held at its execve; after
-# the kill the hold runs out (strace is left alone: killing it would kill
-# its tracees whatever arraybench does), and the image shows whether mkfs
+# writing while cleanup undoes the run.  mkfs is held after its execve;
+# arraybench is killed, then mkfs let go, and the image shows whether mkfs
 # went on to write a file system.
 mkfs=$(command -v mkfs.ext4)
 rid=mkfs-$$
 img=$tmp/arraybench-$rid-0.img
-: >"$T/trace"
-ARRAYBENCH_RUN_ID=$rid strace -f -o "$T/trace" -P "$mkfs" -e trace=execve -e inject=execve:delay_exit=1500000:when=1 \
-	"$AB" run --loop 1:300m --fs ext4 -s 32m -r 16 --cache cgroup -n 1 -f -q >/dev/null 2>"$T/err" &
-tracer=$!
+ARRAYBENCH_RUN_ID=$rid hold -f "$T/trace" exit execve 1 "$mkfs" \
+	"$AB" run --loop 1:300m --fs ext4 -s 32m -r 16 --cache cgroup -n 1 -f -q >/dev/null 2>"$T/err"
 child=
-for _ in $(seq 100); do
-	ab=$(pgrep -P "$tracer" -x arraybench) && child=$(pgrep -x mkfs.ext4 -P "$ab") &&
-		grep -q '(DELAYED)' "$T/trace" && break
-	sleep 0.02
-done
-[ -n "$child" ]; ok $? "mkfs.ext4 was started and held"
-kill -KILL "$ab" 2>/dev/null
-wait "$tracer" 2>/dev/null # the hold runs out; mkfs goes on or dies
-need blkid; traced_whole "$T/trace"
+hold_reached && child=$(hold_pid) && [ "$(cat "/proc/$child/comm")" = mkfs.ext4 ]
+ok $? "mkfs.ext4 was started and held"
+kill9 "$held" # then lets mkfs go: it goes on, or dies with arraybench
+need blkid
 is "$(blkid -p -s TYPE -o value "$img" 2>/dev/null)" "" "mkfs died with arraybench: no file system was written"
 "$AB" cleanup >"$T/cleanup" 2>&1
 is "$(left_behind "$rid")" "" "cleanup after a kill during mkfs leaves nothing"

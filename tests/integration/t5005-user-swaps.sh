@@ -7,10 +7,7 @@
 # made while strace holds the run at a known point.  Root only.
 . "$(dirname "$0")/lib.sh"
 plan 30
-if ! is_root || ! id nobody >/dev/null 2>&1; then
-	for i in $(seq 30); do skip "needs root and the user nobody"; done
-	exit 0
-fi
+is_root && id nobody >/dev/null 2>&1 || skip_rest "needs root and the user nobody"
 # strace holds the runs at the swaps: without it, the checks fail (make deps installs it).
 if ! command -v strace >/dev/null; then
 	for i in $(seq 30); do ok 1 "strace is missing: it holds the runs for the swaps (make deps installs it)"; done
@@ -29,15 +26,16 @@ empty() { [ -z "$(ls -A "$1")" ]; }
 # opened; nothing appears in the root-only directory, not even while the
 # phase runs.
 rid=dswap-$$
-: >"$T/trace" # a log of this run only: a stale "(DELAYED)" would release the wait early
-ARRAYBENCH_RUN_ID=$rid strace -o "$T/trace" -e trace=chdir -e inject=chdir:delay_exit=1500000:when=1 \
-	"$AB" run -u nobody -d "$T/u/d" -s 32m -f2 -r 16 --cache none -n 0 --phases per-char-write >/dev/null 2>"$T/err" &
-tracer=$!
-for _ in $(seq 100); do grep -q DELAYED "$T/trace" 2>/dev/null && break; sleep 0.02; done
-asnobody "mv '$T/u/d' '$T/u/d.real' && ln -s '$T/rootonly' '$T/u/d'"
-for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/err" && break; sleep 0.05; done
+ARRAYBENCH_RUN_ID=$rid hold "$T/trace" exit chdir 1 "" \
+	"$AB" run -u nobody -d "$T/u/d" -s 32m -f2 -r 16 --cache none -n 0 --phases per-char-write >/dev/null 2>"$T/err"
+hold_reached && asnobody "mv '$T/u/d' '$T/u/d.real' && ln -s '$T/rootonly' '$T/u/d'"
+hold_release
+# The phase's 2 MiB of one-byte writes last seconds, and its test file
+# exists until it ends: once both are seen, the phase runs.
+await "grep -q \"phase 'per-char-write'\" '$T/err' && [ -e '$T/u/d.real/arraybench.$rid.io' ] || ended $held" ||
+	unseen "the run never reached its phase"
 during=$(ls -A "$T/rootonly" | tr '\n' ' ')
-wait $tracer
+wait $held
 is $? 0 "a run whose DIR was swapped after the checks exits 0, in the DIR it checked"
 is "$during" "" "nothing was made in the directory the symlink points at, during the phase"
 empty "$T/rootonly" && empty "$T/u/d.real"; ok $? "and nothing is left there or in the real DIR"
@@ -48,17 +46,15 @@ asnobody "rm '$T/u/d' && mv '$T/u/d.real' '$T/u/d'"
 # files/): root removes nothing there.
 mkdir "$T/victim"
 rid=fswap-$$
-: >"$T/trace" # a log of this run only: a stale "(DELAYED)" would release the wait early
-ARRAYBENCH_RUN_ID=$rid strace -o "$T/trace" -P files -e trace=openat -e inject=openat:delay_enter=1500000:when=1 \
-	"$AB" run -u nobody -d "$T/u/d" -s 0 -n 1:0:0:2 -q --cache fadvise --phases seq-create >/dev/null 2>"$T/err" &
-tracer=$!
-# (delay_enter: the held call is logged, unfinished, as it is entered)
-for _ in $(seq 100); do grep -q 'openat([0-9]*, "files"' "$T/trace" 2>/dev/null && break; sleep 0.02; done
+ARRAYBENCH_RUN_ID=$rid hold "$T/trace" enter openat 1 files \
+	"$AB" run -u nobody -d "$T/u/d" -s 0 -n 1:0:0:2 -q --cache fadvise --phases seq-create >/dev/null 2>"$T/err"
+hold_reached
 sub=$T/u/d/arraybench.$rid/files/00001
 for f in "$sub"/*; do echo data >"$T/victim/$(basename "$f")"; done
 n=$(ls "$T/victim" | wc -l)
 asnobody "mv '$sub' '$sub.x' && ln -s '$T/victim' '$sub'"
-wait $tracer
+hold_release
+wait $held
 [ "$n" -gt 0 ] && [ "$(ls "$T/victim" | wc -l)" = "$n" ]; ok $? "the $n root-owned files of the same names are all still there"
 asnobody "rm -rf '$T/u/d'/arraybench.$rid*"; rm -f "$ARRAYBENCH_STATE_DIR"/journal-*
 
@@ -81,21 +77,23 @@ is "$(ls "$T/own" | wc -l)" 2 "and both names are still there"
 
 # 5. DIR renamed during a run: the run still removes what it made, in the
 # renamed directory; and a stranger put in the run's directory is reported.
+# Each is held in its phase, after its worker's first write.
 mkdir "$T/mv"
-"$AB" run -d "$T/mv" -s 32m -f2 -r 16 --cache none -n 0 --phases per-char-write >/dev/null 2>"$T/err" &
-pid=$!
-for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/err" && break; sleep 0.05; done
-mv "$T/mv" "$T/mv.moved"; mkdir "$T/mv"
-wait $pid
+rid=mv-$$
+ARRAYBENCH_RUN_ID=$rid hold -f "$T/trace" exit write 1 "$T/mv/arraybench.$rid.io" \
+	"$AB" run -d "$T/mv" -s 32m -f2 -r 16 --cache none -n 0 --phases per-char-write >/dev/null 2>"$T/err"
+hold_reached && mv "$T/mv" "$T/mv.moved" && mkdir "$T/mv"
+hold_release
+wait $held
 is $? 0 "a run whose DIR was renamed during it exits 0"
 is "$(ls -A "$T/mv.moved" "$T/mv" | grep -c arraybench)" 0 "and leaves nothing in the renamed DIR or the new one"
 rid=strange-$$
 mkdir "$T/st"
-ARRAYBENCH_RUN_ID=$rid "$AB" run -d "$T/st" -s 32m -f2 -r 16 --cache none -n 0 --phases per-char-write >/dev/null 2>"$T/err" &
-pid=$!
-for _ in $(seq 200); do grep -q "phase 'per-char-write'" "$T/err" && break; sleep 0.05; done
-touch "$T/st/arraybench.$rid/stranger"
-wait $pid
+ARRAYBENCH_RUN_ID=$rid hold -f "$T/trace" exit write 1 "$T/st/arraybench.$rid.io" \
+	"$AB" run -d "$T/st" -s 32m -f2 -r 16 --cache none -n 0 --phases per-char-write >/dev/null 2>"$T/err"
+hold_reached && touch "$T/st/arraybench.$rid/stranger"
+hold_release
+wait $held
 is $? 0 "a stranger in the run's directory does not fail the run"
 grep -q "^arraybench: warning: left alone: remove-test-files $T/st/arraybench.$rid: kept: it holds 'stranger'" "$T/err"
 ok $? "it is reported, and kept with its directory"
@@ -107,14 +105,11 @@ ok $? "it is reported, and kept with its directory"
 # root's directory is not handed over.
 mkdir "$T/own2"; chown nobody "$T/own2"; mkdir -m 700 "$T/own2/rootdir"; echo secret >"$T/own2/rootdir/secret"
 rid=mk-$$
-: >"$T/trace" # a log of this run only: a stale "(DELAYED)" would release the wait early
-ARRAYBENCH_RUN_ID=$rid strace -f -o "$T/trace" -P "arraybench.$rid" -e trace=mkdirat \
-	-e inject=mkdirat:delay_exit=1500000:when=1 \
-	"$AB" run -d "$T/own2" -u nobody -s 0 -n 1 -q --cache fadvise >/dev/null 2>"$T/err" &
-tracer=$!
-for _ in $(seq 100); do grep -q DELAYED "$T/trace" 2>/dev/null && break; sleep 0.02; done
-asnobody "cd '$T/own2' && mv arraybench.$rid gone && mv rootdir arraybench.$rid"
-wait $tracer
+ARRAYBENCH_RUN_ID=$rid hold -f "$T/trace" exit mkdirat 1 "arraybench.$rid" \
+	"$AB" run -d "$T/own2" -u nobody -s 0 -n 1 -q --cache fadvise >/dev/null 2>"$T/err"
+hold_reached && asnobody "cd '$T/own2' && mv arraybench.$rid gone && mv rootdir arraybench.$rid"
+hold_release
+wait $held
 is $? 4 "a root directory moved into the run directory's place is refused: exit 4"
 grep -q "refusing the test directory '$T/own2/arraybench.$rid': it is not the one just made" "$T/err"; ok $? "saying so"
 is "$(stat -c %U "$T/own2/arraybench.$rid")" root "root's directory was not handed to the user"
@@ -151,16 +146,14 @@ is $? 0 "the same directory made sticky is fine"
 
 # 10. The test file's name stays held through the write phases: another
 # user cannot take it (here while block-write opens it) to fail the run.
+# The run is held in block-write, after its worker's first write.
 rid=held-$$
-# (the first open of the name is the run's claim, the second block-write's)
-: >"$T/trace" # a log of this run only: a stale "(DELAYED)" would release the wait early
-ARRAYBENCH_RUN_ID=$rid strace -f -o "$T/trace" -P "arraybench.$rid.io" -e trace=openat \
-	-e inject=openat:delay_enter=1500000:when=2 \
-	"$AB" run -d "$T/open" -s 32m -r 16 --cache cgroup -n 0 -f -q --phases block-write >/dev/null 2>"$T/err" &
-tracer=$!
-for _ in $(seq 100); do grep -q "O_TRUNC" "$T/trace" 2>/dev/null && break; sleep 0.02; done
+ARRAYBENCH_RUN_ID=$rid hold -f "$T/trace" exit write 1 "$T/open/arraybench.$rid.io" \
+	"$AB" run -d "$T/open" -s 32m -r 16 --cache cgroup -n 0 -f -q --phases block-write >/dev/null 2>"$T/err"
+hold_reached
 asnobody "echo mine >'$T/open/arraybench.$rid.io'" 2>/dev/null
 taken=$?
-wait $tracer
+hold_release
+wait $held
 is $? 0 "a run in a shared sticky directory completes"
 [ $taken != 0 ]; ok $? "the other user could not take the test file's name meanwhile"
