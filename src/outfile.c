@@ -202,6 +202,9 @@ void ab_outfiles_close(struct ab_outfile *outs, size_t n)
 	}
 }
 
+/* 10 ms apart: 5 s, a thousand times what an append of ours takes. */
+#define AB_OUTFILE_LOCK_TRIES 500
+
 static gboolean write_whole(int fd, const char *text, size_t len)
 {
 	for (size_t done = 0; done < len;) {
@@ -229,10 +232,17 @@ gboolean ab_outfile_append(FILE *f, const char *text)
 		return fputs(text, f) >= 0 && fflush(f) == 0 && !ferror(f);
 	}
 	/* Another arraybench appending meanwhile waits: the length taken
-	 * below is then still where our text begins. */
-	while (flock(fd, LOCK_EX) != 0)
-		if (errno != EINTR)
-			break; /* (ENOLCK on some NFS) appended unlocked */
+	 * below is then still where our text begins.  Any reader of the
+	 * file may hold a lock, so only for a while: then (or on a file
+	 * system without locks) the run is appended unlocked, as it was. */
+	gboolean locked = FALSE;
+	for (int tries = 0; tries < AB_OUTFILE_LOCK_TRIES && !locked; tries++) {
+		locked = flock(fd, LOCK_EX | LOCK_NB) == 0;
+		if (!locked && errno != EWOULDBLOCK && errno != EINTR)
+			break;
+		if (!locked)
+			g_usleep(10 * 1000);
+	}
 	gboolean ok = fstat(fd, &st) == 0;
 	off_t before = st.st_size;
 	if (ok && !write_whole(fd, text, strlen(text))) {
@@ -243,7 +253,8 @@ gboolean ab_outfile_append(FILE *f, const char *text)
 		ok = FALSE;
 	}
 	int e = errno;
-	flock(fd, LOCK_UN);
+	if (locked)
+		flock(fd, LOCK_UN);
 	errno = e;
 	return ok;
 }

@@ -43,7 +43,8 @@ void ab_outfiles_close(struct ab_outfile *outs, size_t n);
  * Appends text whole to an output ab_outfiles_open() opened, flushed.  A
  * regular file gets it in one write(2) at a time under an flock (two runs
  * appending to one --json file neither interleave their lines nor cut each
- * other's), and when it cannot take all of it (a full disk) it is cut back
+ * other's; a lock someone else holds is waited for 5 s at most, then the
+ * run goes in unlocked), and when it cannot take all of it (a full disk) it is cut back
  * to its length before: a torn line would spoil the file for report and
  * glue the next run's line to it.  A pipe or device gets it through its
  * stream.  FALSE with errno set when it failed.

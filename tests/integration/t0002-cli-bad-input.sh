@@ -3,7 +3,7 @@
 # Bad input: one line naming the bad value, exit status 1 (3 for missing
 # resources, 2 for a phase that failed), nothing left behind.
 . "$(dirname "$0")/lib.sh"
-plan 65
+plan 69
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 
@@ -81,5 +81,13 @@ for v in 0x3 " 3" +3 99999999999999999999; do
 	"$AB" matrix --dry-run --repeat-until 5 --max-repeats "$v" "$T/m.ini" >/dev/null 2>"$T/err"
 	is "$? $(cat "$T/err")" "1 arraybench: error: invalid --max-repeats '$v': a whole number from 1 to 1000" \
 		"matrix --max-repeats '$v': exit 1, one line naming it"
+done
+# Standard output closed (>&-): what a command prints there is lost, so it
+# exits 5 (list, --version and every --help exited 0).
+for args in "list" "--version" "run --help" "report --help"; do
+	# shellcheck disable=SC2086 # the words of args
+	"$AB" $args >&- 2>"$T/err"
+	is "$? $(cat "$T/err")" "5 arraybench: error: cannot write to standard output: it was closed" \
+		"arraybench $args with standard output closed: exit 5, one line"
 done
 dir_is_empty "$d"; ok $? "nothing is left in DIR"

@@ -11,7 +11,7 @@
 # one warning: a file holding one run twice compares as n=1, and the CSV
 # line of a JSON run read (run --json J --csv C) is that run.
 . "$(dirname "$0")/lib.sh"
-plan 43
+plan 44
 cd "$T" || exit 1
 export ARRAYBENCH_STATE_DIR=$T/state
 mkdir d
@@ -84,6 +84,21 @@ is "$? $(stat -c %s cut.json) $(grep -c "^arraybench: error: cannot write the re
 "$AB" run "${quick[@]}" --json cut.json >/dev/null 2>&1
 "$AB" report cut.json >/dev/null 2>cut2.err
 is "$? $(wc -l <cut.json) $(wc -c <cut2.err)" "0 2 0" "the next run's line follows it: report reads both, no warning"
+
+# The append's lock: any reader of the file may hold one, so it is waited
+# for a while (5 s), not for ever.
+: >locked.json
+python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1])
+fcntl.flock(f, fcntl.LOCK_EX)
+print("locked", flush=True)
+time.sleep(120)' locked.json >holder.out & holder=$!
+cleanup_add "kill $holder"
+for i in $(seq 300); do [ -s holder.out ] && break; sleep 0.1; done # (waits for a state: the lock held)
+start=$SECONDS
+"$AB" run "${quick[@]}" --json locked.json >/dev/null 2>&1
+is "$? $(wc -l <locked.json) $((SECONDS - start < 60))" "0 1 1" "a lock another process holds on --json: the run goes in after a while, not never"
+kill $holder
 
 # One run read twice counts once.  Two repeats share a run id and stay two.
 "$AB" run -d d -s 8m -r 0 -f -n 0 --seeks 2000 --cache none -x 2 --json r.json --csv r.csv -q >/dev/null 2>err
