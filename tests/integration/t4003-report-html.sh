@@ -116,10 +116,7 @@ is "$? $(ls -A whole)" "5 p.html" "a page cut by a full disk: exit 5, nothing bu
 cmp -s old.html whole/p.html; ok $? "and the old page whole, not cut"
 
 # Rendered by Chromium (Debian's chromium; as root it needs --no-sandbox).
-if ! command -v chromium >/dev/null; then
-	for i in $(seq 9); do skip "chromium is not installed (make deps installs it)"; done
-	exit 0
-fi
+command -v chromium >/dev/null || skip_rest "chromium is not installed (make deps installs it)"
 chrome() { # args...: headless, its own profile and home in $T, a deadline (it can be slow to start)
 	local sandbox=; is_root && sandbox=--no-sandbox
 	HOME=$T XDG_CONFIG_HOME=$T/config XDG_CACHE_HOME=$T/cache timeout $HANG_AFTER chromium --headless $sandbox --disable-gpu --no-first-run --user-data-dir="$T/profile" \
