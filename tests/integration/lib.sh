@@ -149,6 +149,10 @@ traced_whole() { # strace-log: strace ran and saw its tracee to the end
 # The bounds are generous, as they cost nothing when things go well, and
 # running out of one is a failure, never a pass.
 AWAIT_TIMEOUT=${AWAIT_TIMEOUT:-120}
+# A check that a command does not hang (timeout, or an await on its end)
+# gives it this long: a quick command can take many seconds on a loaded
+# machine, and only a hang takes this.
+HANG_AFTER=${HANG_AFTER:-300}
 await() { # condition [seconds]: poll the shell condition until it holds; 1 if it never did
 	local end=$((SECONDS + ${2:-$AWAIT_TIMEOUT}))
 	until eval "$1"; do

@@ -41,7 +41,7 @@ if is_root && id nobody >/dev/null 2>&1; then
 	grep -q "(fadvise: the test file's pages are written back and evicted" "$T/t.out"; ok $? "the table states fadvise's limits"
 	# Fewer processes allowed than seekers: the forks fail, and the run
 	# says so and ends (it once waited forever for workers never forked).
-	timeout -k 5 600 env -u ARRAYBENCH_STATE_DIR su nobody -s /bin/sh -c "exec prlimit --nproc=40 -- '$abn' run -d '$T/pub' -s 16m -r 0 -n 0 -f \
+	timeout -k 5 $HANG_AFTER env -u ARRAYBENCH_STATE_DIR su nobody -s /bin/sh -c "exec prlimit --nproc=40 -- '$abn' run -d '$T/pub' -s 16m -r 0 -n 0 -f \
 		--phases seeks --seekers 200 --seeks 5000" >/dev/null 2>"$T/fork.err"
 	is "$? $(grep -c '^arraybench: error: ' "$T/fork.err")" "3 1" "seekers beyond the process limit: exit 3 with one error, not a hang"
 	grep -q "^arraybench: error: cannot fork worker [0-9]* of 200: Resource temporarily unavailable" "$T/fork.err"
@@ -154,7 +154,7 @@ if is_root && id nobody >/dev/null 2>&1; then
 	hold_reached && su nobody -s /bin/sh -c "cd '$T/u' && rm arraybench.fifo-$$.io && mkfifo arraybench.fifo-$$.io"
 	ok $? "the test file was swapped for a FIFO between the write and the read phase"
 	hold_release
-	await "ended $held" 600 || kill -KILL $held # a hang, after ten minutes
+	await "ended $held" $HANG_AFTER || kill -KILL $held # a hang
 	wait $held
 	status=$?
 	# The read phase finds no file of the size it reads and lays one out

@@ -7,15 +7,11 @@
 # so the host's stays.  Root only.
 . "$(dirname "$0")/lib.sh"
 plan 7
-if ! is_root; then
-	for i in $(seq 7); do skip "a private mount namespace needs root"; done
-	exit 0
-fi
+is_root || skip_rest "a private mount namespace needs root"
 # A private namespace makes / private first, so / must be a mount point (in
 # a plain chroot it is not, and a mount could then reach the host's table).
 if need mountpoint && ! mountpoint -q /; then
-	for i in $(seq 7); do skip "/ is not a mount point here (a plain chroot): no private mount namespace"; done
-	exit 0
+	skip_rest "/ is not a mount point here (a plain chroot): no private mount namespace"
 fi
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"

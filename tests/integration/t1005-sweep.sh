@@ -252,7 +252,7 @@ if is_root && id nobody >/dev/null 2>&1; then
 			-u nobody --cache none -r 16 -q >/dev/null 2>"$T/sparse.err"
 		hold_reached && su nobody -s /bin/sh -c "truncate -s 1E '$T/sparse/big' && mv -f '$T/sparse/big' '$T/sparse/arraybench.$rid.io'"
 		hold_release
-		await "ended $held" 300 || kill -KILL $held # hours, had it hung
+		await "ended $held" $HANG_AFTER || kill -KILL $held # it took hours, when it hung
 		wait $held
 		st=$?
 		[ "$st" != 137 ]; ok $? "-u: a sparse exabyte in the test file's place does not hang the sweep (exit $st)"

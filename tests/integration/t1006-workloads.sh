@@ -72,7 +72,7 @@ is "$? $(grep -c "dev.ini:2: key 'device' in \[step a\]: a target" "$T/dev.err")
 "$AB" run -d "$d" --workload "$T/none.ini" 2>"$T/none.err"
 is "$? $(grep -c "cannot open profile '$T/none.ini': No such file" "$T/none.err")" "1 1" "a missing file: exit 1 saying so"
 mkfifo "$T/fifo.ini"
-timeout 10 "$AB" run -d "$d" --workload "$T/fifo.ini" 2>"$T/fifo.err"
+timeout $HANG_AFTER "$AB" run -d "$d" --workload "$T/fifo.ini" 2>"$T/fifo.err"
 is "$? $(grep -c "refusing profile '$T/fifo.ini': not a regular file" "$T/fifo.err")" "1 1" \
 	"a FIFO is refused, not waited on"
 # A phase's key in a step without that phase is that step's mistake, even

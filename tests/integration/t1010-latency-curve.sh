@@ -13,11 +13,8 @@ grep -q "invalid --curve-mix '60:30': the two shares must add up to 100" "$T/err
 "$AB" run -d "$T" -s 64m -r 16 --cache none --phases block-read --p99-target 5ms 2>"$T/err"; is $? 1 "--p99-target without the curve exits 1"
 grep -q -- "--p99-target applies to the latency curve, which is not asked for" "$T/err"; ok $? "and names the phase to ask for"
 
-if ! is_root || [ ! -w /sys/fs/cgroup/blkio ] || ! command -v mkfs.ext4 >/dev/null; then
-	for i in $(seq 12); do skip "needs root, the v1 blkio controller and mkfs.ext4"; done
-	exit 0
-fi
-export ARRAYBENCH_STATE_DIR=$T/state
+is_root && [ -w /sys/fs/cgroup/blkio ] && command -v mkfs.ext4 >/dev/null ||
+	skip_rest "needs root, the v1 blkio controller and mkfs.ext4"
 img=$T/curve.img mnt=$T/mnt
 truncate -s 256M "$img" && mkfs.ext4 -q -F "$img" && mkdir -p "$mnt" || exit 1
 # O_DIRECT from the loop device to its image too: the device, not the

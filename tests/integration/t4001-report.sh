@@ -144,16 +144,16 @@ is "$? $(grep -c '^arraybench: error: cannot write .*standard output' closed.err
 # Input that is no file of results must neither hang nor fill memory: a
 # device is refused by name, a FIFO with no writer reads as empty, and a
 # file or stream past the size limit is refused at it.
-timeout 20 "$AB" report /dev/zero a.csv >z.out 2>z.err
+timeout $HANG_AFTER "$AB" report /dev/zero a.csv >z.out 2>z.err
 is "$? $(grep -c '^phase ' z.out)" "0 1" "/dev/zero beside a good file: exit 0, the good run prints"
 is "$(cat z.err)" "arraybench: warning: cannot read '/dev/zero': not a regular file" "/dev/zero is refused as not a regular file"
 mkfifo nowriter
-timeout 20 "$AB" report nowriter a.csv >/dev/null 2>fifo.err
+timeout $HANG_AFTER "$AB" report nowriter a.csv >/dev/null 2>fifo.err
 is "$? $(cat fifo.err)" "0 " "a FIFO with no writer does not hang: it reads as empty"
 "$AB" report <(cat a.csv) >/dev/null 2>ps.err
 is "$? $(cat ps.err)" "0 " "a pipe with a writer (<(cat a.csv)) still reads"
 truncate -s 2G huge.csv
-timeout 20 "$AB" report huge.csv a.csv >/dev/null 2>huge.err
+timeout $HANG_AFTER "$AB" report huge.csv a.csv >/dev/null 2>huge.err
 is "$? $(cat huge.err)" "0 arraybench: warning: cannot read 'huge.csv': 2147483648 bytes, more than the 64 MiB a file of results may hold" \
 	"a 2 GB sparse file is refused by its size, unread"
 # 64 MiB: a run holds some 25 times its CSV line in memory (250000 lines
@@ -162,7 +162,7 @@ truncate -s 65M big.csv
 "$AB" report big.csv a.csv >/dev/null 2>big.err
 is "$? $(cat big.err)" "0 arraybench: warning: cannot read 'big.csv': 68157440 bytes, more than the 64 MiB a file of results may hold" \
 	"a file of 65 MiB is refused by its size"
-timeout 60 "$AB" report - </dev/zero >/dev/null 2>zin.err
+timeout $HANG_AFTER "$AB" report - </dev/zero >/dev/null 2>zin.err
 is "$? $(cat zin.err)" "1 arraybench: warning: cannot read '-': more than the 64 MiB a file of results may hold
 arraybench: error: no run could be read from '-'" "/dev/zero on standard input is refused at 64 MiB"
 "$AB" report - a.csv <&- >/dev/null 2>cin.err

@@ -36,6 +36,15 @@ args_for() {
 }
 
 now_us() { echo "${EPOCHREALTIME/./}"; }
+# A worker of the run has had CPU time (a tick, 10 ms): the phase's loop is
+# under way.  A state, not a moment: each phase is sized to last seconds.
+worker_ran() { # pid
+	local c
+	for c in $(procs -P "$1"); do
+		[ "$(sed -n 's/^.*) \(.*\)/\1/p' "/proc/$c/stat" 2>/dev/null | awk '{print $12 + $13}')" -gt 0 ] 2>/dev/null && return 0
+	done
+	return 1
+}
 
 for p in per-char-write block-write rewrite per-char-read block-read seeks seq-create seq-stat \
 	seq-delete rand-create rand-stat rand-delete; do
@@ -46,23 +55,20 @@ for p in per-char-write block-write rewrite per-char-read block-read seeks seq-c
 	sync -f "$d" # the last round's write-back and discards must not slow this one's cleanup
 	"$AB" run -d "$d" "${a[@]}" "${cache[@]}" --phases "$p" >"$T/out" 2>"$T/err" &
 	pid=$!
-	# The progress line comes once the untimed preparation is done.
-	for _ in $(seq 400); do
-		grep -qF "arraybench: phase '$p'..." "$T/err" && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.05
-	done
+	# The progress line comes once the untimed preparation is done; then
+	# the signal comes once a worker has run.
+	await "grep -qF \"arraybench: phase '$p'...\" '$T/err' || ended $pid"
 	grep -qF "arraybench: phase '$p'..." "$T/err"; ok $? "$p: the phase started (its progress line)"
-	sleep 0.3
-	grep -q "phase '$p'\.\.\. done" "$T/err"; is $? 1 "$p: the signal comes while the phase runs"
+	await "worker_ran $pid || ended $pid"
+	grep -q "phase '$p'\.\.\. done" "$T/err" || ! worker_ran "$pid"; is $? 1 "$p: the signal comes while the phase runs"
 	t0=$(now_us)
 	kill -INT "$pid"
 	while kill -0 "$pid" 2>/dev/null && [ $(($(now_us) - t0)) -lt 5000000 ]; do sleep 0.02; done
 	took=$(($(now_us) - t0))
 	if kill -0 "$pid" 2>/dev/null; then
 		diag "$p: still running $((took / 1000)) ms after SIGINT; killing it"
-		kill -KILL "$pid" $(pgrep -f -- "-d $d ")
-		sleep 0.5; rmdir /sys/fs/cgroup/memory/arraybench.*-"$pid"-* /sys/fs/cgroup/arraybench.*-"$pid"-* 2>/dev/null
+		kill9 "$pid"
+		rmdir /sys/fs/cgroup/memory/arraybench.*-"$pid"-* /sys/fs/cgroup/arraybench.*-"$pid"-* 2>/dev/null
 	fi
 	wait "$pid"
 	is $? 130 "$p: SIGINT mid-phase exits 130"

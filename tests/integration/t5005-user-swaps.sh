@@ -128,10 +128,10 @@ is $? 4 "an output at rootlink/.. is refused under -u: exit 4"
 # 8. Outputs that would hang or were planted: a FIFO of another user, a
 # FIFO of root's with no reader; neither hangs.
 mkdir -m 1777 "$T/pub"; asnobody "mkfifo '$T/pub/res.csv'"
-timeout -s KILL 20 "$AB" run -d "$T/u/d" -s 0 -n 1 -q --csv "$T/pub/res.csv" >/dev/null 2>"$T/err"
+timeout -s KILL $HANG_AFTER "$AB" run -d "$T/u/d" -s 0 -n 1 -q --csv "$T/pub/res.csv" >/dev/null 2>"$T/err"
 is $? 4 "a FIFO another user planted as --csv is refused: exit 4"
 mkfifo "$T/pub/root.csv"
-timeout -s KILL 20 "$AB" run -d "$T/u/d" -s 0 -n 1 -q --csv "$T/pub/root.csv" >/dev/null 2>"$T/err"
+timeout -s KILL $HANG_AFTER "$AB" run -d "$T/u/d" -s 0 -n 1 -q --csv "$T/pub/root.csv" >/dev/null 2>"$T/err"
 is $? 1 "a FIFO with no reader fails to open (exit 1), without hanging"
 
 # 9. A DIR that others may rename in (writable, not sticky) is refused to

@@ -14,7 +14,6 @@ guest_checks=$(bash "$vm/guest-tests.sh" --count)
 total=$((guest_checks + 5))
 plan $total
 
-skip_rest() { while [ "$_n" -lt "$total" ]; do skip "$*"; done; }
 if ! is_root; then skip_rest "the mdadm guest needs root"; exit 0; fi
 command -v apt-get >/dev/null || { skip_rest "no apt-get to fetch the guest's kernel"; exit 0; }
 

@@ -15,6 +15,20 @@
 
 #define SIZE (8u << 20)
 
+/* The machine is shared: another job's drop_caches (its --cache drop) can
+ * evict pages between a read and the look at them, or during the read,
+ * which then reads ahead further.  So a share out of bounds is read back
+ * and looked at again, a few times: a wrong count fails every time. */
+#define TRIES 5
+
+/* DONTNEED, then read back LEN bytes from the start: the resident share. */
+static double read_back(int fd, char *buf, size_t len)
+{
+	assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	assert_int_equal(pread(fd, buf, len, 0), (ssize_t)len);
+	return ab_file_resident_share(fd, UINT64_MAX);
+}
+
 static void test_evicted_then_read(void **state)
 {
 	(void)state;
@@ -32,14 +46,15 @@ static void test_evicted_then_read(void **state)
 	double cold = ab_file_resident_share(fd, UINT64_MAX);
 	if (!(cold < 0.1))
 		fail_msg("after fsync and DONTNEED %.2f of the file is resident, want near 0", cold);
-	assert_int_equal(pread(fd, buf, SIZE, 0), SIZE);
-	double warm = ab_file_resident_share(fd, UINT64_MAX);
+	double warm = 0;
+	for (int i = 0; i < TRIES && !(warm > 0.9); i++)
+		warm = read_back(fd, buf, SIZE);
 	if (!(warm > 0.9))
 		fail_msg("after reading it all %.2f of the file is resident, want near 1", warm);
 	/* Half read back: about half. */
-	assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
-	assert_int_equal(pread(fd, buf, SIZE / 2, 0), SIZE / 2);
-	double half = ab_file_resident_share(fd, UINT64_MAX);
+	double half = 0;
+	for (int i = 0; i < TRIES && !(half > 0.4 && half < 0.75); i++)
+		half = read_back(fd, buf, SIZE / 2);
 	if (!(half > 0.4 && half < 0.75)) /* readahead may bring a little more */
 		fail_msg("after reading half %.2f of the file is resident", half);
 	close(fd);
