@@ -231,9 +231,9 @@ gboolean ab_run_set_add_once(struct ab_run_set *set, struct ab_run *run, const c
 		set->dropped++;
 		return FALSE;
 	}
-	/* A line without a run id is a run's; the run with the id tells more
-	 * (its cell, its conditions), so it is the one kept, where the line
-	 * was.  The keys own their strings: the run's goes in last. */
+	/* A line without a run id read before may be this run's own (its
+	 * CSV line); the run with the id tells more (its cell, its
+	 * conditions), so it is the one kept, where the line was. */
 	g_hash_table_insert(set->keys, key, run->run_id ? NULL : run);
 	if (run->run_id && own_line) {
 		char *line_key = g_strdup_printf("line %s", own_line);
