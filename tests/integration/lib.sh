@@ -211,6 +211,26 @@ none_left() { # [dir]: no loop device backed by a file under DIR ($T) and no mou
 	return 1
 }
 
+# The page cache is the machine's: another job's drop_caches (a test of
+# --cache drop beside this one) may empty it at any moment.  A check that
+# needs the cache to keep what its run put there (a warm read, a stat that
+# reads no inode) runs it through warm_run, which runs it again when
+# /proc/vmstat has counted a drop meanwhile.
+drops() { awk '$1 == "drop_pagecache" || $1 == "drop_slab" { n += $2 } END { print n + 0 }' /proc/vmstat; }
+warm_run() { # command-text [file...]: eval the command until no drop came during it (3 tries), removing FILEs before each
+	local cmd=$1 try before st
+	shift
+	for try in 1 2 3; do
+		rm -f "$@"
+		before=$(drops)
+		eval "$cmd"
+		st=$?
+		[ "$(drops)" = "$before" ] && return $st
+		diag "the page cache was dropped during the run (another job's drop_caches): running it again"
+	done
+	return $st
+}
+
 # Holding a run at a known point.  A check that needs a run at one moment
 # (about to unmount, between two visits, right after a mkdir) holds it
 # there instead of racing it: `hold` starts the command under strace, which
