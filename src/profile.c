@@ -1,16 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Workload profiles: a GKeyFile read into run option words, with a line
- * scanner of our own beside it, since GKeyFile knows no line numbers and
- * silently merges a group or key given twice. */
+/* Workload profiles: ini-scan.c's groups and keys, each with its line,
+ * read into run option words; the words here are a profile's own. */
 #include "profile.h"
 #include "error.h"
+#include "ini-scan.h"
 #include "run-options.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* Name and text of each built-in profile, then NULL: the build makes it
  * from the workloads/NAME.ini files (GNUmakefile: build/gen/builtin-profiles.c). */
@@ -126,20 +122,6 @@ void ab_profile_free(struct ab_profile *p)
 	g_free(p);
 }
 
-/* One key as the scanner found it. */
-struct scanned {
-	char *group;
-	char *key;
-	unsigned line;
-};
-
-static void scanned_clear(gpointer data)
-{
-	struct scanned *s = data;
-	g_free(s->group);
-	g_free(s->key);
-}
-
 static gboolean at_line(GError **error, const char *where, unsigned line, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
 static gboolean at_line(GError **error, const char *where, unsigned line, const char *fmt, ...)
 {
@@ -165,72 +147,79 @@ static gboolean step_name_ok(const char *name)
 	return TRUE;
 }
 
-/* The groups and keys in file order with their lines; refuses what
- * GKeyFile would take quietly (a group or key twice, a group we do not
- * know) or report without a line. */
-static gboolean scan(const char *where, const char *text, gsize len, GArray *found, GHashTable *group_lines,
-		     GError **error)
+/* The scanner's checks of a group name as it meets one. */
+static gboolean group_ok(void *data, const char *name, unsigned line, GError **error)
 {
-	g_autofree char *copy = g_strndup(text, len);
-	if (strlen(copy) != len) {
-		unsigned line = 1;
-		for (const char *c = copy; *c; c++)
-			line += *c == '\n';
-		return at_line(error, where, line, "a NUL byte: a profile is text");
-	}
-	g_auto(GStrv) lines = g_strsplit(copy, "\n", -1);
-	g_autoptr(GHashTable) key_lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	g_autofree char *group = NULL;
-	for (unsigned i = 0; lines[i]; i++) {
-		unsigned line = i + 1;
-		char *s = g_strstrip(lines[i]);
-		if (!*s || *s == '#')
-			continue;
-		if (*s == '[') {
-			char *end = strrchr(s, ']');
-			if (!end || end[1])
-				return at_line(error, where, line, "invalid group line '%s': expected [workload] or [step NAME]", s);
-			*end = '\0';
-			const char *name = s + 1;
-			if (!g_str_equal(name, "workload") && !g_str_has_prefix(name, "step "))
-				return at_line(error, where, line, "unknown group [%s]: expected [workload] or [step NAME]", name);
-			if (g_str_has_prefix(name, "step ") && !step_name_ok(name + 5))
-				return at_line(error, where, line,
-					       "invalid step name '%s' in [%s]: letters, digits, '-', '_' and '.'", name + 5, name);
-			gpointer first = g_hash_table_lookup(group_lines, name);
-			if (first)
-				return at_line(error, where, line, "duplicate group [%s] (first at line %u)", name,
-					       GPOINTER_TO_UINT(first));
-			g_hash_table_insert(group_lines, g_strdup(name), GUINT_TO_POINTER(line));
-			g_free(group);
-			group = g_strdup(name);
-			continue;
-		}
-		char *eq = strchr(s, '=');
-		if (!eq)
-			return at_line(error, where, line, "invalid line '%s': expected [group], key = value or a # comment", s);
-		*eq = '\0';
-		char *key = g_strstrip(s);
-		if (!group)
-			return at_line(error, where, line,
-				       "key '%s' outside a group: a profile starts with [workload] or [step NAME]", key);
-		if (!*key)
-			return at_line(error, where, line, "missing key name before '=' in [%s]", group);
-		g_autofree char *both = g_strdup_printf("%s\n%s", group, key);
-		gpointer first = g_hash_table_lookup(key_lines, both);
-		if (first)
-			return at_line(error, where, line, "duplicate key '%s' in [%s] (first at line %u)", key, group,
-				       GPOINTER_TO_UINT(first));
-		g_hash_table_insert(key_lines, g_steal_pointer(&both), GUINT_TO_POINTER(line));
-		struct scanned sc = { g_strdup(group), g_strdup(key), line };
-		g_array_append_val(found, sc);
-	}
+	const char *where = data;
+	if (!g_str_equal(name, "workload") && !g_str_has_prefix(name, "step "))
+		return at_line(error, where, line, "unknown group [%s]: expected [workload] or [step NAME]", name);
+	if (g_str_has_prefix(name, "step ") && !step_name_ok(name + 5))
+		return at_line(error, where, line, "invalid step name '%s' in [%s]: letters, digits, '-', '_' and '.'",
+			       name + 5, name);
 	return TRUE;
 }
 
+/* Which keys a group may hold is take_key()'s, after the scan; here only
+ * that there is a name. */
+static gboolean key_named(void *data, const char *group, const char *key, unsigned line, GError **error)
+{
+	if (!*key)
+		return at_line(error, data, line, "missing key name before '=' in [%s]", group);
+	return TRUE;
+}
+
+/* The scan's faults in a profile's words. */
+static void profile_fault(void *data, const struct ab_ini_fault *f, GError **error)
+{
+	const char *where = data;
+	switch (f->kind) {
+	case AB_INI_TOO_BIG: {
+		g_autofree char *safe_where = ab_one_line(where);
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%s: %" G_GSIZE_FORMAT " bytes, more than a profile's %u",
+			    safe_where, f->size, AB_PROFILE_MAX_BYTES);
+		return;
+	}
+	case AB_INI_NUL:
+		at_line(error, where, f->line, "a NUL byte: a profile is text");
+		return;
+	case AB_INI_BAD_GROUP_LINE:
+		at_line(error, where, f->line, "invalid group line '%s': expected [workload] or [step NAME]", f->text);
+		return;
+	case AB_INI_NOT_KEY_VALUE:
+		at_line(error, where, f->line, "invalid line '%s': expected [group], key = value or a # comment", f->text);
+		return;
+	case AB_INI_KEY_OUTSIDE:
+		at_line(error, where, f->line, "key '%s' outside a group: a profile starts with [workload] or [step NAME]",
+			f->key);
+		return;
+	case AB_INI_DUPLICATE_GROUP:
+		at_line(error, where, f->line, "duplicate group [%s] (first at line %u)", f->group, f->first_line);
+		return;
+	case AB_INI_DUPLICATE_KEY:
+		at_line(error, where, f->line, "duplicate key '%s' in [%s] (first at line %u)", f->key, f->group,
+			f->first_line);
+		return;
+	case AB_INI_KEYFILE:
+		/* GKeyFile's refusal has no line. */
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%s: %s", where, f->text);
+		return;
+	case AB_INI_NOT_UTF8: /* not asked for: a profile's comments may be in any bytes */
+		break;
+	}
+	g_autofree char *msg = ab_ini_fault_message(f);
+	at_line(error, where, f->line, "%s", msg);
+}
+
+static const struct ab_ini_ops profile_ini_ops = {
+	.group = group_ok,
+	.key = key_named,
+	.fault = profile_fault,
+	.max_bytes = AB_PROFILE_MAX_BYTES,
+};
+
 /* `--name=value` checked by the run options' own parser, whose message
  * (after where:line) says what is wrong with it. */
-static gboolean option_word(const char *where, const struct scanned *sc, const struct profile_key *k,
+static gboolean option_word(const char *where, const struct ab_ini_key *sc, const struct profile_key *k,
 			    const char *value, GPtrArray *words, GError **error)
 {
 	char *word;
@@ -255,28 +244,28 @@ static gboolean option_word(const char *where, const struct scanned *sc, const s
 	return TRUE;
 }
 
-static gboolean take_key(const char *where, GKeyFile *kf, const struct scanned *sc, struct ab_profile *p,
-			 struct ab_profile_step *step, GError **error)
+static gboolean take_key(const char *where, const struct ab_ini *ini, const struct ab_ini_group *group,
+			 const struct ab_ini_key *sc, struct ab_profile *p, struct ab_profile_step *step, GError **error)
 {
 	gboolean in_step = step != NULL;
-	const struct profile_key *k = key_by_name(sc->key);
+	const struct profile_key *k = key_by_name(sc->name);
 	if (!k) {
-		if (ab_run_option_known(sc->key))
+		if (ab_run_option_known(sc->name))
 			return at_line(error, where, sc->line,
 				       "key '%s' in [%s]: a target, output or machine option has no place in a "
-				       "profile; give it on the command line", sc->key, sc->group);
-		return at_line(error, where, sc->line, "unknown key '%s' in [%s]", sc->key, sc->group);
+				       "profile; give it on the command line", sc->name, group->name);
+		return at_line(error, where, sc->line, "unknown key '%s' in [%s]", sc->name, group->name);
 	}
 	if (in_step && k->place != STEP)
 		return at_line(error, where, sc->line, "key '%s' in [%s]: it applies to the whole run; put it in [workload]",
-			       sc->key, sc->group);
+			       sc->name, group->name);
 	if (!in_step && k->place == STEP)
 		return at_line(error, where, sc->line, "key '%s' in [workload]: it is a step's; put it in a [step NAME] group",
-			       sc->key);
+			       sc->name);
 	GError *local = NULL;
-	g_autofree char *value = g_key_file_get_string(kf, sc->group, sc->key, &local);
+	g_autofree char *value = ab_ini_get_string(ini, group->name, sc->name, &local);
 	if (!value) {
-		at_line(error, where, sc->line, "key '%s' in [%s]: %s", sc->key, sc->group, local->message);
+		at_line(error, where, sc->line, "key '%s' in [%s]: %s", sc->name, group->name, local->message);
 		g_error_free(local);
 		return FALSE;
 	}
@@ -296,58 +285,39 @@ static gboolean take_key(const char *where, GKeyFile *kf, const struct scanned *
 
 struct ab_profile *ab_profile_parse(const char *where, const char *name, const char *text, gsize len, GError **error)
 {
-	g_autoptr(GArray) found = g_array_new(FALSE, FALSE, sizeof(struct scanned));
-	g_array_set_clear_func(found, scanned_clear);
-	g_autoptr(GHashTable) group_lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	/* A byte order mark, as some editors write, is no part of line 1. */
-	size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
-	text += bom;
-	len -= bom;
-	if (!scan(where, text, len, found, group_lines, error))
+	g_autoptr(ab_ini_auto) ini = ab_ini_scan(where, text, len, &profile_ini_ops, (char *)where, error);
+	if (!ini)
 		return NULL;
-	g_autoptr(GKeyFile) kf = g_key_file_new();
-	GError *local = NULL;
-	if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, &local)) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%s: %s", where, local->message);
-		g_error_free(local);
-		return NULL;
-	}
 	g_autoptr(ab_profile_auto) p = g_new0(struct ab_profile, 1);
 	p->name = g_strdup(name);
 	p->run_words = g_ptr_array_new_with_free_func(g_free);
 	p->steps = g_ptr_array_new_with_free_func(step_free);
-	/* Groups in file order: GKeyFile keeps it, and the scanner refused
-	 * any group given twice. */
-	g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
-	for (char **g = groups; *g; g++) {
-		unsigned line = GPOINTER_TO_UINT(g_hash_table_lookup(group_lines, *g));
-		if (!g_str_has_prefix(*g, "step "))
+	/* Groups in file order, each once (the scanner refused a second). */
+	for (guint i = 0; i < ini->groups->len; i++) {
+		const struct ab_ini_group *g = g_ptr_array_index(ini->groups, i);
+		if (!g_str_has_prefix(g->name, "step "))
 			continue;
 		if (p->steps->len == AB_PROFILE_MAX_STEPS) {
-			at_line(error, where, line, "more than %u steps", AB_PROFILE_MAX_STEPS);
+			at_line(error, where, g->line, "more than %u steps", AB_PROFILE_MAX_STEPS);
 			return NULL;
 		}
 		struct ab_profile_step *st = g_new0(struct ab_profile_step, 1);
-		st->name = g_strdup(*g + 5);
-		st->where = g_strdup_printf("%s:%u: [%s]", where, line, *g);
+		st->name = g_strdup(g->name + 5);
+		st->where = g_strdup_printf("%s:%u: [%s]", where, g->line, g->name);
 		st->words = g_ptr_array_new_with_free_func(g_free);
 		g_ptr_array_add(p->steps, st);
 	}
-	for (guint i = 0; i < found->len; i++) {
-		const struct scanned *sc = &g_array_index(found, struct scanned, i);
-		struct ab_profile_step *step = NULL;
-		for (guint s = 0; s < p->steps->len; s++) {
-			struct ab_profile_step *st = g_ptr_array_index(p->steps, s);
-			if (g_str_has_prefix(sc->group, "step ") && g_str_equal(st->name, sc->group + 5))
-				step = st;
-		}
-		if (!take_key(where, kf, sc, p, step, error))
-			return NULL;
+	/* Then the keys, in file order. */
+	for (guint i = 0, s = 0; i < ini->groups->len; i++) {
+		const struct ab_ini_group *g = g_ptr_array_index(ini->groups, i);
+		struct ab_profile_step *step = g_str_has_prefix(g->name, "step ") ? g_ptr_array_index(p->steps, s++) : NULL;
+		for (guint k = 0; k < g->keys->len; k++)
+			if (!take_key(where, ini, g, g_ptr_array_index(g->keys, k), p, step, error))
+				return NULL;
 	}
 	if (!p->steps->len) {
-		gpointer wl = g_hash_table_lookup(group_lines, "workload");
-		at_line(error, where, wl ? GPOINTER_TO_UINT(wl) : 1,
-			"no [step NAME] group: a profile needs at least one step to run");
+		unsigned wl = ab_ini_line(ini, "workload", NULL);
+		at_line(error, where, wl ? wl : 1, "no [step NAME] group: a profile needs at least one step to run");
 		return NULL;
 	}
 	return g_steal_pointer(&p);
@@ -359,57 +329,6 @@ static const char *builtin_text(const char *name)
 		if (g_str_equal(*p, name))
 			return p[1];
 	return NULL;
-}
-
-/* The whole file, refused unread when it is not a regular file (a FIFO
- * would block, a device never end) or is bigger than a profile can be. */
-static char *read_profile_file(const char *path, gsize *len, GError **error)
-{
-	int fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot open profile '%s'", path);
-		return NULL;
-	}
-	struct stat st;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "refusing profile '%s': not a regular file", path);
-		return NULL;
-	}
-	if ((uint64_t)st.st_size > AB_PROFILE_MAX_BYTES) {
-		close(fd);
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "refusing profile '%s': %" G_GUINT64_FORMAT " bytes, more than a profile's %u", path,
-			    (guint64)st.st_size, AB_PROFILE_MAX_BYTES);
-		return NULL;
-	}
-	/* One byte more than allowed: a file that grew since is caught too. */
-	char *buf = g_malloc(AB_PROFILE_MAX_BYTES + 1);
-	gsize got = 0;
-	while (got <= AB_PROFILE_MAX_BYTES) {
-		ssize_t n = read(fd, buf + got, AB_PROFILE_MAX_BYTES + 1 - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = errno;
-			close(fd);
-			g_free(buf);
-			ab_set_error_errno(error, AB_ERROR_USAGE, err, "cannot read profile '%s'", path);
-			return NULL;
-		}
-		if (n == 0)
-			break;
-		got += (gsize)n;
-	}
-	close(fd);
-	if (got > AB_PROFILE_MAX_BYTES) {
-		g_free(buf);
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "refusing profile '%s': more than a profile's %u bytes",
-			    path, AB_PROFILE_MAX_BYTES);
-		return NULL;
-	}
-	*len = got;
-	return buf;
 }
 
 static gboolean is_builtin_spec(const char *spec)
@@ -439,7 +358,7 @@ char *ab_profile_text(const char *spec, gsize *len, GError **error)
 		*len = strlen(text);
 		return g_strdup(text);
 	}
-	return read_profile_file(spec, len, error);
+	return ab_ini_read_file(spec, "profile", AB_PROFILE_MAX_BYTES, len, error);
 }
 
 struct ab_profile *ab_profile_load(const char *spec, GError **error)
@@ -452,7 +371,7 @@ struct ab_profile *ab_profile_load(const char *spec, GError **error)
 		return ab_profile_parse(where, spec, text, strlen(text), error);
 	}
 	gsize len = 0;
-	g_autofree char *text = read_profile_file(spec, &len, error);
+	g_autofree char *text = ab_ini_read_file(spec, "profile", AB_PROFILE_MAX_BYTES, &len, error);
 	if (!text)
 		return NULL;
 	g_autofree char *base = g_path_get_basename(spec);
