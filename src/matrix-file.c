@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A matrix file into its cells (matrix-file.h).  GKeyFile reads the values
- * (escapes and all), but it has no line numbers and merges a group given
- * twice, so the text is scanned here first: every group and key with its
- * line, duplicates and unknown names refused there. */
+/* A matrix file into its cells (matrix-file.h).  ini-scan.c gives every
+ * group and key with its line and the values; the hooks here refuse
+ * unknown names as the scan meets them and word its faults. */
 #include "matrix-file.h"
 #include "error.h"
+#include "ini-scan.h"
 #include "run-options.h"
 #include "../fs-setup/plan.h"
 #include "../fs-setup/target.h"
@@ -15,9 +15,7 @@
 struct parse {
 	const char *name;
 	char *base;          /* the file's directory, absolute: relative paths in it start there */
-	GHashTable *lines;   /* "GROUP" and "GROUP\nKEY" -> line number (GUINT_TO_POINTER) */
-	GPtrArray *groups;   /* group names in file order */
-	GKeyFile *kf;
+	struct ab_ini *ini;  /* groups and keys with their lines, in file order; the values */
 };
 
 static const char *const matrix_keys[] = {
@@ -45,8 +43,7 @@ static gboolean fail(const struct parse *ps, unsigned line, GError **error, cons
 
 static unsigned line_of(const struct parse *ps, const char *group, const char *key)
 {
-	g_autofree char *k = key ? g_strdup_printf("%s\n%s", group, key) : g_strdup(group);
-	return GPOINTER_TO_UINT(g_hash_table_lookup(ps->lines, k));
+	return ab_ini_line(ps->ini, group, key);
 }
 
 static gboolean strv_has(const char *const *v, const char *s)
@@ -57,51 +54,66 @@ static gboolean strv_has(const char *const *v, const char *s)
 	return FALSE;
 }
 
-/* Each group and key with its line; what GKeyFile would merge or take
- * without a word is refused here. */
-static gboolean scan(struct parse *ps, const char *text, GError **error)
+/* The scan's hooks: the groups and keys a matrix file may hold, refused
+ * as the scan meets them, and its faults in a matrix file's words. */
+static gboolean group_known(void *data, const char *g, unsigned ln, GError **error)
 {
-	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-	const char *group = NULL;
-	for (unsigned i = 0; lines[i]; i++) {
-		unsigned ln = i + 1;
-		char *l = g_strstrip(lines[i]);
-		if (!*l || *l == '#')
-			continue;
-		if (*l == '[') {
-			size_t n = strlen(l);
-			if (l[n - 1] != ']')
-				return fail(ps, ln, error, "unterminated group header '%s'", l);
-			l[n - 1] = '\0';
-			const char *g = l + 1;
-			const char *wl = g_str_has_prefix(g, WORKLOAD_GROUP) ? g + strlen(WORKLOAD_GROUP) : NULL;
-			if (!g_str_equal(g, "matrix") && !(wl && *wl && !strchr(wl, ' ')))
-				return fail(ps, ln, error, "unknown group '[%s]' (expected [matrix] or [workload NAME])", g);
-			unsigned first = line_of(ps, g, NULL);
-			if (first)
-				return fail(ps, ln, error, "duplicate group '[%s]' (first at line %u)", g, first);
-			g_hash_table_insert(ps->lines, g_strdup(g), GUINT_TO_POINTER(ln));
-			g_ptr_array_add(ps->groups, g_strdup(g));
-			group = g_ptr_array_index(ps->groups, ps->groups->len - 1);
-			continue;
-		}
-		char *eq = strchr(l, '=');
-		if (!eq)
-			return fail(ps, ln, error, "expected KEY = VALUE, a [group] or a # comment, not '%s'", l);
-		*eq = '\0';
-		const char *key = g_strstrip(l);
-		if (!group)
-			return fail(ps, ln, error, "key '%s' before any group (the file starts with [matrix])", key);
-		gboolean wl = !g_str_equal(group, "matrix");
-		if (!strv_has(wl ? workload_keys : matrix_keys, key))
-			return fail(ps, ln, error, "unknown key '%s' in [%s]", key, group);
-		unsigned first = line_of(ps, group, key);
-		if (first)
-			return fail(ps, ln, error, "duplicate key '%s' in [%s] (first at line %u)", key, group, first);
-		g_hash_table_insert(ps->lines, g_strdup_printf("%s\n%s", group, key), GUINT_TO_POINTER(ln));
-	}
+	const char *wl = g_str_has_prefix(g, WORKLOAD_GROUP) ? g + strlen(WORKLOAD_GROUP) : NULL;
+	if (!g_str_equal(g, "matrix") && !(wl && *wl && !strchr(wl, ' ')))
+		return fail(data, ln, error, "unknown group '[%s]' (expected [matrix] or [workload NAME])", g);
 	return TRUE;
 }
+
+static gboolean key_known(void *data, const char *group, const char *key, unsigned ln, GError **error)
+{
+	gboolean wl = !g_str_equal(group, "matrix");
+	if (!strv_has(wl ? workload_keys : matrix_keys, key))
+		return fail(data, ln, error, "unknown key '%s' in [%s]", key, group);
+	return TRUE;
+}
+
+static void matrix_fault(void *data, const struct ab_ini_fault *f, GError **error)
+{
+	const struct parse *ps = data;
+	switch (f->kind) {
+	case AB_INI_NUL:
+		fail(ps, 0, error, "not a text file (it holds a NUL byte)");
+		return;
+	case AB_INI_NOT_UTF8:
+		fail(ps, 0, error, "not UTF-8 text");
+		return;
+	case AB_INI_BAD_GROUP_LINE:
+		fail(ps, f->line, error, "unterminated group header '%s'", f->text);
+		return;
+	case AB_INI_NOT_KEY_VALUE:
+		fail(ps, f->line, error, "expected KEY = VALUE, a [group] or a # comment, not '%s'", f->text);
+		return;
+	case AB_INI_KEY_OUTSIDE:
+		fail(ps, f->line, error, "key '%s' before any group (the file starts with [matrix])", f->key);
+		return;
+	case AB_INI_DUPLICATE_GROUP:
+		fail(ps, f->line, error, "duplicate group '[%s]' (first at line %u)", f->group, f->first_line);
+		return;
+	case AB_INI_DUPLICATE_KEY:
+		fail(ps, f->line, error, "duplicate key '%s' in [%s] (first at line %u)", f->key, f->group,
+		     f->first_line);
+		return;
+	case AB_INI_KEYFILE:
+		fail(ps, 0, error, "%s", f->text);
+		return;
+	case AB_INI_TOO_BIG: /* no cap asked: cmd-matrix.c caps the file it reads */
+		break;
+	}
+	g_autofree char *msg = ab_ini_fault_message(f);
+	fail(ps, f->line, error, "%s", msg);
+}
+
+static const struct ab_ini_ops matrix_ini_ops = {
+	.group = group_known,
+	.key = key_known,
+	.fault = matrix_fault,
+	.flags = AB_INI_REQUIRE_UTF8,
+};
 
 /* The value of a key, unescaped; NULL (no error) when it is absent. */
 static char *get(const struct parse *ps, const char *group, const char *key, GError **error)
@@ -109,7 +121,7 @@ static char *get(const struct parse *ps, const char *group, const char *key, GEr
 	if (!line_of(ps, group, key))
 		return NULL;
 	g_autoptr(GError) local = NULL;
-	char *v = g_key_file_get_string(ps->kf, group, key, &local);
+	char *v = ab_ini_get_string(ps->ini, group, key, &local);
 	if (!v)
 		fail(ps, line_of(ps, group, key), error, "bad value of '%s': %s", key, local->message);
 	return v;
@@ -556,8 +568,8 @@ static gboolean parse_lists(const struct parse *ps, struct lists *l, GError **er
 		}
 	}
 	l->workload_options = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_strfreev);
-	for (guint i = 0; i < ps->groups->len; i++) {
-		const char *g = g_ptr_array_index(ps->groups, i);
+	for (guint i = 0; i < ps->ini->groups->len; i++) {
+		const char *g = ((const struct ab_ini_group *)g_ptr_array_index(ps->ini->groups, i))->name;
 		if (!g_str_has_prefix(g, WORKLOAD_GROUP))
 			continue;
 		const char *w = g + strlen(WORKLOAD_GROUP);
@@ -575,8 +587,8 @@ static gboolean parse_lists(const struct parse *ps, struct lists *l, GError **er
 
 static unsigned cell_line(const struct parse *ps, const char *workload)
 {
-	for (guint i = 0; workload && i < ps->groups->len; i++) {
-		const char *g = g_ptr_array_index(ps->groups, i);
+	for (guint i = 0; workload && i < ps->ini->groups->len; i++) {
+		const char *g = ((const struct ab_ini_group *)g_ptr_array_index(ps->ini->groups, i))->name;
 		if (!g_str_has_prefix(g, WORKLOAD_GROUP) || !line_of(ps, g, "options"))
 			continue;
 		const char *w = g + strlen(WORKLOAD_GROUP);
@@ -686,35 +698,16 @@ static struct ab_matrix *build(struct parse *ps, const char *text, size_t len, G
 struct ab_matrix *ab_matrix_parse(const char *name, const char *text, size_t len, GError **error)
 {
 	struct parse ps = { .name = name };
-	if (memchr(text, '\0', len)) {
-		fail(&ps, 0, error, "not a text file (it holds a NUL byte)");
+	/* The scan drops a byte order mark from line 1; the checksum still
+	 * covers it: the file is kept as given. */
+	ps.ini = ab_ini_scan(name, text, len, &matrix_ini_ops, &ps, error);
+	if (!ps.ini)
 		return NULL;
-	}
-	g_autofree char *copy = g_strndup(text, len);
-	if (!g_utf8_validate(copy, -1, NULL)) {
-		fail(&ps, 0, error, "not UTF-8 text");
-		return NULL;
-	}
 	g_autofree char *dir = g_path_get_dirname(name);
 	ps.base = g_canonicalize_filename(dir, NULL);
-	ps.lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	ps.groups = g_ptr_array_new_with_free_func(g_free);
-	ps.kf = g_key_file_new();
-	g_autoptr(GError) local = NULL;
-	struct ab_matrix *m = NULL;
-	/* A byte order mark, as some editors write, is no part of line 1
-	 * (the checksum still covers it: the file is kept as given). */
-	size_t bom = len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
-	if (scan(&ps, copy + bom, error)) {
-		if (!g_key_file_load_from_data(ps.kf, text + bom, len - bom, G_KEY_FILE_NONE, &local))
-			fail(&ps, 0, error, "%s", local->message);
-		else
-			m = build(&ps, text, len, error);
-	}
+	struct ab_matrix *m = build(&ps, text, len, error);
 	g_free(ps.base);
-	g_hash_table_unref(ps.lines);
-	g_ptr_array_unref(ps.groups);
-	g_key_file_unref(ps.kf);
+	ab_ini_free(ps.ini);
 	return m;
 }
 
