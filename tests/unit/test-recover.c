@@ -126,8 +126,11 @@ static void test_hostile_journals_are_ignored(void **state)
 	/* Loose modes: anyone might have written these. */
 	g_autofree char *loose = plant(dir, "journal-loose", evil, 0644);
 	g_autofree char *wide = plant(dir, "journal-wide", evil, 0666);
-	/* Another user's, where we can make one. */
-	g_autofree char *foreign = plant(dir, "journal-foreign", evil, 0600);
+	/* Another user's, where we can make one (its header names its own
+	 * run, so only the owner decides; as that owner it is acted on). */
+	g_autofree char *fh = header("foreign", 999999, 5);
+	g_autofree char *fevil = g_strconcat(fh, "intent\tunlink\t/etc/important\t\n", NULL);
+	g_autofree char *foreign = plant(dir, "journal-foreign", fevil, 0600);
 	gboolean root = geteuid() == 0;
 	if (root)
 		assert_int_equal(chown(foreign, 65534, 65534), 0);
