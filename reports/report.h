@@ -129,13 +129,6 @@ gboolean ab_text_is_grid_result(const struct ab_result *r);
  * 'w' writes timed without an fsync (they reached only the page cache),
  * ' ' a disk figure. */
 char ab_text_sweep_mark(const struct ab_result *r);
-/* Latency for people: "87us", "1.25ms", "3.40s". */
-void ab_text_format_latency(uint64_t ns, char *out, size_t len);
-/* A rate as every text view prints it (the main table, the wal and curve
- * blocks, the efficiency lines, the sizing statement, the comparison):
- * one decimal below 1000, else its whole part, as bonnie++'s CSV truncates
- * it, so one figure reads the same wherever it appears; "-" when unknown. */
-void ab_text_format_rate(double rate, char *out, size_t len);
 /* The table's header for a run of `arraybench raw` (target backend "raw"):
  * appended to s, TRUE; FALSE and nothing appended for any other run
  * (reports/text-raw.c). */
