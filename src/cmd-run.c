@@ -78,9 +78,14 @@ static void close_outputs(struct outputs *out)
 }
 
 /* Writes one output whole and flushed; FALSE if it failed (an output file
- * is then as it was: ab_outfile_append()). */
+ * is then as it was: ab_outfile_append()), or if its writer failed to make
+ * the text (NULL). */
 static gboolean put(FILE *f, const char *text)
 {
+	if (!text) {
+		errno = EINVAL;
+		return FALSE;
+	}
 	if (f != stdout && f != stderr)
 		return ab_outfile_append(f, text);
 	fputs(text, f);
@@ -128,7 +133,7 @@ static gboolean deliver(const struct ab_run *run, void *data, GError **error)
 			continue;
 		g_autofree char *text = ab_writer_format_run(w, run, NULL);
 		dest[n++] = (struct dest){ out->file[i].f,
-					   g_strconcat(out->header_due[i] ? w->header : "", text, NULL),
+					   text ? g_strconcat(out->header_due[i] ? w->header : "", text, NULL) : NULL,
 					   out->file[i].path };
 		out->header_due[i] = FALSE; /* the next repeat's runs follow it */
 	}
