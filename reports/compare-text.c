@@ -3,6 +3,7 @@
  * per group with its spread, its ratio to the baseline and whether that
  * difference is within the noise, the best marked. */
 #include "compare.h"
+#include "format.h"
 #include "report.h"
 #include "../src/error.h"
 
@@ -16,9 +17,9 @@ static void figure_text(const struct ab_compare_column *col, double v, char *out
 	if (!isfinite(v))
 		snprintf(out, len, "-");
 	else if (col->figure == AB_FIGURE_P99)
-		ab_text_format_latency((uint64_t)llround(v), out, len);
+		ab_format_latency((uint64_t)llround(v), out, len);
 	else if (col->figure == AB_FIGURE_RATE)
-		ab_text_format_rate(v, out, len); /* as a run's table prints it */
+		ab_format_rate(v, out, len); /* as a run's table prints it */
 	else
 		snprintf(out, len, "%.1f", v);
 }

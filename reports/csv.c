@@ -212,7 +212,7 @@ static gboolean csv_write_run(const struct ab_run *run, GString *out, GError **e
 {
 	(void)error;
 	if (!ab_csv_has_line(run))
-		return TRUE;
+		return TRUE;  /* write_run is called directly too */
 	g_autofree char *line = ab_csv_format_line(run);
 	g_string_append(out, line);
 	return TRUE;
@@ -221,5 +221,8 @@ static gboolean csv_write_run(const struct ab_run *run, GString *out, GError **e
 const struct ab_writer ab_writer_csv = {
 	.name = "csv",
 	.extension = "csv",
+	.run_option = "--csv",
+	.run_stdout = TRUE,
+	.has_run = ab_csv_has_line,
 	.write_run = csv_write_run,
 };

@@ -4,6 +4,8 @@
  * late I/Os, whether the step met the target) and the sizing answer with
  * how it was found. */
 #include "report.h"
+#include "text-block.h"
+#include "format.h"
 #include "../workloads/curve-math.h"
 
 #include <math.h>
@@ -49,8 +51,8 @@ static void sizing(GString *s, const struct ab_result *r, const struct ab_result
 		   const struct ab_result *fail)
 {
 	char rate[32], target[16];
-	ab_text_format_rate(r->rate, rate, sizeof(rate));
-	ab_text_format_latency(r->latency.p99_ns, target, sizeof(target));
+	ab_format_rate(r->rate, rate, sizeof(rate));
+	ab_format_latency(r->latency.p99_ns, target, sizeof(target));
 	if (isnan(r->rate)) {
 		g_string_append_printf(s, "sizing: no step met p99 <= %s: the device needs a lower --rate-start\n",
 				       target);
@@ -59,8 +61,8 @@ static void sizing(GString *s, const struct ab_result *r, const struct ab_result
 	g_string_append_printf(s, "sizing: %s IOPS at p99 <= %s", rate, target);
 	if (r->interpolated == TRUE && pass && fail) {
 		char a[32], b[32];
-		ab_text_format_rate(pass->offered_rate, a, sizeof(a));
-		ab_text_format_rate(fail->offered_rate, b, sizeof(b));
+		ab_format_rate(pass->offered_rate, a, sizeof(a));
+		ab_format_rate(fail->offered_rate, b, sizeof(b));
 		g_string_append_printf(s, ", interpolated (p99 linear in log rate) between %s and %s IOPS\n", a, b);
 	} else if (fail)
 		g_string_append(s, ", the last step that passed (the next fell behind with its p99 in target)\n");
@@ -101,11 +103,11 @@ void ab_text_curve(GString *s, const struct ab_run *run)
 		}
 		uint64_t target = targets[i];
 		char off[32], got[32], lat[3][16], late[24];
-		ab_text_format_rate(r->offered_rate, off, sizeof(off));
-		ab_text_format_rate(r->rate, got, sizeof(got));
-		ab_text_format_latency(r->latency.p50_ns, lat[0], sizeof(lat[0]));
-		ab_text_format_latency(r->latency.p99_ns, lat[1], sizeof(lat[1]));
-		ab_text_format_latency(r->latency.p99_9_ns, lat[2], sizeof(lat[2]));
+		ab_format_rate(r->offered_rate, off, sizeof(off));
+		ab_format_rate(r->rate, got, sizeof(got));
+		ab_format_latency(r->latency.p50_ns, lat[0], sizeof(lat[0]));
+		ab_format_latency(r->latency.p99_ns, lat[1], sizeof(lat[1]));
+		ab_format_latency(r->latency.p99_9_ns, lat[2], sizeof(lat[2]));
 		if (ab_known(r->late_ops))
 			snprintf(late, sizeof(late), "%" G_GUINT64_FORMAT, r->late_ops);
 		else
@@ -124,3 +126,14 @@ void ab_text_curve(GString *s, const struct ab_run *run)
 				       late, verdict);
 	}
 }
+
+static gboolean has_curve(const struct ab_run *run)
+{
+	return ab_text_run_has(run, ab_text_is_curve_result);
+}
+
+const struct ab_text_block ab_text_block_curve = {
+	.name = "latency curve",
+	.applies = has_curve,
+	.append = ab_text_curve,
+};

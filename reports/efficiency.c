@@ -5,6 +5,8 @@
  * every member can serve reads, but a write puts each block on as many
  * members as there are copies. */
 #include "report.h"
+#include "text-block.h"
+#include "format.h"
 #include "../workloads/phase.h"
 
 #include <stdio.h>
@@ -78,7 +80,7 @@ void ab_text_efficiency(GString *s, const struct ab_run *run)
 	const struct ab_result *array = g_strcmp0(t->backend, "mdadm") == 0 ? raw_row(run, t->source) : NULL;
 	unsigned n = t->members->len;
 	char sum_text[32];
-	ab_text_format_rate(sum, sum_text, sizeof(sum_text));
+	ab_format_rate(sum, sum_text, sizeof(sum_text));
 	g_string_append_printf(s, "efficiency: %s %s of %u, members' raw reads %s KiB/s in all; %s%s\n",
 			       t->backend ? t->backend : "?", t->level ? t->level : "?", n, sum_text,
 			       write_rule(t->backend, t->level), "; rewrite vs both in turn (each byte read, then written)");
@@ -102,8 +104,8 @@ void ab_text_efficiency(GString *s, const struct ab_run *run)
 			continue;
 		/* The rate as the table above prints it (not one more). */
 		char rate[32], most[32];
-		ab_text_format_rate(r->rate, rate, sizeof(rate));
-		ab_text_format_rate(ceiling, most, sizeof(most));
+		ab_format_rate(r->rate, rate, sizeof(rate));
+		ab_format_rate(ceiling, most, sizeof(most));
 		g_string_append_printf(s, "  %-15s %10s of %10s KiB/s  %5.1f%%", r->phase, rate, most,
 				       100 * r->rate / ceiling);
 		if (array && dir == AB_EFFICIENCY_READ)
@@ -111,3 +113,15 @@ void ab_text_efficiency(GString *s, const struct ab_run *run)
 		g_string_append_c(s, '\n');
 	}
 }
+
+/* The members' raw reads are what the lines are read against. */
+static gboolean has_raw_read(const struct ab_run *run)
+{
+	return ab_run_find(run, "raw-read") != NULL;
+}
+
+const struct ab_text_block ab_text_block_efficiency = {
+	.name = "efficiency",
+	.applies = has_raw_read,
+	.append = ab_text_efficiency,
+};

@@ -2,7 +2,8 @@
 /* The HTML report's rates: a summary of who wins each phase, then a bar
  * chart per phase (mean, 95 % interval, each run as a dot) with its
  * figures in a table under it. */
-#include "html.h"
+#include "html-sections.h"
+#include "format.h"
 #include "compare.h"
 #include "../src/stats.h"
 
@@ -67,25 +68,15 @@ static struct shown_unit shown_unit(const char *unit, double max)
 	return (struct shown_unit){ 1, unit };
 }
 
-static void num(double v, char *out, size_t len)
-{
-	if (!isfinite(v))
-		snprintf(out, len, "-");
-	else if (fabs(v) >= 1000)
-		snprintf(out, len, "%.0f", v);
-	else if (fabs(v) >= 10)
-		snprintf(out, len, "%.1f", v);
-	else
-		snprintf(out, len, "%.3g", v);
-}
-
 /* Best and next-best cell by mean; -1 when there is none. */
 /* A ratio as "1.20x"; "-" when there is none (the other cell's mean
  * is 0: it would print "nan"). */
 static void times(GString *s, double ratio)
 {
+	char r[32];
+	ab_format_ratio(ratio, r, sizeof(r));
 	if (isfinite(ratio))
-		g_string_append_printf(s, "%.2f&#215;", ratio);
+		g_string_append_printf(s, "%s&#215;", r);
 	else
 		g_string_append(s, "-");
 }
@@ -185,7 +176,7 @@ void ab_html_summary(GString *s, const struct ab_html_page *page)
 		}
 		struct shown_unit u = shown_unit(unit, f[best].st.mean);
 		char v[32];
-		num(f[best].st.mean / u.div, v, sizeof(v));
+		ab_format_chart_figure(f[best].st.mean / u.div, v, sizeof(v));
 		g_string_append(s, "<td>");
 		ab_html_cell_name(s, g_ptr_array_index(page->cells, best));
 		g_string_append_printf(s, " (%s ", v);
@@ -254,9 +245,9 @@ static void chart(GString *s, const struct ab_html_page *page, const struct ab_h
 		g_string_append(s, "</title></text>\n");
 		const struct ab_stats *st = &f[i].st;
 		char m[32], lo_t[32], hi_t[32];
-		num(st->mean / u.div, m, sizeof(m));
-		num(st->ci_low / u.div, lo_t, sizeof(lo_t));
-		num(st->ci_high / u.div, hi_t, sizeof(hi_t));
+		ab_format_chart_figure(st->mean / u.div, m, sizeof(m));
+		ab_format_chart_figure(st->ci_low / u.div, lo_t, sizeof(lo_t));
+		ab_format_chart_figure(st->ci_high / u.div, hi_t, sizeof(hi_t));
 		const char *how = ci_words(st->ci_method);
 		g_autofree char *tip = g_strdup_printf("%s: mean %s %s, 95 %% CI %s to %s%s%s%s, n=%zu", c->label, m, u.name,
 						       lo_t, hi_t, how ? " (" : "", how ? how : "", how ? ")" : "", st->n);
@@ -296,10 +287,10 @@ static void table(GString *s, const struct ab_html_page *page, struct figures *f
 			continue;
 		const struct ab_stats *st = &f[i].st;
 		char m[32], md[32], lo[32], hi[32];
-		num(st->mean / u.div, m, sizeof(m));
-		num(st->median / u.div, md, sizeof(md));
-		num(st->ci_low / u.div, lo, sizeof(lo));
-		num(st->ci_high / u.div, hi, sizeof(hi));
+		ab_format_chart_figure(st->mean / u.div, m, sizeof(m));
+		ab_format_chart_figure(st->median / u.div, md, sizeof(md));
+		ab_format_chart_figure(st->ci_low / u.div, lo, sizeof(lo));
+		ab_format_chart_figure(st->ci_high / u.div, hi, sizeof(hi));
 		g_string_append_printf(s, "<tr%s><td>", (int)i == best && page->cells->len > 1 ? " class=\"best\"" : "");
 		ab_html_cell_name(s, g_ptr_array_index(page->cells, i));
 		if ((int)i == best && page->cells->len > 1)
@@ -320,13 +311,17 @@ static void table(GString *s, const struct ab_html_page *page, struct figures *f
 		struct ab_ratio ra;
 		ab_stats_ratio_ci((double *)(void *)f[i].values->data, f[i].values->len,
 				  (double *)(void *)f[first].values->data, f[first].values->len, 0.95, &ra);
+		char rr[32], rl[32], rh[32];
+		ab_format_ratio(ra.ratio, rr, sizeof(rr));
+		ab_format_ratio(ra.low, rl, sizeof(rl));
+		ab_format_ratio(ra.high, rh, sizeof(rh));
 		if (!isfinite(ra.ratio))
 			g_string_append(s, "<td class=\"n\">-</td>");
 		else if (i != first && isfinite(ra.low))
-			g_string_append_printf(s, "<td class=\"n\">%.2f&#215;<br><small>%.2f &#8211; %.2f</small></td>",
-					       ra.ratio, ra.low, ra.high);
+			g_string_append_printf(s, "<td class=\"n\">%s&#215;<br><small>%s &#8211; %s</small></td>", rr, rl,
+					       rh);
 		else
-			g_string_append_printf(s, "<td class=\"n\">%.2f&#215;</td>", ra.ratio);
+			g_string_append_printf(s, "<td class=\"n\">%s&#215;</td>", rr);
 		g_string_append(s, "</tr>\n");
 	}
 	g_string_append(s, "</table></div>\n");

@@ -4,7 +4,8 @@
  * through the median of its repeats at each step and each repeat's p99 as
  * a dot, so the spread shows; the p99 target across it and each cell's
  * sizing answer on it, with a table of those answers under it. */
-#include "html.h"
+#include "html-sections.h"
+#include "format.h"
 #include "../src/stats.h"
 #include "../workloads/curve-math.h"
 
@@ -259,7 +260,7 @@ static void step_tip(GString *s, const struct ab_html_cell *cell, const struct c
 	ab_svg_format_si(r->offered_rate, off, sizeof(off));
 	ab_svg_format_si(r->rate, got, sizeof(got));
 	for (int k = 0; k < 3; k++)
-		ab_html_ns(pct(r, k), lat[k], sizeof(lat[k]));
+		ab_format_latency_mean(pct(r, k), lat[k], sizeof(lat[k]));
 	GString *t = g_string_new(cell->label);
 	if (ab_known(c->run->repeat))
 		g_string_append_printf(t, ", repeat %" G_GUINT64_FORMAT, c->run->repeat);
@@ -315,7 +316,7 @@ static void draw(GString *s, const struct ab_html_page *page, const struct chart
 		g_array_append_val(drawn, t);
 		double py = ab_svg_map(&y, t);
 		char lab[32], text[64];
-		ab_html_ns(t, lab, sizeof(lab));
+		ab_format_latency_mean(t, lab, sizeof(lab));
 		snprintf(text, sizeof(text), "p99 target %s", lab);
 		g_string_append_printf(s, "<line class=\"target\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 					  "stroke=\"#c0392b\" stroke-width=\"1.4\" stroke-dasharray=\"6 3\"/>\n",
@@ -385,14 +386,6 @@ static void draw(GString *s, const struct ab_html_page *page, const struct chart
 	g_string_append(s, "</svg>\n");
 }
 
-static void fmt_iops(double v, char *out, size_t len)
-{
-	if (!isfinite(v))
-		snprintf(out, len, "-");
-	else
-		snprintf(out, len, v < 1000 ? "%.1f" : "%.0f", v);
-}
-
 static void table(GString *s, const struct ab_html_page *page, const struct chart *ch, const struct answer *ans)
 {
 	g_string_append(s, "<table><tr><th>cell</th><th>sizing IOPS (median)</th><th>range</th><th>n</th>"
@@ -402,11 +395,11 @@ static void table(GString *s, const struct ab_html_page *page, const struct char
 		if (!ch->per_cell[i]->len)
 			continue;
 		char med[32], lo[32], hi[32], range[72], target[32];
-		fmt_iops(a->rate, med, sizeof(med));
-		fmt_iops(a->lo, lo, sizeof(lo));
-		fmt_iops(a->hi, hi, sizeof(hi));
+		ab_format_rate(a->rate, med, sizeof(med));
+		ab_format_rate(a->lo, lo, sizeof(lo));
+		ab_format_rate(a->hi, hi, sizeof(hi));
 		snprintf(range, sizeof(range), a->n > 1 ? "%s-%s" : "-", lo, hi);
-		ab_html_ns(a->target, target, sizeof(target));
+		ab_format_latency_mean(a->target, target, sizeof(target));
 		g_string_append(s, "<tr><td>");
 		ab_html_cell_name(s, g_ptr_array_index(page->cells, i));
 		g_string_append_printf(s, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%u of %u</td>"

@@ -2,7 +2,8 @@
 /* The HTML report's per-member I/O: how evenly each phase's bytes fell on
  * an array's members (a mirror that reads from one side, a stripe that
  * writes one member twice), from the members' own counters. */
-#include "html.h"
+#include "html-sections.h"
+#include "format.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -154,10 +155,13 @@ void ab_html_devices(GString *s, const struct ab_html_page *page)
 				g_string_append(s, " ");
 				ab_html_escape(s, ((struct ab_html_cell *)g_ptr_array_index(page->cells, k))->label);
 				g_string_append(s, ": ");
+				char wt[32], rt[32];
+				ab_format_ratio(wr, wt, sizeof(wt));
+				ab_format_ratio(rd, rt, sizeof(rt));
 				if (isfinite(wr))
-					g_string_append_printf(s, "written %.2f&#215;", wr);
+					g_string_append_printf(s, "written %s&#215;", wt);
 				if (isfinite(rd))
-					g_string_append_printf(s, "%sread %.2f&#215;", isfinite(wr) ? ", " : "", rd);
+					g_string_append_printf(s, "%sread %s&#215;", isfinite(wr) ? ", " : "", rt);
 				if (!isfinite(wr) && !isfinite(rd))
 					g_string_append(s, "a member moved nothing");
 				g_string_append(s, ";");

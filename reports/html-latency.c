@@ -2,7 +2,8 @@
 /* The HTML report's latency: each phase's percentiles (p50 to the
  * maximum) as one curve per cell on a log axis, where a slow tail shows
  * as a line that climbs away from the others. */
-#include "html.h"
+#include "html-sections.h"
+#include "format.h"
 #include "../src/stats.h"
 
 #include <math.h>
@@ -89,7 +90,7 @@ static void chart(GString *s, const struct ab_html_page *page, double (*pts)[NP]
 			if (!isfinite(pts[i][k]))
 				continue;
 			char t[32];
-			ab_html_ns(pts[i][k], t, sizeof(t));
+			ab_format_latency_mean(pts[i][k], t, sizeof(t));
 			g_autofree char *tip = g_strdup_printf("%s %s: %s", c->label, pct_name[k], t);
 			g_string_append_printf(s, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>",
 					       x0 + k * step, ab_svg_map(&y, pts[i][k]), c->colour);

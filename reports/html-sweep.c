@@ -3,7 +3,8 @@
  * record size across, coloured on one log scale for the whole page (rates
  * span decades: a cached reread runs a hundred times a synced write), the
  * cells that measured the page cache hatched as the text grid marks them. */
-#include "html.h"
+#include "html-sections.h"
+#include "format.h"
 #include "../src/stats.h"
 #include "../workloads/sweep.h"
 
@@ -86,14 +87,6 @@ static double point(const struct ab_html_cell *c, const struct which *test, uint
 	return st.median;
 }
 
-static void size_label(uint64_t b, char *out, size_t len)
-{
-	if (ab_known(b))
-		ab_csv_format_chunk(b, out, len);
-	else
-		snprintf(out, len, "?");
-}
-
 static void mib_text(double kib_s, char *out, size_t len)
 {
 	double v = kib_s / 1024;
@@ -121,13 +114,13 @@ static void heat_map(GString *s, const struct ab_html_cell *c, const struct whic
 	ab_svg_text(s, 4, 11, "start", "class=\"b\"", "file");
 	for (guint x = 0; x < h->records->len; x++) {
 		char lab[32];
-		size_label(g_array_index(h->records, uint64_t, x), lab, sizeof(lab));
+		ab_format_size(g_array_index(h->records, uint64_t, x), lab, sizeof(lab));
 		ab_svg_text(s, LEFT + x * CW + CW / 2, TOP - 6, "middle", NULL, lab);
 	}
 	for (guint y = 0; y < h->files->len; y++) {
 		uint64_t fsz = g_array_index(h->files, uint64_t, y);
 		char lab[32];
-		size_label(fsz, lab, sizeof(lab));
+		ab_format_size(fsz, lab, sizeof(lab));
 		ab_svg_text(s, LEFT - 6, TOP + y * CH + CH / 2 + 4, "end", NULL, lab);
 		for (guint x = 0; x < h->records->len; x++) {
 			uint64_t rec = g_array_index(h->records, uint64_t, x);
@@ -140,8 +133,8 @@ static void heat_map(GString *s, const struct ab_html_cell *c, const struct whic
 						  "fill=\"%s\" stroke=\"#fff\"><title>",
 					       cx, cy, CW, CH, col);
 			char fl[32], rl[32];
-			size_label(fsz, fl, sizeof(fl));
-			size_label(rec, rl, sizeof(rl));
+			ab_format_size(fsz, fl, sizeof(fl));
+			ab_format_size(rec, rl, sizeof(rl));
 			mib_text(v, val, sizeof(val));
 			g_autofree char *tip = isnan(v) ? g_strdup_printf("file %s, record %s: not run", fl, rl)
 							: g_strdup_printf("file %s, record %s: %s MiB/s%s", fl, rl, val,

@@ -180,5 +180,6 @@ static gboolean json_write_run(const struct ab_run *run, GString *out, GError **
 const struct ab_writer ab_writer_json = {
 	.name = "json",
 	.extension = "json",
+	.run_option = "--json",
 	.write_run = json_write_run,
 };

@@ -20,20 +20,39 @@
 #define AB_CSV_MIN_TIME_S 0.5
 #define AB_JSON_FORMAT_VERSION 2
 
-/* One output format. */
+/* One output format: everything `run`, `matrix` and `report` need to
+ * write it, so a format is its file and its row in ab_writers[]. */
 struct ab_writer {
 	const char *name;       /* "text", "csv", "json": the --format word */
 	const char *extension;  /* of a file holding it */
-	/* Appends one run to out. */
+	/* run's option naming a file each run is appended to ("--csv"); NULL
+	 * when run has none (the text goes to the terminal). */
+	const char *run_option;
+	/* Does run print it on standard output too, after the table (the CSV
+	 * line, as bonnie++ does)? */
+	gboolean run_stdout;
+	/* Does this run have anything in this format?  NULL: every run has.
+	 * (A sweep alone has no bonnie++ line: it would be all empty.) */
+	gboolean (*has_run)(const struct ab_run *run);
+	/* Written once before the first run of a file or a set (the sweep's
+	 * column names); NULL for none. */
+	const char *header;
+	/* Appends one run to out (without the header). */
 	gboolean (*write_run)(const struct ab_run *run, GString *out, GError **error);
-	/* Appends many; NULL means each run in turn with write_run. */
+	/* Appends many; NULL means the header, then each run in turn with
+	 * write_run. */
 	gboolean (*write_set)(const struct ab_run_set *set, GString *out, GError **error);
 };
 
 extern const struct ab_writer ab_writer_text, ab_writer_csv, ab_writer_json, ab_writer_sweep_csv;
-/* NULL-terminated, in --format's order. */
+/* NULL-terminated, in --format's order (run checks and writes its files in
+ * this order too). */
 extern const struct ab_writer *const ab_writers[];
 const struct ab_writer *ab_writer_by_name(const char *name);
+/* Does the run have anything in w's format (w->has_run)? */
+gboolean ab_writer_has_run(const struct ab_writer *w, const struct ab_run *run);
+/* One run in w's format, a new string (empty when it has none). */
+char *ab_writer_format_run(const struct ab_writer *w, const struct ab_run *run, GError **error);
 gboolean ab_writer_write_set(const struct ab_writer *w, const struct ab_run_set *set, GString *out,
 			     GError **error);
 
@@ -110,13 +129,6 @@ gboolean ab_text_is_grid_result(const struct ab_result *r);
  * 'w' writes timed without an fsync (they reached only the page cache),
  * ' ' a disk figure. */
 char ab_text_sweep_mark(const struct ab_result *r);
-/* Latency for people: "87us", "1.25ms", "3.40s". */
-void ab_text_format_latency(uint64_t ns, char *out, size_t len);
-/* A rate as every text view prints it (the main table, the wal and curve
- * blocks, the efficiency lines, the sizing statement, the comparison):
- * one decimal below 1000, else its whole part, as bonnie++'s CSV truncates
- * it, so one figure reads the same wherever it appears; "-" when unknown. */
-void ab_text_format_rate(double rate, char *out, size_t len);
 /* The table's header for a run of `arraybench raw` (target backend "raw"):
  * appended to s, TRUE; FALSE and nothing appended for any other run
  * (reports/text-raw.c). */
@@ -134,6 +146,7 @@ void ab_text_efficiency(GString *s, const struct ab_run *run);
 /* The sweep's cells as CSV rows with named columns (reports/sweep-csv.c):
  * the header line, and the rows of one run (empty when it has no sweep). */
 const char *ab_sweep_csv_header(void);
+gboolean ab_sweep_csv_has_rows(const struct ab_run *run);
 char *ab_sweep_csv_rows(const struct ab_run *run);
 
 /* One self-contained HTML page over all the runs (reports/html.c): the

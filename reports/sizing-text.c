@@ -7,8 +7,10 @@
  *   oltp: the buffer pool's random IOPS, closed loop, and its p99s, and
  *     how much of its data file the page cache could hold;
  *   random I/O: the most IOPS whose p99 meets the latency curve's target.
- * Each rate is printed as the tables print it (ab_text_format_rate). */
+ * Each rate is printed as the tables print it (ab_format_rate). */
 #include "report.h"
+#include "text-block.h"
+#include "format.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -155,8 +157,8 @@ static const struct ab_result *alone_commit(const struct ab_run *run, const stru
 static void commits_line(GString *s, const struct ab_result *best, guint methods)
 {
 	char rate[32], p99[16], size[32];
-	ab_text_format_rate(best->rate, rate, sizeof(rate));
-	ab_text_format_latency(best->latency.p99_ns, p99, sizeof(p99));
+	ab_format_rate(best->rate, rate, sizeof(rate));
+	ab_format_latency(best->latency.p99_ns, p99, sizeof(p99));
 	size_text(best->key.record_size, size, sizeof(size));
 	g_autofree char *method = method_of(best->key.test);
 	g_string_append_printf(s, "  commits: %s/s at p99 %s (%s", rate, p99, method);
@@ -172,8 +174,8 @@ static void commits_line(GString *s, const struct ab_result *best, guint methods
 static void loaded_line(GString *s, const struct ab_run *run, const struct ab_result *loaded, uint64_t procs)
 {
 	char rate[32], p99[16];
-	ab_text_format_rate(loaded->rate, rate, sizeof(rate));
-	ab_text_format_latency(loaded->latency.p99_ns, p99, sizeof(p99));
+	ab_format_rate(loaded->rate, rate, sizeof(rate));
+	ab_format_latency(loaded->latency.p99_ns, p99, sizeof(p99));
 	g_autofree char *method = method_of(loaded->key.test);
 	g_string_append(s, "  commits under load: ");
 	g_string_append_printf(s, "%s/s at p99 %s", rate, p99);
@@ -183,8 +185,8 @@ static void loaded_line(GString *s, const struct ab_run *run, const struct ab_re
 	const struct ab_result *alone = alone_commit(run, loaded);
 	if (alone) {
 		char arate[32], ap99[16];
-		ab_text_format_rate(alone->rate, arate, sizeof(arate));
-		ab_text_format_latency(alone->latency.p99_ns, ap99, sizeof(ap99));
+		ab_format_rate(alone->rate, arate, sizeof(arate));
+		ab_format_latency(alone->latency.p99_ns, ap99, sizeof(ap99));
 		g_string_append_printf(s, "; alone, same step: %s/s at p99 %s", arate, ap99);
 	}
 	g_string_append(s, ")\n");
@@ -256,7 +258,7 @@ static void oltp_line(GString *s, const struct ab_run *run)
 			kind[1] = r;
 	}
 	char rate[32], size[32];
-	ab_text_format_rate(all->rate, rate, sizeof(rate));
+	ab_format_rate(all->rate, rate, sizeof(rate));
 	size_text(all->key.record_size, size, sizeof(size));
 	g_string_append_printf(s, "  random %s, closed loop: %s IOPS", size, rate);
 	if (ab_known(all->key.streams))
@@ -270,7 +272,7 @@ static void oltp_line(GString *s, const struct ab_run *run)
 		if (!kind[k] || !ab_known(kind[k]->latency.p99_ns) || !(kind[k]->rate > 0))
 			continue;
 		char p99[16];
-		ab_text_format_latency(kind[k]->latency.p99_ns, p99, sizeof(p99));
+		ab_format_latency(kind[k]->latency.p99_ns, p99, sizeof(p99));
 		g_string_append_printf(s, "%s%s p99 %s", sep, names[k], p99);
 		sep = ", ";
 	}
@@ -296,8 +298,8 @@ static void curve_lines(GString *s, const struct ab_run *run)
 		if (!ab_known(r->latency.p99_ns))
 			its_last = NULL;
 		char rate[32], target[16], size[32];
-		ab_text_format_rate(r->rate, rate, sizeof(rate));
-		ab_text_format_latency(r->latency.p99_ns, target, sizeof(target));
+		ab_format_rate(r->rate, rate, sizeof(rate));
+		ab_format_latency(r->latency.p99_ns, target, sizeof(target));
 		size_text(r->key.record_size, size, sizeof(size));
 		gboolean writes = r->timed && g_strv_contains((const char *const *)r->timed, "pwrite");
 		g_string_append_printf(s, "  random %s %s: ", size, writes ? "I/O" : "reads");
@@ -356,3 +358,20 @@ void ab_text_sizing(GString *s, const struct ab_run *run)
 		oltp_line(s, run);
 	curve_lines(s, run);
 }
+
+/* A result of the database phases, of which the statement speaks. */
+static gboolean is_database_result(const struct ab_result *r)
+{
+	return ab_text_is_wal_result(r) || ab_text_is_curve_result(r) || g_strcmp0(r->phase, "oltp") == 0;
+}
+
+static gboolean has_database_result(const struct ab_run *run)
+{
+	return ab_text_run_has(run, is_database_result);
+}
+
+const struct ab_text_block ab_text_block_sizing = {
+	.name = "sizing statement",
+	.applies = has_database_result,
+	.append = ab_text_sizing,
+};

@@ -122,30 +122,28 @@ char *ab_sweep_csv_rows(const struct ab_run *run)
 	return g_string_free(s, FALSE);
 }
 
+gboolean ab_sweep_csv_has_rows(const struct ab_run *run)
+{
+	for (guint i = 0; i < run->results->len; i++)
+		if (ab_text_is_grid_result(g_ptr_array_index(run->results, i)))
+			return TRUE;
+	return FALSE;
+}
+
 static gboolean sweep_csv_write_run(const struct ab_run *run, GString *out, GError **error)
 {
 	(void)error;
 	g_autofree char *rows = ab_sweep_csv_rows(run);
-	g_string_append(out, header);
 	g_string_append(out, rows);
 	return TRUE;
 }
 
-/* One header, then every run's cells. */
-static gboolean sweep_csv_write_set(const struct ab_run_set *set, GString *out, GError **error)
-{
-	(void)error;
-	g_string_append(out, header);
-	for (guint i = 0; i < set->runs->len; i++) {
-		g_autofree char *rows = ab_sweep_csv_rows(g_ptr_array_index(set->runs, i));
-		g_string_append(out, rows);
-	}
-	return TRUE;
-}
-
+/* A set is the header, then every run's cells: ab_writer_write_set(). */
 const struct ab_writer ab_writer_sweep_csv = {
 	.name = "sweep-csv",
 	.extension = "csv",
+	.run_option = "--sweep-csv",
+	.has_run = ab_sweep_csv_has_rows,
+	.header = header,
 	.write_run = sweep_csv_write_run,
-	.write_set = sweep_csv_write_set,
 };

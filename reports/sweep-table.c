@@ -3,6 +3,7 @@
  * record size, a column per test, blank where a test did not run; and, what
  * iozone never says, a mark on each figure that is not a disk figure. */
 #include "report.h"
+#include "text-block.h"
 #include "../workloads/sweep.h"
 
 #include <stdio.h>
@@ -241,3 +242,14 @@ void ab_text_sweep(GString *s, const struct ab_run *run)
 			grid(s, run, cells, pass);
 	}
 }
+
+static gboolean has_grid(const struct ab_run *run)
+{
+	return ab_text_run_has(run, ab_text_is_grid_result);
+}
+
+const struct ab_text_block ab_text_block_sweep = {
+	.name = "sweep grid",
+	.applies = has_grid,
+	.append = ab_text_sweep,
+};

@@ -2,6 +2,8 @@
 /* The table's header for `arraybench raw`: no directory, file system or
  * test file, but the devices and how they were read and written. */
 #include "report.h"
+#include "text-block.h"
+#include "format.h"
 #include "../src/error.h"
 
 #include <stdio.h>
@@ -40,10 +42,25 @@ gboolean ab_text_raw_header(GString *s, const struct ab_run *run)
 		add(s, q->scheduler);
 		g_string_append(s, i + 1 == t->queues->len ? ")" : "");
 	}
-	char block[32] = "?";
-	if (ab_known(run->cond.io_chunk))
-		ab_csv_format_chunk(run->cond.io_chunk, block, sizeof(block));
+	char block[32];
+	ab_format_size(run->cond.io_chunk, block, sizeof(block));
 	g_string_append_printf(s, "\ni/o     sequential from byte 0 in %s blocks, O_DIRECT: the page cache is bypassed%s\n",
 			       block, run->cond.data ? "; writes random data, their fdatasync timed" : "");
 	return TRUE;
 }
+
+static gboolean is_raw(const struct ab_run *run)
+{
+	return g_strcmp0(run->target.backend, "raw") == 0;
+}
+
+static void append_raw_header(GString *s, const struct ab_run *run)
+{
+	ab_text_raw_header(s, run);
+}
+
+const struct ab_text_block ab_text_block_raw_header = {
+	.name = "raw header",
+	.applies = is_raw,
+	.append = append_raw_header,
+};

@@ -3,35 +3,13 @@
  * rate, CPU, iowait and latency percentiles (bonnie++ shows only the max).
  * What a run does not know (one read from bonnie++'s CSV) shows as "-". */
 #include "report.h"
+#include "format.h"
+#include "text-block.h"
 #include "../workloads/phase.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-
-void ab_text_format_latency(uint64_t ns, char *out, size_t len)
-{
-	if (!ab_known(ns))
-		snprintf(out, len, "-");
-	else if (ns < 1000)
-		snprintf(out, len, "%" G_GUINT64_FORMAT "ns", ns);
-	else if (ns < 1000000)
-		snprintf(out, len, "%.0fus", ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(out, len, "%.2fms", ns / 1e6);
-	else
-		snprintf(out, len, "%.2fs", ns / 1e9);
-}
-
-void ab_text_format_rate(double rate, char *out, size_t len)
-{
-	if (isnan(rate))
-		snprintf(out, len, "-");
-	else if (rate < 1000)
-		snprintf(out, len, "%.1f", rate);
-	else
-		snprintf(out, len, "%.0f", trunc(rate));
-}
 
 /* A name as one line of the table: control characters (a newline in a
  * directory name) are shown as \ooo, so one header line stays one line. */
@@ -47,14 +25,6 @@ static char *one_line(const char *text)
 			g_string_append_c(o, (char)*p);
 	}
 	return g_string_free(o, FALSE);
-}
-
-static void size_text(uint64_t bytes, char *out, size_t len)
-{
-	if (ab_known(bytes))
-		ab_csv_format_chunk(bytes, out, len);
-	else
-		snprintf(out, len, "?");
 }
 
 static const char *flag_text(ab_flag f, const char *yes, const char *no)
@@ -74,9 +44,9 @@ static void header_io(GString *s, const struct ab_run *run)
 {
 	const struct ab_conditions *c = &run->cond;
 	char fsz[32], chunk[32], pcs[32], seeks[32], seekers[32];
-	size_text(c->file_size, fsz, sizeof(fsz));
-	size_text(c->io_chunk, chunk, sizeof(chunk));
-	size_text(c->per_char_bytes, pcs, sizeof(pcs));
+	ab_format_size(c->file_size, fsz, sizeof(fsz));
+	ab_format_size(c->io_chunk, chunk, sizeof(chunk));
+	ab_format_size(c->per_char_bytes, pcs, sizeof(pcs));
 	u64_text(c->seeks, seeks, sizeof(seeks));
 	u64_text(c->seekers, seekers, sizeof(seekers));
 	gboolean grown = c->seeks_given == FALSE && ab_run_find(run, "seeks");
@@ -89,7 +59,7 @@ static void header_files(GString *s, const struct ab_run *run)
 {
 	const struct ab_conditions *c = &run->cond;
 	char fchunk[32], dirs[32];
-	size_text(c->file_chunk, fchunk, sizeof(fchunk));
+	ab_format_size(c->file_chunk, fchunk, sizeof(fchunk));
 	u64_text(c->num_dirs, dirs, sizeof(dirs));
 	gboolean hard = g_strcmp0(c->file_kind, "hardlink") == 0, sym = g_strcmp0(c->file_kind, "symlink") == 0;
 	g_string_append_printf(s, "files   %" G_GUINT64_FORMAT " x 1024 in %s dir%s  size %s", c->num_files_k, dirs,
@@ -127,7 +97,7 @@ static void header(GString *s, const struct ab_run *run)
 				       t->members->len == 1 ? "" : "s", mkfs, mount);
 	if (ab_known(t->image_count) && t->image_count) {
 		char isz[32];
-		size_text(t->image_size, isz, sizeof(isz));
+		ab_format_size(t->image_size, isz, sizeof(isz));
 		g_string_append_printf(s, "images  %" G_GUINT64_FORMAT " x %s in %s (%s)\n", t->image_count, isz,
 				       image_dir, t->image_dir_fs ? t->image_dir_fs : "?");
 	}
@@ -224,13 +194,13 @@ static void row(GString *s, const struct ab_result *r, struct widths w, gboolean
 	char rate[32], cpu[16], iowait[16], lat[5][16], note[128] = "";
 	const uint64_t v[5] = { l->p50_ns, l->p90_ns, l->p99_ns, l->p99_9_ns, l->max_ns };
 	for (int i = 0; i < 5; i++)
-		ab_text_format_latency(v[i], lat[i], sizeof(lat[i]));
+		ab_format_latency(v[i], lat[i], sizeof(lat[i]));
 	/* The rate is shown however short the phase; one under bonnie++'s
 	 * 0.5 s (which the CSV prints as +++++) carries its duration. */
 	if (isnan(r->rate))
 		snprintf(rate, sizeof(rate), "%s", r->measurable ? "-" : "+++++");
 	else
-		ab_text_format_rate(r->rate, rate, sizeof(rate));
+		ab_format_rate(r->rate, rate, sizeof(rate));
 	if (isnan(r->cpu_percent))
 		snprintf(cpu, sizeof(cpu), "-");
 	else
@@ -259,29 +229,77 @@ static void row(GString *s, const struct ab_result *r, struct widths w, gboolean
 			       r->cache_state ? r->cache_state : "-", lat[0], lat[1], lat[2], lat[3], lat[4], note);
 }
 
-char *ab_text_format(const struct ab_run *run)
+static gboolean is_row(const struct ab_result *r)
 {
-	GString *s = g_string_new(NULL);
+	return !in_own_table(r);
+}
+
+/* The main table's column names (over no results too: the run measured
+ * nothing), a row per result shown there, and the note its marks need. */
+static gboolean has_rows(const struct ab_run *run)
+{
+	return !run->results->len || ab_text_run_has(run, is_row);
+}
+
+static void table(GString *s, const struct ab_run *run)
+{
 	struct widths w = widths_of(run);
-	if (!ab_text_raw_header(s, run))
-		header(s, run);
-	gboolean any_row = FALSE, any_layout = FALSE;
+	gboolean any_layout = FALSE;
+	g_string_append_printf(s, "%-*s %14s %-8s %5s %7s %-*s %9s %9s %9s %9s %9s\n", w.name, "phase", "rate", "",
+			       "%cpu", "%iowait", w.cache, "cache", "p50", "p90", "p99", "p99.9", "max");
 	for (guint i = 0; i < run->results->len; i++)
-		any_row |= !in_own_table(g_ptr_array_index(run->results, i));
-	if (any_row || !run->results->len)
-		g_string_append_printf(s, "%-*s %14s %-8s %5s %7s %-*s %9s %9s %9s %9s %9s\n", w.name, "phase", "rate",
-				       "", "%cpu", "%iowait", w.cache, "cache", "p50", "p90", "p99", "p99.9", "max");
-	for (guint i = 0; i < run->results->len; i++)
-		if (!in_own_table(g_ptr_array_index(run->results, i)))
+		if (is_row(g_ptr_array_index(run->results, i)))
 			row(s, g_ptr_array_index(run->results, i), w, &any_layout);
 	if (any_layout)
 		g_string_append(s, "* read a test file written untimed (no block write before it in this run)\n");
-	ab_text_sweep(s, run);
-	ab_text_wal(s, run);
-	ab_text_curve(s, run);
-	devices(s, run, w);
-	ab_text_efficiency(s, run);
-	ab_text_sizing(s, run);
+}
+
+static gboolean not_raw(const struct ab_run *run)
+{
+	return !ab_text_block_raw_header.applies(run);
+}
+
+static gboolean has_device_rows(const struct ab_run *run)
+{
+	for (guint i = 0; i < run->results->len; i++) {
+		const struct ab_result *r = g_ptr_array_index(run->results, i);
+		if (r->devices->len && is_row(r))
+			return TRUE;
+	}
+	return FALSE;
+}
+
+static void devices_block(GString *s, const struct ab_run *run)
+{
+	devices(s, run, widths_of(run));
+}
+
+static const struct ab_text_block conditions_block = { "conditions", not_raw, header };
+static const struct ab_text_block table_block = { "table", has_rows, table };
+static const struct ab_text_block devices_rows_block = { "per device", has_device_rows, devices_block };
+
+/* A run's text, in order: its header (raw's, or the conditions), the
+ * table, then each block of its own. */
+static const struct ab_text_block *const blocks[] = {
+	&ab_text_block_raw_header, &conditions_block, &table_block,
+	&ab_text_block_sweep, &ab_text_block_wal, &ab_text_block_curve,
+	&devices_rows_block, &ab_text_block_efficiency, &ab_text_block_sizing,
+};
+
+gboolean ab_text_run_has(const struct ab_run *run, gboolean (*is)(const struct ab_result *r))
+{
+	for (guint i = 0; i < run->results->len; i++)
+		if (is(g_ptr_array_index(run->results, i)))
+			return TRUE;
+	return FALSE;
+}
+
+char *ab_text_format(const struct ab_run *run)
+{
+	GString *s = g_string_new(NULL);
+	for (size_t i = 0; i < G_N_ELEMENTS(blocks); i++)
+		if (blocks[i]->applies(run))
+			blocks[i]->append(s, run);
 	return g_string_free(s, FALSE);
 }
 

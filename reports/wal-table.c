@@ -3,6 +3,8 @@
  * size, commits per second and the latency of one commit, as pg_test_fsync
  * lists its methods. */
 #include "report.h"
+#include "text-block.h"
+#include "format.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -74,11 +76,11 @@ void ab_text_wal(GString *s, const struct ab_run *run)
 			snprintf(writers, sizeof(writers), "%" G_GUINT64_FORMAT, r->key.streams);
 		else
 			snprintf(writers, sizeof(writers), "-");
-		ab_text_format_rate(r->rate, rate, sizeof(rate));
+		ab_format_rate(r->rate, rate, sizeof(rate));
 		const struct ab_latency *l = &r->latency;
 		const uint64_t v[5] = { l->p50_ns, l->p90_ns, l->p99_ns, l->p99_9_ns, l->max_ns };
 		for (int k = 0; k < 5; k++)
-			ab_text_format_latency(v[k], lat[k], sizeof(lat[k]));
+			ab_format_latency(v[k], lat[k], sizeof(lat[k]));
 		const char *direct = r->direct == TRUE ? "yes" : r->direct == FALSE ? "no" : "?";
 		g_string_append_printf(s, "%-*s %7s %7s %11s %6s %9s %9s %9s %9s %9s\n", width, t, commit, writers, rate,
 				       direct, lat[0], lat[1], lat[2], lat[3], lat[4]);
@@ -101,3 +103,14 @@ void ab_text_wal(GString *s, const struct ab_run *run)
 					       : "");
 	}
 }
+
+static gboolean has_wal(const struct ab_run *run)
+{
+	return ab_text_run_has(run, ab_text_is_wal_result);
+}
+
+const struct ab_text_block ab_text_block_wal = {
+	.name = "wal table",
+	.applies = has_wal,
+	.append = ab_text_wal,
+};

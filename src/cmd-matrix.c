@@ -170,8 +170,8 @@ static void keep_run(struct matrix_ctx *c, struct ab_run *run)
  * start makes results.csv anew from it: the two files cannot differ. */
 static gboolean append_run(struct matrix_ctx *c, const struct ab_run *run, GError **error)
 {
-	g_autofree char *json = ab_json_format(run);
-	g_autofree char *line = g_strdup_printf("%s\n", json);
+	g_autofree char *line = ab_writer_format_run(&ab_writer_json, run, NULL);
+	g_autofree char *json = g_strndup(line, strcspn(line, "\n"));
 	g_autoptr(ab_run) back = ab_reader_json.read_line(json, NULL);
 	g_autoptr(GString) csv = g_string_new(NULL);
 	if (back)

@@ -290,15 +290,14 @@ static struct ab_run *new_run(const struct raw_opts *o, const char *run_id)
 /* The table on standard output, the JSON line appended to --json. */
 static gboolean deliver(const struct ab_run *run, FILE *json, const char *json_path, GError **error)
 {
-	g_autofree char *table = ab_text_format(run);
+	g_autofree char *table = ab_writer_format_run(&ab_writer_text, run, NULL);
 	errno = 0;
 	gboolean table_ok = fputs(table, stdout) >= 0 && fflush(stdout) == 0 && !ferror(stdout) && !ab_stdout_closed;
 	int table_errno = ab_stdout_closed ? EBADF : errno ? errno : EIO;
 	gboolean json_ok = TRUE;
 	int json_errno = 0;
 	if (json) {
-		g_autofree char *json_text = ab_json_format(run);
-		g_autofree char *line = g_strdup_printf("%s\n", json_text);
+		g_autofree char *line = ab_writer_format_run(&ab_writer_json, run, NULL);
 		errno = 0;
 		json_ok = ab_outfile_append(json, line);
 		json_errno = errno ? errno : EIO;

@@ -19,38 +19,73 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* run's result files, in the order they are checked and opened. */
-enum { OUT_CSV, OUT_JSON, OUT_SWEEP_CSV, OUT_COUNT };
+/* run's result files: one per writer with a run option (reports/
+ * writers.c), in ab_writers[]'s order, the order they are checked, opened
+ * and written. */
+#define MAX_OUTPUTS 8
 
 struct outputs {
-	struct ab_outfile file[OUT_COUNT];
-	gboolean sweep_csv_header; /* the file was empty: its first rows need the header */
+	const struct ab_writer *writer[MAX_OUTPUTS];
+	struct ab_outfile file[MAX_OUTPUTS];
+	gboolean header_due[MAX_OUTPUTS]; /* the file was empty: its first run needs the header */
+	size_t n;
 };
+
+/* The file a writer's run option named, or NULL.  (The options are
+ * config's fields until they are rows of one option table.) */
+static const char *output_path(const struct ab_config *cfg, const char *option)
+{
+	static const struct {
+		const char *option;
+		size_t field;
+	} paths[] = {
+		{ "--csv", G_STRUCT_OFFSET(struct ab_config, csv_path) },
+		{ "--json", G_STRUCT_OFFSET(struct ab_config, json_path) },
+		{ "--sweep-csv", G_STRUCT_OFFSET(struct ab_config, sweep_csv_path) },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(paths); i++)
+		if (g_str_equal(paths[i].option, option))
+			return G_STRUCT_MEMBER(const char *, cfg, paths[i].field);
+	g_return_val_if_reached(NULL);
+}
 
 /* All or none (src/outfile.c): no symbolic link, no two of them one file. */
 static gboolean open_outputs(const struct ab_config *cfg, struct outputs *out, GError **error)
 {
-	out->file[OUT_CSV] = (struct ab_outfile){ "--csv", cfg->csv_path, NULL };
-	out->file[OUT_JSON] = (struct ab_outfile){ "--json", cfg->json_path, NULL };
-	out->file[OUT_SWEEP_CSV] = (struct ab_outfile){ "--sweep-csv", cfg->sweep_csv_path, NULL };
-	if (!ab_outfiles_open(out->file, OUT_COUNT, cfg->user_given, error))
+	out->n = 0;
+	for (const struct ab_writer *const *w = ab_writers; *w; w++) {
+		if (!(*w)->run_option)
+			continue;
+		g_assert(out->n < MAX_OUTPUTS);
+		out->writer[out->n] = *w;
+		out->file[out->n++] = (struct ab_outfile){ (*w)->run_option, output_path(cfg, (*w)->run_option), NULL };
+	}
+	if (!ab_outfiles_open(out->file, out->n, cfg->user_given, error))
 		return FALSE;
-	FILE *sweep = out->file[OUT_SWEEP_CSV].f;
-	struct stat st;
-	out->sweep_csv_header = sweep && fstat(fileno(sweep), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
+	for (size_t i = 0; i < out->n; i++) {
+		FILE *f = out->file[i].f;
+		struct stat st;
+		out->header_due[i] = out->writer[i]->header && f && fstat(fileno(f), &st) == 0 &&
+				     S_ISREG(st.st_mode) && st.st_size == 0;
+	}
 	return TRUE;
 }
 
 static void close_outputs(struct outputs *out)
 {
-	ab_outfiles_close(out->file, OUT_COUNT);
-	out->sweep_csv_header = FALSE;
+	ab_outfiles_close(out->file, out->n);
+	memset(out->header_due, 0, sizeof(out->header_due));
 }
 
 /* Writes one output whole and flushed; FALSE if it failed (an output file
- * is then as it was: ab_outfile_append()). */
+ * is then as it was: ab_outfile_append()), or if its writer failed to make
+ * the text (NULL). */
 static gboolean put(FILE *f, const char *text)
 {
+	if (!text) {
+		errno = EINVAL;
+		return FALSE;
+	}
 	if (f != stdout && f != stderr)
 		return ab_outfile_append(f, text);
 	fputs(text, f);
@@ -64,39 +99,44 @@ struct emit_ctx {
 	struct outputs *out;
 };
 
-/* The pipeline's sink: each run to the table, stdout's CSV line and the
- * --csv and --json files. */
+/* One output of a run: where, what, and the name an error gives it
+ * (none: its fate is told by another). */
+struct dest {
+	FILE *f;
+	char *text;
+	const char *name;
+};
+
+/* The pipeline's sink: each run to the table, the writers that print on
+ * standard output (the CSV line) and the files of the writers' options. */
 static gboolean deliver(const struct ab_run *run, void *data, GError **error)
 {
 	const struct emit_ctx *e = data;
 	const struct ab_config *cfg = e->cfg;
 	struct outputs *out = e->out;
-	g_autofree char *table = ab_text_format(run);
-	/* A run of nothing but a sweep has no bonnie++ line: none is written. */
-	gboolean has_csv = ab_csv_has_line(run);
-	g_autofree char *csv = has_csv ? ab_csv_format_line(run) : NULL;
-	g_autofree char *json = ab_json_format(run);
-	g_autofree char *json_line = g_strdup_printf("%s\n", json);
-	FILE *csv_file = out->file[OUT_CSV].f, *json_file = out->file[OUT_JSON].f, *sweep_file = out->file[OUT_SWEEP_CSV].f;
-	g_autofree char *sweep_rows = sweep_file ? ab_sweep_csv_rows(run) : NULL;
-	g_autofree char *sweep_csv = sweep_rows && *sweep_rows && out->sweep_csv_header
-					     ? g_strconcat(ab_sweep_csv_header(), sweep_rows, NULL)
-					     : g_strdup(sweep_rows);
-	struct {
-		FILE *f;
-		const char *text;
-		const char *name;
-	} dest[] = {
-		/* stdout's fate shows with the CSV line, or with the table when
-		 * there is none; then, under -q, the table on stderr is the
-		 * results' one copy on screen, and its loss counts too */
-		{ cfg->quiet ? stderr : stdout, table,
-		  has_csv ? NULL : cfg->quiet ? "standard error" : "standard output" },
-		{ has_csv ? stdout : NULL, csv, "standard output" },
-		{ has_csv ? csv_file : NULL, csv, cfg->csv_path },
-		{ json_file, json_line, cfg->json_path },
-		{ sweep_file, sweep_csv, cfg->sweep_csv_path },
-	};
+	struct dest dest[2 + 2 * MAX_OUTPUTS];
+	size_t n = 0;
+	/* stdout's fate shows with the line a writer prints there, or with
+	 * the table when there is none; then, under -q, the table on stderr
+	 * is the results' one copy on screen, and its loss counts too */
+	struct dest *table = &dest[n++];
+	*table = (struct dest){ cfg->quiet ? stderr : stdout, ab_writer_format_run(&ab_writer_text, run, NULL),
+				cfg->quiet ? "standard error" : "standard output" };
+	for (const struct ab_writer *const *w = ab_writers; *w; w++)
+		if ((*w)->run_stdout && ab_writer_has_run(*w, run)) {
+			dest[n++] = (struct dest){ stdout, ab_writer_format_run(*w, run, NULL), "standard output" };
+			table->name = NULL;
+		}
+	for (size_t i = 0; i < out->n; i++) {
+		const struct ab_writer *w = out->writer[i];
+		if (!out->file[i].f || !ab_writer_has_run(w, run))
+			continue;
+		g_autofree char *text = ab_writer_format_run(w, run, NULL);
+		dest[n++] = (struct dest){ out->file[i].f,
+					   text ? g_strconcat(out->header_due[i] ? w->header : "", text, NULL) : NULL,
+					   out->file[i].path };
+		out->header_due[i] = FALSE; /* the next repeat's runs follow it */
+	}
 	/* SIGPIPE is ignored, so a closed pipe shows up here, after cleanup is
 	 * still possible.  Every output is tried; the error names the ones
 	 * that failed and the ones that hold this run. */
@@ -104,9 +144,7 @@ static gboolean deliver(const struct ab_run *run, void *data, GError **error)
 	int first_errno = 0;
 	/* Stdout and stderr share the terminal, as a rule. */
 	ab_progress_clear();
-	for (size_t i = 0; i < G_N_ELEMENTS(dest); i++) {
-		if (!dest[i].f)
-			continue;
+	for (size_t i = 0; i < n; i++) {
 		errno = 0;
 		gboolean ok = put(dest[i].f, dest[i].text);
 		if (ok && dest[i].f == stdout && ab_stdout_closed) {
@@ -120,8 +158,8 @@ static gboolean deliver(const struct ab_run *run, void *data, GError **error)
 		if (!ok && !first_errno)
 			first_errno = errno ? errno : EIO;
 	}
-	if (sweep_rows && *sweep_rows)
-		out->sweep_csv_header = FALSE; /* the next repeat's rows follow it */
+	for (size_t i = 0; i < n; i++)
+		g_free(dest[i].text);
 	if (failed->len) {
 		g_set_error(error, AB_ERROR, AB_ERROR_OUTPUT, "cannot write the results to %s: %s; %s%s", failed->str,
 			    g_strerror(first_errno), written->len ? "they are whole in " : "no output holds them",
@@ -163,7 +201,7 @@ int ab_cmd_run(int argc, char **argv, GError **error)
 	int status = ab_run_prepare(argc, argv, &cfg, &prep, error);
 	if (status == 0 && cfg.target.dry_run)
 		print_run_plan(&cfg, prep.run_id, prep.state_dir);
-	struct outputs out = { { { 0 } }, FALSE };
+	struct outputs out = { 0 };
 	if (status != 0 || cfg.target.dry_run || !open_outputs(&cfg, &out, error)) {
 		close_outputs(&out);
 		ab_run_prep_clear(&prep);

@@ -101,7 +101,7 @@ GHashTable *ab_matrix_done_read(const char *name, const char *text, size_t len, 
 
 void ab_matrix_csv_append(GString *out, const struct ab_run *run)
 {
-	if (!run->failure)
+	if (!run->failure && ab_writer_has_run(&ab_writer_csv, run))
 		ab_writer_csv.write_run(run, out, NULL);
 }
 

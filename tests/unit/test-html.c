@@ -374,6 +374,31 @@ static void test_page_curve(void **state)
 	assert_null(strstr(sec, "No latency curve"));
 }
 
+/* The curve table's sizing IOPS follow the text's rate rule (whole part
+ * from 1000, as the curve block and the sizing statement print it): 1234.7
+ * is 1234 on both, where the page rounded it to 1235. */
+static void test_page_curve_rate_rule(void **state)
+{
+	(void)state;
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	struct ab_run *run = ab_run_new();
+	run->cell = g_strdup("fast");
+	ab_run_add_result(run, curve_row("step 1", 1000, 999, 5000));
+	ab_run_add_result(run, curve_row("step 2", 2000, 1990, 20000));
+	struct ab_result *sz = curve_row("sizing", NAN, 1234.7, 10000);
+	sz->interpolated = TRUE;
+	ab_run_add_result(run, sz);
+	g_ptr_array_add(set.runs, run);
+	g_autoptr(GString) s = g_string_new(NULL);
+	assert_true(ab_html_write(&set, s, NULL));
+	ab_run_set_clear(&set);
+	const char *sec = strstr(s->str, "<h2 id=\"curve\">");
+	assert_non_null(sec);
+	assert_non_null(strstr(sec, "<td class=\"n\">1234</td>"));
+	assert_null(strstr(sec, "1235"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -381,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_colour), cmocka_unit_test(test_ticks), cmocka_unit_test(test_page),
 		cmocka_unit_test(test_page_sweep_members), cmocka_unit_test(test_page_zero_mean),
 		cmocka_unit_test(test_page_curve), cmocka_unit_test(test_page_positive_interval),
+		cmocka_unit_test(test_page_curve_rate_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

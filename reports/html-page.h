@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef AB_HTML_H
-#define AB_HTML_H
+#ifndef AB_HTML_PAGE_H
+#define AB_HTML_PAGE_H
 
 /*
- * The HTML report's parts (reports/html*.c): the runs grouped into cells,
- * the series (one phase, test and pass) charted across them, and one
- * function per kind of chart.  Each part writes a <section>; a chart with
- * no data is one line saying why.
+ * What the HTML report's parts share (reports/html-page.c): the runs
+ * grouped into cells, the series (one phase, test and pass) charted across
+ * them, and the helpers of every section.  The sections include this, not
+ * the page (reports/html.c), which includes them through html-sections.h.
  */
 
 #include "report.h"
@@ -54,15 +54,5 @@ void ab_html_cell_legend(GString *s, const struct ab_html_page *page, const gboo
  * to at most `max` characters (its start and end usually tell cells
  * apart; the number always does); to g_free. */
 char *ab_html_short_label(const struct ab_html_cell *c, guint max);
-/* Latency for people, as the text table writes it ("87us"). */
-void ab_html_ns(double ns, char *out, size_t len);
-
-/* The sections, in page order. */
-void ab_html_summary(GString *s, const struct ab_html_page *page);
-void ab_html_bars(GString *s, const struct ab_html_page *page);
-void ab_html_sweep(GString *s, const struct ab_html_page *page);
-void ab_html_devices(GString *s, const struct ab_html_page *page);
-void ab_html_latency(GString *s, const struct ab_html_page *page);
-void ab_html_curve(GString *s, const struct ab_html_page *page);
 
 #endif

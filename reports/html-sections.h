@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_HTML_SECTIONS_H
+#define AB_HTML_SECTIONS_H
+
+/* The HTML report's sections, one file per kind of chart (reports/
+ * html-*.c), which reports/html.c writes in this order.  Each writes a
+ * <section>; a chart with no data is one line saying why. */
+
+#include "html-page.h"
+
+/* The sections, in page order. */
+void ab_html_summary(GString *s, const struct ab_html_page *page);
+void ab_html_bars(GString *s, const struct ab_html_page *page);
+void ab_html_sweep(GString *s, const struct ab_html_page *page);
+void ab_html_devices(GString *s, const struct ab_html_page *page);
+void ab_html_latency(GString *s, const struct ab_html_page *page);
+void ab_html_curve(GString *s, const struct ab_html_page *page);
+
+#endif

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_TEXT_BLOCK_H
+#define AB_TEXT_BLOCK_H
+
+/* The text writer's parts: reports/text.c writes a run as the blocks of
+ * its table, in order, each that applies.  A block lives in a file of its
+ * own (the sweep's grid in sweep-table.c, the wal table, the latency curve,
+ * the efficiency lines, the sizing statement, raw's header) and reaches
+ * the others only through reports/format.h's number rules, so no block
+ * includes the writer and the writer includes no block's internals. */
+
+#include "report.h"
+
+struct ab_text_block {
+	const char *name;
+	/* Does the run hold what the block shows?  (Cheap: which results it
+	 * has.  The block may still find nothing to say: a member whose raw
+	 * read was not measured leaves no honest efficiency.) */
+	gboolean (*applies)(const struct ab_run *run);
+	/* Appends the block to s. */
+	void (*append)(GString *s, const struct ab_run *run);
+};
+
+/* Does the run hold a result that `is` says yes to? */
+gboolean ab_text_run_has(const struct ab_run *run, gboolean (*is)(const struct ab_result *r));
+
+extern const struct ab_text_block ab_text_block_raw_header, ab_text_block_sweep, ab_text_block_wal,
+	ab_text_block_curve, ab_text_block_efficiency, ab_text_block_sizing;
+
+#endif
