@@ -77,9 +77,18 @@ static gboolean read_one(const char *name, size_t lineno, const char *p, size_t 
 			problem(problems, name, lineno, error ? error->message : "cannot be read");
 			return FALSE;
 		}
+		/* A run with a run id is also its CSV line (run --json J --csv
+		 * C writes both): read from C too, it is one run. */
+		g_autofree char *own_line = set->keys && run->run_id && ab_csv_has_line(run) ? ab_csv_format_line(run)
+											  : NULL;
+		size_t own_len = own_line ? strlen(own_line) : 0;
+		if (own_len && own_line[own_len - 1] == '\n')
+			own_line[own_len - 1] = '\0';
 		/* A run read before (a set that holds each once) counts as read:
 		 * the duplicate is no problem with the line. */
-		if (!ab_run_set_add_once(set, run, line) && !set->first_dropped)
+		unsigned dropped = set->dropped;
+		ab_run_set_add_once(set, run, line, own_line);
+		if (set->dropped > dropped && !set->first_dropped)
 			set->first_dropped = g_strdup_printf("%s:%zu", name, lineno);
 		return TRUE;
 	}

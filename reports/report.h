@@ -52,8 +52,8 @@ extern const struct ab_reader ab_reader_json, ab_reader_csv_198, ab_reader_csv_1
 extern const struct ab_reader *const ab_readers[];
 /* Reads every line of text (named `name` in messages) into set: runs it
  * could read are appended (to a set of ab_run_set_init_once(), a run it
- * holds already is dropped, and the first such line named in
- * set->first_dropped); each line it could not read adds one message
+ * holds already is dropped, a JSON run's own CSV line too, and the first
+ * such line named in set->first_dropped); each line it could not read adds one message
  * "NAME:LINE: what" (a char * to g_free; problems may be NULL) to problems,
  * the first AB_REPORT_MAX_PROBLEMS of them, then one "NAME: N more lines
  * could not be read" (a file of junk would otherwise hold a message a line).

@@ -16,6 +16,7 @@
 #include "runid.h"
 #include "runner.h"
 #include "../fs-setup/recover.h"
+#include "../fs-setup/statedir.h"
 #include "../reports/report.h"
 
 #include <errno.h>
@@ -60,7 +61,10 @@ static gboolean opt_repeat_until(const char *name, const char *value, gpointer d
 	if (n && text[n - 1] == '%')
 		text[n - 1] = '\0';
 	char *end = NULL;
-	double v = *text && g_ascii_isdigit(*text) ? g_ascii_strtod(text, &end) : NAN;
+	/* Digits and a point only: strtod takes "0x10" (16 %), "1e1" and
+	 * "1e-300" too. */
+	gboolean decimal = g_ascii_isdigit(*text) && strspn(text, "0123456789.") == strlen(text);
+	double v = decimal ? g_ascii_strtod(text, &end) : NAN;
 	if (!end || *end || !(v > 0 && v <= 100)) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 			    "invalid %s '%s': a coefficient of variation in percent, above 0 and at most 100 (5 or 5%%)",
@@ -386,6 +390,21 @@ static gboolean check_cells(const struct ab_matrix *m, GError **error)
 	return TRUE;
 }
 
+/* Where every visit journals its undo steps, checked as run checks it
+ * (owner, mode, no symbolic link) before DIR is made or anything runs, in
+ * --dry-run too: a state directory another user owns made the first visit
+ * fail (exit 4) after DIR and its files were made. */
+static gboolean check_state_dir(GError **error)
+{
+	g_autofree char *path = ab_state_dir_path();
+	int fd = -1;
+	if (!ab_state_dir_open(path, FALSE, &fd, error))
+		return FALSE;
+	if (fd >= 0)
+		close(fd);
+	return TRUE;
+}
+
 /* A start killed mid-visit (kill -9, a power cut) left that visit's
  * target built: its journal, named by DIR's visit.inflight, is undone now,
  * as 'arraybench cleanup' would, and only it. */
@@ -449,6 +468,14 @@ static int open_results(struct matrix_ctx *c, const char *text, size_t len, GErr
 	const struct matrix_opts *o = c->o;
 	if (!ab_matrix_dir_open(&c->dir, o->out_dir, TRUE, error))
 		return ab_error_exit_status(*error);
+	g_autoptr(GString) said = g_string_new(NULL);
+	gboolean recovered = ab_matrix_dir_recover(&c->dir, said, error);
+	g_auto(GStrv) lines = g_strsplit(said->str, "\n", -1);
+	for (char **l = lines; *l; l++)
+		if (**l)
+			fprintf(stderr, "arraybench: warning: %s\n", *l);
+	if (!recovered)
+		return ab_error_exit_status(*error);
 	enum ab_matrix_dir_state state;
 	if (!ab_matrix_dir_check(&c->dir, c->m->sha256, &state, error))
 		return ab_error_exit_status(*error);
@@ -468,7 +495,8 @@ static int open_results(struct matrix_ctx *c, const char *text, size_t len, GErr
 	const struct ab_matrix_profile *changed = NULL;
 	gboolean copy_changed = FALSE;
 	if (state == AB_MATRIX_DIR_SAME &&
-	    !ab_matrix_dir_profile_changed(&c->dir, c->profiles, &changed, &copy_changed, error))
+	    (!ab_matrix_dir_hold_profiles(&c->dir, error) ||
+	     !ab_matrix_dir_profile_changed(&c->dir, c->profiles, &changed, &copy_changed, error)))
 		return ab_error_exit_status(*error);
 	if (changed && copy_changed && !o->fresh) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
@@ -493,13 +521,20 @@ static int open_results(struct matrix_ctx *c, const char *text, size_t len, GErr
 			return ab_error_exit_status(*error);
 		state = AB_MATRIX_DIR_NEW;
 	}
-	if (state == AB_MATRIX_DIR_NEW && !ab_matrix_dir_start(&c->dir, text, len, c->m->sha256, c->profiles, error))
+	if (state == AB_MATRIX_DIR_NEW && (!ab_matrix_dir_start(&c->dir, text, len, c->m->sha256, c->profiles, error) ||
+					   !ab_matrix_dir_hold_profiles(&c->dir, error)))
 		return ab_error_exit_status(*error);
-	gboolean trimmed;
-	if (!ab_matrix_dir_open_results(&c->dir, &trimmed, error))
+	struct ab_matrix_mend mend;
+	if (!ab_matrix_dir_open_results(&c->dir, &mend, error))
 		return ab_error_exit_status(*error);
-	if (trimmed)
-		fprintf(stderr, "arraybench: warning: a torn last line (a crash mid-write) was cut off the results\n");
+	if (mend.cut_bytes)
+		fprintf(stderr,
+			"arraybench: warning: the last line of '%s/%s' was torn (%zu bytes without their end: a kill or "
+			"a full disk mid-write): cut off, its visit runs again\n",
+			o->out_dir, AB_MATRIX_RESULTS_JSON, mend.cut_bytes);
+	if (mend.newline_added)
+		fprintf(stderr, "arraybench: warning: the last line of '%s/%s' was a whole run without its newline: "
+			"kept, the newline added\n", o->out_dir, AB_MATRIX_RESULTS_JSON);
 	g_autofree char *done_text = NULL;
 	size_t done_len;
 	if (!ab_matrix_dir_read(&c->dir, AB_MATRIX_RESULTS_JSON, &done_text, &done_len, error))
@@ -568,7 +603,7 @@ static int matrix_main(struct matrix_opts *o, GError **error)
 		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED, "a matrix builds its targets, which needs root");
 		return AB_ERROR_SKIPPED;
 	}
-	if (!check_cells(m, error))
+	if (!check_cells(m, error) || !check_state_dir(error))
 		return ab_error_exit_status(*error);
 	if (o->dry_run) {
 		if (ab_stdout_closed) {
@@ -590,12 +625,14 @@ static int matrix_main(struct matrix_opts *o, GError **error)
 	c.profiles = ab_matrix_profiles_read(m, error);
 	int status = c.profiles ? open_results(&c, text, len, error) : AB_ERROR_USAGE;
 	/* A profile file runs from its copy: the text the digest is of, even
-	 * if the file is edited while the matrix runs. */
+	 * if the file is edited while the matrix runs; read through the
+	 * directory held, whatever DIR's names come to mean. */
 	for (guint i = 0; status == 0 && i < c.profiles->len; i++) {
 		const struct ab_matrix_profile *p = g_ptr_array_index(c.profiles, i);
 		if (g_path_is_absolute(p->entry)) {
-			g_autofree char *copy = g_build_filename(o->out_dir, p->copy, NULL);
-			ab_matrix_set_workload_path(m, p->entry, copy);
+			g_autofree char *copy = ab_matrix_dir_profile_path(&c.dir, p->copy);
+			if (copy)
+				ab_matrix_set_workload_path(m, p->entry, copy);
 		}
 	}
 	if (status == 0 && chdir("/") != 0) {

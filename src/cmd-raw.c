@@ -297,9 +297,10 @@ static gboolean deliver(const struct ab_run *run, FILE *json, const char *json_p
 	gboolean json_ok = TRUE;
 	int json_errno = 0;
 	if (json) {
-		g_autofree char *line = ab_json_format(run);
+		g_autofree char *json_text = ab_json_format(run);
+		g_autofree char *line = g_strdup_printf("%s\n", json_text);
 		errno = 0;
-		json_ok = fprintf(json, "%s\n", line) >= 0 && fflush(json) == 0 && !ferror(json);
+		json_ok = ab_outfile_append(json, line);
 		json_errno = errno ? errno : EIO;
 	}
 	if (!table_ok)

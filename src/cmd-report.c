@@ -104,7 +104,7 @@ static const char report_description[] =
 	"cannot be read is skipped with a warning naming it (20 lines a FILE, then a count of the\n"
 	"rest), as is a FILE that is neither a regular file nor a pipe (a device) or holds more than\n"
 	"64 MiB.  A run read again (the same run id, repeat and cell; a line without a run id: the same\n"
-	"text) counts once, with one warning.\n"
+	"text; the CSV line of a JSON run read: that run) counts once, with one warning.\n"
 	"--html FILE also writes one page comparing the runs, grouped by cell (the run's cell, else\n"
 	"target label and workload, else machine): bar charts with 95 % intervals per phase, the\n"
 	"sweep's heat maps, I/O per member device and latency percentiles, in inline SVG with no\n"
@@ -314,7 +314,8 @@ int ab_cmd_report(int argc, char **argv, GError **error)
 	if (set.dropped) {
 		g_autofree char *text = g_strdup_printf(
 			"%u run%s read again %s dropped: each run counts once (the first at '%s'; a run is known by "
-			"its run id, repeat and cell, a line without a run id by its text)",
+			"its run id, repeat and cell, a line without a run id by its text, a JSON run's CSV line as "
+			"that run)",
 			set.dropped, set.dropped == 1 ? "" : "s", set.dropped == 1 ? "was" : "were", set.first_dropped);
 		warn(text);
 	}

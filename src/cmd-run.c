@@ -47,9 +47,12 @@ static void close_outputs(struct outputs *out)
 	out->sweep_csv_header = FALSE;
 }
 
-/* Writes one output whole and flushed; FALSE if it failed. */
+/* Writes one output whole and flushed; FALSE if it failed (an output file
+ * is then as it was: ab_outfile_append()). */
 static gboolean put(FILE *f, const char *text)
 {
+	if (f != stdout && f != stderr)
+		return ab_outfile_append(f, text);
 	fputs(text, f);
 	return fflush(f) == 0 && !ferror(f);
 }

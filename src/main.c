@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "rundir.h"
 #include "error.h"
+#include "outfile.h"
 #include "progress.h"
 #include "../fs-setup/target.h"
 
@@ -44,6 +45,27 @@ static void usage(FILE *to)
 		    "Example: arraybench run -d /mnt/array -s 1g -r 512 -n 4\n");
 }
 
+/* Set once a command printed on a standard output that was closed at start
+ * (the text went nowhere): the command then exits 5, as documented, not 0
+ * (list, --version, cleanup and every --help did). */
+static gboolean stdout_lost;
+
+static ssize_t lose(void *cookie, const char *buf, size_t size)
+{
+	(void)cookie, (void)buf;
+	stdout_lost |= size > 0;
+	return (ssize_t)size;
+}
+
+/* GOption prints a command's --help and calls exit(0) itself. */
+static void exit_lost(void)
+{
+	if (fflush(stdout) == 0 && stdout_lost) {
+		fprintf(stderr, "arraybench: error: cannot write to standard output: it was closed\n");
+		_exit(AB_ERROR_OUTPUT);
+	}
+}
+
 /* With fd 0, 1 or 2 closed at start (">&-"), the next open() would take it:
  * the journal would become "standard output" and the CSV line would land in
  * it.  /dev/null holds those places instead. */
@@ -51,6 +73,7 @@ static void hold_standard_fds(void)
 {
 	for (int fd = 0; fd <= 2; fd++)
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			ab_outfile_closed_std |= 1u << fd;
 			if (fd == 0)
 				ab_stdin_closed = TRUE;
 			if (fd == 1)
@@ -59,6 +82,13 @@ static void hold_standard_fds(void)
 			if (got >= 0 && got != fd)
 				close(got); /* cannot happen: open takes the lowest free fd */
 		}
+	/* The descriptor keeps /dev/null (for the programs run); what this
+	 * process prints is counted as lost. */
+	FILE *lost = ab_stdout_closed ? fopencookie(NULL, "w", (cookie_io_functions_t){ .write = lose }) : NULL;
+	if (lost) {
+		stdout = lost;
+		atexit(exit_lost);
+	}
 }
 
 int main(int argc, char **argv)
@@ -95,6 +125,13 @@ int main(int argc, char **argv)
 				    g_strerror(errno ? errno : EIO));
 			status = AB_ERROR_OUTPUT;
 		}
+		/* A matrix's results are in its DIR: its lines on standard
+		 * output only follow the visits. */
+		if (status == 0 && stdout_lost && commands[i].fn != ab_cmd_matrix) {
+			g_set_error(&error, AB_ERROR, AB_ERROR_OUTPUT, "cannot write to standard output: it was closed");
+			status = AB_ERROR_OUTPUT;
+		}
+		stdout_lost = FALSE; /* said, or not to be said */
 		ab_progress_stop();
 		if (error) {
 			g_autofree char *line = ab_one_line(error->message);

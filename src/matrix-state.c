@@ -6,7 +6,9 @@
 #include "runid.h"
 #include "../reports/report.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <json-glib/json-glib.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -55,10 +57,17 @@ GHashTable *ab_matrix_done_read(const char *name, const char *text, size_t len, 
 	GHashTable *done = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_autoptr(GHashTable) ran = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	g_autoptr(GHashTable) failures = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	/* Each run once, as report counts it: a line given twice (results
+	 * merged by hand, a restore) made results.csv hold the run twice
+	 * and counted it twice towards --repeat-until's spread. */
 	struct ab_run_set set;
-	ab_run_set_init(&set);
+	ab_run_set_init_once(&set);
 	if (text)
 		ab_report_read_text(name, text, len, &set, problems);
+	if (set.dropped && problems)
+		g_ptr_array_add(problems, g_strdup_printf("%s: %u run%s read again (the first at '%s'): each counts once",
+							  name, set.dropped, set.dropped == 1 ? "" : "s",
+							  set.first_dropped));
 	for (guint i = 0; i < set.runs->len; i++) {
 		const struct ab_run *r = g_ptr_array_index(set.runs, i);
 		/* Only our own lines: a run with its cell and matrix repeat. */
@@ -124,13 +133,13 @@ GHashTable *ab_matrix_digests_parse(const char *text)
 
 void ab_matrix_dir_init(struct ab_matrix_dir *d)
 {
-	*d = (struct ab_matrix_dir){ .fd = -1, .json_fd = -1, .csv_fd = -1 };
+	*d = (struct ab_matrix_dir){ .fd = -1, .json_fd = -1, .csv_fd = -1, .profiles_fd = -1 };
 }
 
 void ab_matrix_dir_clear(struct ab_matrix_dir *d)
 {
 	g_free(d->path);
-	for (int *fd = &d->fd; fd <= &d->csv_fd; fd++)
+	for (int *fd = &d->fd; fd <= &d->profiles_fd; fd++)
 		if (*fd >= 0)
 			close(*fd);
 	ab_matrix_dir_init(d);
@@ -165,6 +174,16 @@ gboolean ab_matrix_dir_open(struct ab_matrix_dir *d, const char *path, gboolean 
 		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
 			    "refusing results directory '%s': it belongs to uid %u, not to us", path,
 			    (unsigned)held.st_uid);
+		return FALSE;
+	}
+	/* Another user who may rename in DIR could swap our files about
+	 * (results.csv over results.jsonl: the record gone, every visit run
+	 * again) or take them away: as for run -d, such a DIR must be sticky. */
+	if ((held.st_mode & (S_IWGRP | S_IWOTH)) && !(held.st_mode & S_ISVTX)) {
+		close(fd);
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+			    "refusing results directory '%s': others may rename in it (mode %04o, not sticky): chmod "
+			    "go-w it, or give another -o DIR", path, (unsigned)(held.st_mode & 07777));
 		return FALSE;
 	}
 	/* Two matrices appending to one DIR would each run the visits the
@@ -269,6 +288,36 @@ gboolean ab_matrix_dir_check(const struct ab_matrix_dir *d, const char *digest, 
 	return TRUE;
 }
 
+/* Moves what is left of our files to NAME.STAMP (the --fresh under way). */
+static gboolean move_to_stamp(const struct ab_matrix_dir *d, const char *stamp, GError **error)
+{
+	for (const char *const *n = own_files; *n; n++) {
+		struct stat st;
+		if (fstatat(d->fd, *n, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		gboolean dir = g_str_equal(*n, AB_MATRIX_PROFILES);
+		if (!(dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode)) || st.st_uid != geteuid()) {
+			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing to move '%s/%s' aside: not a %s of ours",
+				    d->path, *n, dir ? "directory" : "regular file");
+			return FALSE;
+		}
+		g_autofree char *to = g_strdup_printf("%s.%s", *n, stamp);
+		if (renameat2(d->fd, *n, d->fd, to, RENAME_NOREPLACE) != 0) {
+			ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot move '%s/%s' aside to '%s'", d->path,
+					   *n, to);
+			return FALSE;
+		}
+	}
+	fsync(d->fd);
+	return TRUE;
+}
+
+/* Is text a stamp move_aside() makes: "old-YYYYmmddTHHMMSS", maybe "-N"? */
+static gboolean valid_stamp(const char *text)
+{
+	return g_regex_match_simple("^old-[0-9]{8}T[0-9]{6}(-[0-9]{1,3})?$", text, 0, 0);
+}
+
 gboolean ab_matrix_dir_move_aside(const struct ab_matrix_dir *d, GError **error)
 {
 	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
@@ -288,23 +337,14 @@ gboolean ab_matrix_dir_move_aside(const struct ab_matrix_dir *d, GError **error)
 		g_free(stamp);
 		stamp = g_strdup_printf("%s-%u", when, k);
 	}
-	for (const char *const *n = own_files; *n; n++) {
-		struct stat st;
-		if (fstatat(d->fd, *n, &st, AT_SYMLINK_NOFOLLOW) != 0)
-			continue;
-		gboolean dir = g_str_equal(*n, AB_MATRIX_PROFILES);
-		if (!(dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode)) || st.st_uid != geteuid()) {
-			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing to move '%s/%s' aside: not a %s of ours",
-				    d->path, *n, dir ? "directory" : "regular file");
-			return FALSE;
-		}
-		g_autofree char *to = g_strdup_printf("%s.%s", *n, stamp);
-		if (renameat2(d->fd, *n, d->fd, to, RENAME_NOREPLACE) != 0) {
-			ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot move '%s/%s' aside to '%s'", d->path,
-					   *n, to);
-			return FALSE;
-		}
-	}
+	/* The stamp first: a --fresh killed halfway (some files moved, some
+	 * not: a DIR no start would take) is finished by the next start. */
+	g_autofree char *line = g_strdup_printf("%s\n", stamp);
+	if (!ab_replace_file_at("the --fresh under way", d->fd, d->path, AB_MATRIX_FRESHING, line, strlen(line), error) ||
+	    !move_to_stamp(d, stamp, error))
+		return FALSE;
+	unlinkat(d->fd, AB_MATRIX_FRESHING, 0);
+	fsync(d->fd);
 	return TRUE;
 }
 
@@ -385,8 +425,12 @@ static gboolean write_profiles(const struct ab_matrix_dir *d, GPtrArray *profile
 }
 
 /* All the files or none: a start cut short (a full disk) left an empty
- * matrix.sha256, and the rerun refused DIR as holding no digest.  The
- * digests go last: with them, DIR is a matrix's. */
+ * matrix.sha256, and the rerun refused DIR as holding no digest; one
+ * killed (kill -9, a power cut) left the copies without their digests,
+ * and the rerun refused DIR as holding results no matrix started.  So
+ * start.inflight says a start is under way (the next one removes what it
+ * made), and the digests go last, whole (a temporary file renamed): with
+ * them, DIR is a matrix's. */
 gboolean ab_matrix_dir_start(const struct ab_matrix_dir *d, const char *text, size_t len, const char *digest,
 			     GPtrArray *profiles, GError **error)
 {
@@ -396,20 +440,168 @@ gboolean ab_matrix_dir_start(const struct ab_matrix_dir *d, const char *text, si
 		const struct ab_matrix_profile *p = g_ptr_array_index(profiles, i);
 		g_string_append_printf(lines, "%s  %s\n", p->sha256, p->copy);
 	}
-	if (!write_new(d, AB_MATRIX_COPY, text, len, error))
+	if (!ab_replace_file_at("the start under way", d->fd, d->path, AB_MATRIX_STARTING, "", 0, error))
 		return FALSE;
-	if (profiles && profiles->len && !write_profiles(d, profiles, error)) {
+	gboolean ok = write_new(d, AB_MATRIX_COPY, text, len, error);
+	gboolean copies = ok && profiles && profiles->len;
+	if (copies && !write_profiles(d, profiles, error)) {
 		unlinkat(d->fd, AB_MATRIX_COPY, 0);
-		return FALSE;
+		ok = FALSE;
 	}
-	if (!write_new(d, AB_MATRIX_DIGEST, lines->str, lines->len, error)) {
-		if (profiles && profiles->len)
+	if (ok && !ab_replace_file_at("the digests", d->fd, d->path, AB_MATRIX_DIGEST, lines->str, lines->len, error)) {
+		if (copies)
 			remove_profiles(d, profiles);
 		unlinkat(d->fd, AB_MATRIX_COPY, 0);
+		ok = FALSE;
+	}
+	unlinkat(d->fd, AB_MATRIX_STARTING, 0);
+	fsync(d->fd);
+	return ok;
+}
+
+/* A regular file of ours in DIR removed; FALSE (and nothing done) when
+ * the name is something else. */
+static gboolean remove_own_file(int dir_fd, const char *name)
+{
+	struct stat st;
+	if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return errno == ENOENT;
+	return S_ISREG(st.st_mode) && st.st_uid == geteuid() && unlinkat(dir_fd, name, 0) == 0;
+}
+
+/* What a start cut short made: the copy of the matrix file and the
+ * profiles' directory, with the regular files of ours in it. */
+static gboolean remove_started(const struct ab_matrix_dir *d, GError **error)
+{
+	gboolean ok = remove_own_file(d->fd, AB_MATRIX_COPY);
+	int pfd = openat(d->fd, AB_MATRIX_PROFILES, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (pfd >= 0 && fstat(pfd, &st) == 0 && st.st_uid == geteuid()) {
+		DIR *dir = fdopendir(pfd);
+		if (dir) {
+			for (struct dirent *e; (e = readdir(dir));)
+				if (!g_str_equal(e->d_name, ".") && !g_str_equal(e->d_name, ".."))
+					ok = remove_own_file(dirfd(dir), e->d_name) && ok;
+			closedir(dir);
+		} else {
+			close(pfd);
+		}
+		ok = unlinkat(d->fd, AB_MATRIX_PROFILES, AT_REMOVEDIR) == 0 && ok;
+	} else if (pfd >= 0 || errno != ENOENT) {
+		if (pfd >= 0)
+			close(pfd);
+		ok = FALSE;
+	}
+	if (!ok)
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+			    "cannot remove what a start of the matrix cut short made in '%s' (%s, %s/): something there "
+			    "is not ours; look, then remove %s", d->path, AB_MATRIX_COPY, AB_MATRIX_PROFILES,
+			    AB_MATRIX_STARTING);
+	return ok;
+}
+
+/* The temporary files a kill left (".NAME.XXXXXX", replace-file.c's). */
+static void remove_temporaries(const struct ab_matrix_dir *d)
+{
+	static const char *const names[] = { AB_MATRIX_DIGEST, AB_MATRIX_RESULTS_CSV, AB_MATRIX_VISIT,
+					     AB_MATRIX_STARTING, AB_MATRIX_FRESHING };
+	int fd = dup(d->fd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	rewinddir(dir);
+	for (struct dirent *e; (e = readdir(dir));) {
+		const char *n = e->d_name;
+		for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+			size_t len = strlen(names[i]);
+			if (n[0] == '.' && strncmp(n + 1, names[i], len) == 0 && n[len + 1] == '.' &&
+			    strlen(n + len + 2) == 6 && strspn(n + len + 2, "0123456789abcdef") == 6)
+				remove_own_file(d->fd, n);
+		}
+	}
+	closedir(dir);
+}
+
+gboolean ab_matrix_dir_recover(const struct ab_matrix_dir *d, GString *said, GError **error)
+{
+	remove_temporaries(d);
+	g_autofree char *stamp = NULL;
+	size_t len;
+	if (!ab_matrix_dir_read(d, AB_MATRIX_FRESHING, &stamp, &len, error))
+		return FALSE;
+	if (stamp) {
+		g_strchomp(stamp);
+		if (!valid_stamp(stamp)) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "'%s/%s' is not the stamp of a --fresh (old-YYYYmmddTHHMMSS): look, then remove it",
+				    d->path, AB_MATRIX_FRESHING);
+			return FALSE;
+		}
+		if (!move_to_stamp(d, stamp, error))
+			return FALSE;
+		unlinkat(d->fd, AB_MATRIX_FRESHING, 0);
+		fsync(d->fd);
+		g_string_append_printf(said, "a --fresh in '%s' was cut short (killed?): the rest of its files are "
+				       "moved aside now (NAME.%s)\n", d->path, stamp);
+	}
+	struct stat st;
+	if (fstatat(d->fd, AB_MATRIX_STARTING, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return TRUE;
+	/* With its digests the start was over; without, what it made goes. */
+	if (fstatat(d->fd, AB_MATRIX_DIGEST, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+		if (!remove_started(d, error))
+			return FALSE;
+		g_string_append_printf(said, "a start of the matrix in '%s' was cut short (killed?): what it had made "
+				       "is removed, and it starts again\n", d->path);
+	}
+	if (!remove_own_file(d->fd, AB_MATRIX_STARTING)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing '%s/%s': not a regular file of ours", d->path,
+			    AB_MATRIX_STARTING);
 		return FALSE;
 	}
 	fsync(d->fd);
 	return TRUE;
+}
+
+gboolean ab_matrix_dir_hold_profiles(struct ab_matrix_dir *d, GError **error)
+{
+	if (d->profiles_fd >= 0)
+		close(d->profiles_fd);
+	d->profiles_fd = openat(d->fd, AB_MATRIX_PROFILES, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (d->profiles_fd < 0) {
+		int e = errno;
+		struct stat st;
+		if (e == ENOENT)
+			return TRUE;
+		if ((e == ELOOP || e == ENOTDIR) && fstatat(d->fd, AB_MATRIX_PROFILES, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+				    "refusing '%s/%s': %s, not the directory the matrix made (remove it)", d->path,
+				    AB_MATRIX_PROFILES, S_ISLNK(st.st_mode) ? "a symbolic link" : "not a directory");
+		else
+			ab_set_error_errno(error, AB_ERROR_USAGE, e, "cannot open '%s/%s'", d->path, AB_MATRIX_PROFILES);
+		return FALSE;
+	}
+	struct stat st;
+	if (fstat(d->profiles_fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+			    "refusing '%s/%s': another user may write to it (uid %u, mode %04o), not the directory the "
+			    "matrix made", d->path, AB_MATRIX_PROFILES, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		close(d->profiles_fd);
+		d->profiles_fd = -1;
+		return FALSE;
+	}
+	return TRUE;
+}
+
+char *ab_matrix_dir_profile_path(const struct ab_matrix_dir *d, const char *copy)
+{
+	if (d->profiles_fd < 0)
+		return NULL;
+	g_autofree char *base = g_path_get_basename(copy);
+	return g_strdup_printf("/proc/self/fd/%d/%s", d->profiles_fd, base);
 }
 
 gboolean ab_matrix_dir_profile_changed(const struct ab_matrix_dir *d, GPtrArray *profiles,
@@ -436,10 +628,15 @@ gboolean ab_matrix_dir_profile_changed(const struct ab_matrix_dir *d, GPtrArray 
 			break;
 		}
 		/* The copy is what the visits of a profile file run: one
-		 * edited in DIR (for the original) is a change too. */
-		g_autofree char *copy = NULL;
-		size_t copy_len;
-		if (!ab_matrix_dir_read(d, p->copy, &copy, &copy_len, error))
+		 * edited in DIR (for the original) is a change too.  It is
+		 * read from the directory held, as the visits will. */
+		g_autofree char *copy = NULL, *base = g_path_get_basename(p->copy);
+		size_t copy_len = 0;
+		struct ab_matrix_dir sub = { .path = g_build_filename(d->path, AB_MATRIX_PROFILES, NULL),
+					     .fd = d->profiles_fd };
+		gboolean ok = sub.fd < 0 || ab_matrix_dir_read(&sub, base, &copy, &copy_len, error);
+		g_free(sub.path);
+		if (!ok)
 			return FALSE;
 		if (!copy || copy_len != p->len || memcmp(copy, p->text, copy_len) != 0) {
 			*changed = p;
@@ -449,10 +646,23 @@ gboolean ab_matrix_dir_profile_changed(const struct ab_matrix_dir *d, GPtrArray 
 	return TRUE;
 }
 
-/* A crash between write and fsync may leave a last line without its end:
- * appending after it would glue two runs into one unreadable line. */
-static gboolean trim_torn(const struct ab_matrix_dir *d, const char *name, int fd, gboolean *trimmed,
-			  GError **error)
+/* Is text one whole JSON object?  A line cut anywhere before its end is
+ * not: only its last byte closes the object it opens. */
+static gboolean whole_json_object(const char *text, size_t len)
+{
+	g_autoptr(JsonParser) parser = json_parser_new();
+	if (len > G_MAXSSIZE || !json_parser_load_from_data(parser, text, (gssize)len, NULL))
+		return FALSE;
+	JsonNode *root = json_parser_get_root(parser);
+	return root && JSON_NODE_HOLDS_OBJECT(root);
+}
+
+/* A last line without its newline: a kill or a full disk mid-write left
+ * part of a run (cut off: appending after it would glue two runs into one
+ * unreadable line), or a run whole but for its newline (kept, the newline
+ * added: cutting it lost a run that had been recorded). */
+static gboolean mend_last_line(const struct ab_matrix_dir *d, const char *name, int fd,
+			       struct ab_matrix_mend *mend, GError **error)
 {
 	struct stat st;
 	char last;
@@ -463,28 +673,34 @@ static gboolean trim_torn(const struct ab_matrix_dir *d, const char *name, int f
 	if (lseek(fd, 0, SEEK_SET) != 0 || !read_fd(d, name, fd, &text, &len, error))
 		return FALSE;
 	const char *nl = memrchr(text, '\n', len);
-	off_t keep = nl ? nl - text + 1 : 0;
-	if (ftruncate(fd, keep) != 0) {
+	size_t keep = nl ? (size_t)(nl - text) + 1 : 0;
+	if (whole_json_object(text + keep, len - keep)) {
+		if (!write_all(d, name, fd, "\n", 1, error))
+			return FALSE;
+		mend->newline_added = TRUE;
+		return TRUE;
+	}
+	if (ftruncate(fd, (off_t)keep) != 0 || fsync(fd) != 0) {
 		ab_set_error_errno(error, AB_ERROR_OUTPUT, errno, "cannot cut the torn last line of '%s/%s'", d->path,
 				   name);
 		return FALSE;
 	}
-	*trimmed = TRUE;
+	mend->cut_bytes = len - keep;
 	return TRUE;
 }
 
-/* results.csv needs no trimming: ab_matrix_dir_sync_csv() makes it anew
+/* results.csv needs no mending: ab_matrix_dir_sync_csv() makes it anew
  * from results.jsonl whenever it is anything else. */
-gboolean ab_matrix_dir_open_results(struct ab_matrix_dir *d, gboolean *trimmed, GError **error)
+gboolean ab_matrix_dir_open_results(struct ab_matrix_dir *d, struct ab_matrix_mend *mend, GError **error)
 {
-	*trimmed = FALSE;
+	*mend = (struct ab_matrix_mend){ 0 };
 	d->json_fd = open_own(d, AB_MATRIX_RESULTS_JSON, O_RDWR | O_APPEND | O_CREAT, error);
 	if (d->json_fd < 0)
 		return FALSE;
 	d->csv_fd = open_own(d, AB_MATRIX_RESULTS_CSV, O_RDWR | O_APPEND | O_CREAT, error);
 	if (d->csv_fd < 0)
 		return FALSE;
-	return trim_torn(d, AB_MATRIX_RESULTS_JSON, d->json_fd, trimmed, error);
+	return mend_last_line(d, AB_MATRIX_RESULTS_JSON, d->json_fd, mend, error);
 }
 
 static unsigned count_lines(const char *text, size_t len)
@@ -556,6 +772,14 @@ void ab_matrix_dir_clear_visit(const struct ab_matrix_dir *d)
 
 gboolean ab_matrix_dir_append(const struct ab_matrix_dir *d, int fd, const char *text, GError **error)
 {
-	return write_all(d, fd == d->json_fd ? AB_MATRIX_RESULTS_JSON : AB_MATRIX_RESULTS_CSV, fd, text, strlen(text),
-			 error);
+	/* A line the disk took part of is cut off at once: the file stays
+	 * whole lines, whatever the next start finds. */
+	struct stat st;
+	gboolean known = fstat(fd, &st) == 0;
+	if (write_all(d, fd == d->json_fd ? AB_MATRIX_RESULTS_JSON : AB_MATRIX_RESULTS_CSV, fd, text, strlen(text),
+		      error))
+		return TRUE;
+	if (known && ftruncate(fd, st.st_size) == 0)
+		fsync(fd);
+	return FALSE;
 }

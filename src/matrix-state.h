@@ -9,8 +9,9 @@
  * of each workload profile its cells run, DIR/matrix.sha256 their digests
  * (sha256sum's format), DIR/results.jsonl one JSON run per visit (the
  * record), DIR/results.csv the bonnie++ lines of those runs (derived from
- * it), DIR/visit.inflight the run id of the visit in flight.  Nothing else
- * in DIR is touched.
+ * it), DIR/visit.inflight the run id of the visit in flight,
+ * DIR/start.inflight and DIR/fresh.inflight a start and a --fresh under
+ * way.  Nothing else in DIR is touched.
  */
 
 #include <glib.h>
@@ -23,6 +24,8 @@
 #define AB_MATRIX_COPY "matrix.ini"
 #define AB_MATRIX_DIGEST "matrix.sha256"
 #define AB_MATRIX_VISIT "visit.inflight"
+#define AB_MATRIX_STARTING "start.inflight"
+#define AB_MATRIX_FRESHING "fresh.inflight"
 
 /* --- pure parts --- */
 
@@ -42,8 +45,9 @@ char *ab_matrix_digest_parse(const char *text);
  * by ab_matrix_visit_key().  A failed visit (only runs with a failure)
  * counts unless retry_failed; one that also ran (a later --retry-failed)
  * counts as run.  *failed (may be NULL) gets how many visits only failed.
- * The runs read go to runs (may be NULL); lines that could not be read to
- * problems (may be NULL), as ab_report_read_text(). */
+ * The runs read go to runs (may be NULL), each once (a line read again,
+ * the same run id, repeat and cell, is one more problem); lines that could
+ * not be read to problems (may be NULL), as ab_report_read_text(). */
 GHashTable *ab_matrix_done_read(const char *name, const char *text, size_t len, gboolean retry_failed,
 				struct ab_run_set *runs, GPtrArray *problems, unsigned *failed);
 char *ab_matrix_visit_key(const char *label, unsigned repeat);
@@ -64,12 +68,14 @@ struct ab_matrix_dir {
 	int fd;        /* DIR, held open: all that follows is relative to it */
 	int json_fd;   /* results.jsonl and results.csv, appended to; -1 until opened */
 	int csv_fd;
+	int profiles_fd; /* matrix.workloads/, held by ab_matrix_dir_hold_profiles(); else -1 */
 };
 
 void ab_matrix_dir_init(struct ab_matrix_dir *d);
 void ab_matrix_dir_clear(struct ab_matrix_dir *d);
 /* Opens DIR, making it (mode 0755) when create and it is missing.  A
- * symbolic link, not a directory, or one another user owns is refused
+ * symbolic link, not a directory, one another user owns, or one others
+ * may rename in (group or others may write, not sticky) is refused
  * (AB_ERROR_UNSAFE); so is one another matrix holds (an flock on DIR, held
  * until ab_matrix_dir_clear). */
 gboolean ab_matrix_dir_open(struct ab_matrix_dir *d, const char *path, gboolean create, GError **error);
@@ -80,22 +86,49 @@ gboolean ab_matrix_dir_read(const struct ab_matrix_dir *d, const char *name, cha
 /* The state of DIR for a matrix file of this digest. */
 gboolean ab_matrix_dir_check(const struct ab_matrix_dir *d, const char *digest, enum ab_matrix_dir_state *state,
 			     GError **error);
-/* --fresh: the matrix's own files moved aside, to NAME.old-STAMP. */
+/* What a matrix killed while it set DIR up left, made right before
+ * anything else looks at DIR: the temporary files of replace-file.c taken
+ * away; a --fresh cut short (fresh.inflight: its stamp) finished; a start
+ * cut short before its digests (start.inflight) undone.  What was done is
+ * said in said, a line each. */
+gboolean ab_matrix_dir_recover(const struct ab_matrix_dir *d, GString *said, GError **error);
+/* --fresh: the matrix's own files moved aside, to NAME.old-STAMP, with the
+ * stamp in fresh.inflight until they all are. */
 gboolean ab_matrix_dir_move_aside(const struct ab_matrix_dir *d, GError **error);
-/* A new DIR: the copies of the matrix file and of the profiles (struct
- * ab_matrix_profile *, may be NULL), then their digests, written; all or
- * none. */
+/* A new DIR: start.inflight, the copies of the matrix file and of the
+ * profiles (struct ab_matrix_profile *, may be NULL), then their digests,
+ * written whole; all or none, and a kill at any point is undone by
+ * ab_matrix_dir_recover(). */
 gboolean ab_matrix_dir_start(const struct ab_matrix_dir *d, const char *text, size_t len, const char *digest,
 			     GPtrArray *profiles, GError **error);
+/* DIR/matrix.workloads held open (d->profiles_fd; -1 when there is none),
+ * as the directory of ours it must be: a symbolic link (another user who
+ * may write in DIR could plant one, and the visits would run the profiles
+ * it points to) or anything else is refused, AB_ERROR_UNSAFE.  The copies
+ * are read, and run, through it. */
+gboolean ab_matrix_dir_hold_profiles(struct ab_matrix_dir *d, GError **error);
+/* The name of a profile's copy ("matrix.workloads/w.ini") through the held
+ * directory: "/proc/self/fd/N/w.ini", which no change of DIR's names can
+ * lead elsewhere; NULL when none is held. */
+char *ab_matrix_dir_profile_path(const struct ab_matrix_dir *d, const char *copy);
 /* *changed: the first of the profiles whose digest is not the one DIR's
  * matrix.sha256 holds for its copy (or that it does not list), or whose
- * copy in DIR is not its text (then *copy_changed); else NULL. */
+ * copy in the held matrix.workloads is not its text (then *copy_changed);
+ * else NULL. */
 gboolean ab_matrix_dir_profile_changed(const struct ab_matrix_dir *d, GPtrArray *profiles,
 				       const struct ab_matrix_profile **changed, gboolean *copy_changed,
 				       GError **error);
-/* Opens the results files for appending; a last line of results.jsonl
- * that a crash left without its newline is cut off first (*trimmed). */
-gboolean ab_matrix_dir_open_results(struct ab_matrix_dir *d, gboolean *trimmed, GError **error);
+/* What opening the results found at the end of results.jsonl: a last line
+ * without its newline that is a whole JSON object (a run whole but for its
+ * newline: kept, the newline added), or part of one (a kill or a full disk
+ * mid-write: cut off, cut_bytes long). */
+struct ab_matrix_mend {
+	gboolean newline_added;
+	size_t cut_bytes;
+};
+/* Opens the results files for appending, results.jsonl's last line mended
+ * first (*mend says how). */
+gboolean ab_matrix_dir_open_results(struct ab_matrix_dir *d, struct ab_matrix_mend *mend, GError **error);
 /* results.csv made exactly `want` (ab_matrix_csv_text() of results.jsonl's
  * runs): when it is anything else it is replaced whole (a temporary file,
  * fsync, rename) and reopened for appending, and *old_lines says how many

@@ -8,7 +8,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -37,6 +39,23 @@ gboolean ab_outfile_names_descriptor(const char *path)
 		if (g_str_has_prefix(path, dirs[i]) && digits(path + strlen(dirs[i])))
 			return TRUE;
 	return FALSE;
+}
+
+unsigned ab_outfile_closed_std;
+
+/* The descriptor a name of one's own descriptors names, or -1. */
+static int named_descriptor(const char *path)
+{
+	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+	if (g_str_equal(path, "/dev/stdout"))
+		return 1;
+	if (g_str_equal(path, "/dev/stderr"))
+		return 2;
+	for (size_t i = 0; i < G_N_ELEMENTS(dirs); i++)
+		if (g_str_has_prefix(path, dirs[i]) && digits(path + strlen(dirs[i])) &&
+		    strlen(path + strlen(dirs[i])) < 9)
+			return atoi(path + strlen(dirs[i]));
+	return -1;
 }
 
 static gboolean refuse_symlink(const struct ab_outfile *o, GError **error)
@@ -80,6 +99,14 @@ static gboolean check(const struct ab_outfile *o, gboolean under_u, char **id, G
 	}
 	/* A descriptor's name is a link by design: what it leads to counts. */
 	gboolean descriptor = ab_outfile_names_descriptor(o->path);
+	int fd = descriptor ? named_descriptor(o->path) : -1;
+	if (fd >= 0 && fd <= 2 && (ab_outfile_closed_std & (1u << fd))) {
+		static const char *const names[] = { "standard input", "standard output", "standard error" };
+		g_set_error(error, AB_ERROR, AB_ERROR_OUTPUT,
+			    "refusing %s '%s': %s was closed when arraybench started (the results would be lost)",
+			    o->option, o->path, names[fd]);
+		return FALSE;
+	}
 	struct stat st;
 	gboolean exists = (descriptor ? stat(o->path, &st) : lstat(o->path, &st)) == 0;
 	if (exists && S_ISLNK(st.st_mode))
@@ -173,4 +200,61 @@ void ab_outfiles_close(struct ab_outfile *outs, size_t n)
 			fclose(outs[i].f);
 		outs[i].f = NULL;
 	}
+}
+
+/* 10 ms apart: 5 s, a thousand times what an append of ours takes. */
+#define AB_OUTFILE_LOCK_TRIES 500
+
+static gboolean write_whole(int fd, const char *text, size_t len)
+{
+	for (size_t done = 0; done < len;) {
+		ssize_t n = write(fd, text + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = ENOSPC;
+			return FALSE;
+		}
+		done += (size_t)n;
+	}
+	return TRUE;
+}
+
+gboolean ab_outfile_append(FILE *f, const char *text)
+{
+	int fd = fileno(f);
+	struct stat st;
+	if (fflush(f) != 0 || fstat(fd, &st) != 0)
+		return FALSE;
+	if (!S_ISREG(st.st_mode)) {
+		errno = 0;
+		return fputs(text, f) >= 0 && fflush(f) == 0 && !ferror(f);
+	}
+	/* Another arraybench appending meanwhile waits: the length taken
+	 * below is then still where our text begins.  Any reader of the
+	 * file may hold a lock, so only for a while: then (or on a file
+	 * system without locks) the run is appended unlocked, as it was. */
+	gboolean locked = FALSE;
+	for (int tries = 0; tries < AB_OUTFILE_LOCK_TRIES && !locked; tries++) {
+		locked = flock(fd, LOCK_EX | LOCK_NB) == 0;
+		if (!locked && errno != EWOULDBLOCK && errno != EINTR)
+			break;
+		if (!locked)
+			g_usleep(10 * 1000);
+	}
+	gboolean ok = fstat(fd, &st) == 0;
+	off_t before = st.st_size;
+	if (ok && !write_whole(fd, text, strlen(text))) {
+		int e = errno;
+		if (ftruncate(fd, before) != 0)
+			e = e ? e : errno;
+		errno = e;
+		ok = FALSE;
+	}
+	int e = errno;
+	if (locked)
+		flock(fd, LOCK_UN);
+	errno = e;
+	return ok;
 }

@@ -32,7 +32,24 @@ struct ab_outfile {
  * also be one no other user can change the way to.
  */
 gboolean ab_outfiles_open(struct ab_outfile *outs, size_t n, gboolean under_u, GError **error);
+/* The standard descriptors (bit 1 << fd of 0, 1 and 2) that were closed
+ * when arraybench started: main() holds /dev/null in their place, so an
+ * output naming one (--json /dev/stdout with ">&-") would take the run
+ * without a word.  ab_outfiles_open() refuses it (AB_ERROR_OUTPUT). */
+extern unsigned ab_outfile_closed_std;
 void ab_outfiles_close(struct ab_outfile *outs, size_t n);
+
+/*
+ * Appends text whole to an output ab_outfiles_open() opened, flushed.  A
+ * regular file gets it in one write(2) at a time under an flock (two runs
+ * appending to one --json file neither interleave their lines nor cut each
+ * other's; a lock someone else holds is waited for 5 s at most, then the
+ * run goes in unlocked), and when it cannot take all of it (a full disk) it is cut back
+ * to its length before: a torn line would spoil the file for report and
+ * glue the next run's line to it.  A pipe or device gets it through its
+ * stream.  FALSE with errno set when it failed.
+ */
+gboolean ab_outfile_append(FILE *f, const char *text);
 
 /* Does path name one of the caller's own open descriptors (/dev/stdout,
  * /dev/stderr, /dev/fd/N, /proc/self/fd/N), symbolic links the system

@@ -214,12 +214,42 @@ static char *run_key(const struct ab_run *run, const char *text)
 			       run->cell ? 'c' : '-', strlen(cell), cell);
 }
 
-gboolean ab_run_set_add_once(struct ab_run_set *set, struct ab_run *run, const char *text)
+/* The value of a "line" key a run with a run id holds for its own line
+ * (the others point at the run read from that line). */
+static char own_line_mark;
+
+gboolean ab_run_set_add_once(struct ab_run_set *set, struct ab_run *run, const char *text, const char *own_line)
 {
-	if (set->keys && !g_hash_table_add(set->keys, run_key(run, text))) {
+	if (!set->keys) {
+		g_ptr_array_add(set->runs, run);
+		return TRUE;
+	}
+	char *key = run_key(run, text);
+	if (g_hash_table_contains(set->keys, key)) {
+		g_free(key);
 		ab_run_free(run);
 		set->dropped++;
 		return FALSE;
+	}
+	/* A line without a run id read before may be this run's own (its
+	 * CSV line); the run with the id tells more (its cell, its
+	 * conditions), so it is the one kept, where the line was. */
+	g_hash_table_insert(set->keys, key, run->run_id ? NULL : run);
+	if (run->run_id && own_line) {
+		char *line_key = g_strdup_printf("line %s", own_line);
+		struct ab_run *line_run = g_hash_table_lookup(set->keys, line_key);
+		guint at;
+		if (line_run && line_run != (void *)&own_line_mark && g_ptr_array_find(set->runs, line_run, &at)) {
+			ab_run_free(set->runs->pdata[at]);
+			set->runs->pdata[at] = run;
+			set->dropped++;
+			g_hash_table_insert(set->keys, line_key, &own_line_mark);
+			return TRUE;
+		}
+		if (!line_run)
+			g_hash_table_insert(set->keys, line_key, &own_line_mark);
+		else
+			g_free(line_key);
 	}
 	g_ptr_array_add(set->runs, run);
 	return TRUE;

@@ -273,8 +273,11 @@ void ab_run_set_init_once(struct ab_run_set *set);
  * and FALSE returned.  A run is known by its run id, repeat and cell (the
  * repeats of one run share its id, and a copy relabelled into another cell
  * is another run); one without a run id (a CSV line) by text, the line it
- * was read from. */
-gboolean ab_run_set_add_once(struct ab_run_set *set, struct ab_run *run, const char *text);
+ * was read from.  own_line (may be NULL) is the line without a run id
+ * that a run with one also answers to (its CSV line): such a line read
+ * before or after it is that run, dropped and counted (one read before is
+ * replaced by run, in its place: the run id, cell and conditions stay). */
+gboolean ab_run_set_add_once(struct ab_run_set *set, struct ab_run *run, const char *text, const char *own_line);
 void ab_run_set_clear(struct ab_run_set *set);
 
 #endif

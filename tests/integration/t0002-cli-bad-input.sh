@@ -3,7 +3,7 @@
 # Bad input: one line naming the bad value, exit status 1 (3 for missing
 # resources, 2 for a phase that failed), nothing left behind.
 . "$(dirname "$0")/lib.sh"
-plan 53
+plan 69
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 
@@ -69,4 +69,25 @@ fi
 "$AB" matrix "$T/long.ini" --dry-run >/dev/null 2>"$T/long.err"
 is "$? $(wc -l <"$T/long.err") $(($(wc -c <"$T/long.err") < 4300))" "1 1 1" "a 900 KB bad value: exit 1, one line under 4300 bytes"
 grep -q '\.\.\. ([0-9]* more bytes)$' "$T/long.err"; ok $? "... saying how much was cut"
+# The matrix's own numbers: decimal only (strtod took 0x10 as 16 %).
+printf '[matrix]\nloop = 1:64m\nfs = ext4\nrepeats = 1\noptions = -s 8m -n 0 -f --phases block-write -r 0 --cache none\n' >"$T/m.ini"
+for v in 0x10 1e1 " 5" "5 " +5 "5%%" 1e-300; do
+	"$AB" matrix --dry-run --repeat-until "$v" "$T/m.ini" >/dev/null 2>"$T/err"
+	is "$? $(cat "$T/err")" "1 arraybench: error: invalid --repeat-until '$v': a coefficient of variation in percent, above 0 and at most 100 (5 or 5%)" \
+		"matrix --repeat-until '$v': exit 1, one line naming it"
+done
+"$AB" matrix --dry-run --repeat-until 2.5% "$T/m.ini" >/dev/null 2>"$T/err"; ok $? "--repeat-until 2.5% is one"
+for v in 0x3 " 3" +3 99999999999999999999; do
+	"$AB" matrix --dry-run --repeat-until 5 --max-repeats "$v" "$T/m.ini" >/dev/null 2>"$T/err"
+	is "$? $(cat "$T/err")" "1 arraybench: error: invalid --max-repeats '$v': a whole number from 1 to 1000" \
+		"matrix --max-repeats '$v': exit 1, one line naming it"
+done
+# Standard output closed (>&-): what a command prints there is lost, so it
+# exits 5 (list, --version and every --help exited 0).
+for args in "list" "--version" "run --help" "report --help"; do
+	# shellcheck disable=SC2086 # the words of args
+	"$AB" $args >&- 2>"$T/err"
+	is "$? $(cat "$T/err")" "5 arraybench: error: cannot write to standard output: it was closed" \
+		"arraybench $args with standard output closed: exit 5, one line"
+done
 dir_is_empty "$d"; ok $? "nothing is left in DIR"

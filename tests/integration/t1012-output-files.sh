@@ -8,9 +8,10 @@
 # outputs that are one file (one name however spelled, a hard link, one
 # pipe) are refused before either is made.  report reads a run given twice
 # (one file twice, one line twice in a file, a CSV line twice) once, with
-# one warning: a file holding one run twice compares as n=1.
+# one warning: a file holding one run twice compares as n=1, and the CSV
+# line of a JSON run read (run --json J --csv C) is that run.
 . "$(dirname "$0")/lib.sh"
-plan 34
+plan 44
 cd "$T" || exit 1
 export ARRAYBENCH_STATE_DIR=$T/state
 mkdir d
@@ -45,6 +46,13 @@ is "$? $(grep -c '^1\.98,' so.out) $(grep -c '^{"format":"arraybench-run"' so.ou
 	"--json /dev/stdout: the JSON line on standard output, after the CSV line"
 "$AB" run "${quick[@]}" --json /dev/fd/3 3>fd3.json >/dev/null 2>err
 is "$? $(grep -c '^{"format":"arraybench-run"' fd3.json)" "0 1" "--json /dev/fd/3: the JSON line in what descriptor 3 is"
+# ... unless that descriptor was closed: main() holds /dev/null there, and
+# the run went to it without a word (exit 0).  Refused before the run.
+"$AB" run "${quick[@]}" --json /dev/stdout >&- 2>err
+is "$? $(cat err)" "5 arraybench: error: refusing --json '/dev/stdout': standard output was closed when arraybench started (the results would be lost)" \
+	"--json /dev/stdout with standard output closed: exit 5, one line"
+"$AB" run "${quick[@]}" --csv /dev/fd/0 --json /proc/self/fd/1 <&- >/dev/null 2>err
+is "$? $(grep -c "refusing --csv '/dev/fd/0': standard input was closed" err)" "5 1" "--csv /dev/fd/0 with standard input closed: the same"
 "$AB" report --html /dev/stdout "$top/tests/fixtures/arraybench-run.json" >/dev/null 2>err
 is "$? $(grep -c "invalid --html '/dev/stdout': the page goes to a regular file" err)" "1 1" \
 	"report --html /dev/stdout: exit 1, the page goes to a regular file"
@@ -66,6 +74,32 @@ is "${PIPESTATUS[0]} $(cat err)" "1 arraybench: error: refusing --json '/dev/fd/
 	"one pipe by two names: refused as well"
 dir_is_empty d; ok $? "and nothing is left in DIR"
 
+# An append the disk takes part of (a file size limit here, SIGXFSZ
+# ignored: a full disk alike) cuts the file back: no torn line.
+"$AB" run "${quick[@]}" --json cut.json --csv cut.csv >/dev/null 2>&1
+size=$(stat -c %s cut.json)
+(trap '' XFSZ; ulimit -f $((size / 1024 + 4)); exec "$AB" run "${quick[@]}" --json cut.json) >/dev/null 2>cut.err
+is "$? $(stat -c %s cut.json) $(grep -c "^arraybench: error: cannot write the results to 'cut.json': File too large; they are whole in 'standard output'$" cut.err)" \
+	"5 $size 1" "a --json append cut short: exit 5, the file cut back to its whole line, one message"
+"$AB" run "${quick[@]}" --json cut.json >/dev/null 2>&1
+"$AB" report cut.json >/dev/null 2>cut2.err
+is "$? $(wc -l <cut.json) $(wc -c <cut2.err)" "0 2 0" "the next run's line follows it: report reads both, no warning"
+
+# The append's lock: any reader of the file may hold one, so it is waited
+# for a while (5 s), not for ever.
+: >locked.json
+python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1])
+fcntl.flock(f, fcntl.LOCK_EX)
+print("locked", flush=True)
+time.sleep(120)' locked.json >holder.out & holder=$!
+cleanup_add "kill $holder"
+for i in $(seq 300); do [ -s holder.out ] && break; sleep 0.1; done # (waits for a state: the lock held)
+start=$SECONDS
+"$AB" run "${quick[@]}" --json locked.json >/dev/null 2>&1
+is "$? $(wc -l <locked.json) $((SECONDS - start < 60))" "0 1 1" "a lock another process holds on --json: the run goes in after a while, not never"
+kill $holder
+
 # One run read twice counts once.  Two repeats share a run id and stay two.
 "$AB" run -d d -s 8m -r 0 -f -n 0 --seeks 2000 --cache none -x 2 --json r.json --csv r.csv -q >/dev/null 2>err
 is "$? $(wc -l <r.json) $(wc -l <r.csv)" "0 2 2" "a run of 2 repeats wrote 2 JSON and 2 CSV lines"
@@ -78,7 +112,7 @@ head -1 r.json >one.json; head -1 r.json >>one.json
 is "$? $(head -1 one.txt | cut -d';' -f1)" "0 comparison of 1 group (1 run)" "a file holding one run twice compares one run"
 "$AB" report --compare --format csv one.json >one.csv 2>/dev/null
 is "$(n_of one.csv)" "1 1" "... n=1 for block-write and seeks (was 2, CV 0.0)"
-is "$(cat one.err)" "arraybench: warning: 1 run read again was dropped: each run counts once (the first at 'one.json:2'; a run is known by its run id, repeat and cell, a line without a run id by its text)" \
+is "$(cat one.err)" "arraybench: warning: 1 run read again was dropped: each run counts once (the first at 'one.json:2'; a run is known by its run id, repeat and cell, a line without a run id by its text, a JSON run's CSV line as that run)" \
 	"... and one warning says so"
 "$AB" report --compare --format csv r.json r.json >rr.csv 2>rr.err
 is "$(n_of rr.csv) $(grep -c 'warning' rr.err) $(grep -c '2 runs read again were dropped' rr.err)" "2 2 1 1" \
@@ -86,6 +120,20 @@ is "$(n_of rr.csv) $(grep -c 'warning' rr.err) $(grep -c '2 runs read again were
 "$AB" report --compare r.csv r.csv >cc.txt 2>cc.err
 is "$(head -1 cc.txt | cut -d';' -f1) $(grep -c '2 runs read again were dropped' cc.err)" "comparison of 1 group (2 runs) 1" \
 	"CSV lines (no run id) are known by their text: the same file twice is 2 runs, not 4"
+# run --json J --csv C wrote one run twice: its CSV line is the JSON run's.
+runs_of() { # report --compare's CSV: the runs of block-write's group (n counts only the measured)
+	python3 -c 'import csv, sys
+print(" ".join(r["runs"] for r in csv.DictReader(open(sys.argv[1])) if r["column"] == "block-write"))' "$1"
+}
+"$AB" report --compare --format csv r.json r.csv >jc.csv 2>jc.err
+is "$(runs_of jc.csv) $(grep -c 'warning' jc.err) $(grep -c "2 runs read again were dropped: each run counts once (the first at 'r.csv:1'" jc.err)" \
+	"2 1 1" "report --compare J C of one run's --json and --csv: 2 runs (the two repeats, was 4), one warning"
+"$AB" report --compare --format csv r.json >j.csv 2>/dev/null
+"$AB" report --compare --format csv r.csv r.json >cj.csv 2>cj.err
+is "$(runs_of cj.csv) $(cut -d, -f11 cj.csv | sort -u | tr '\n' ' ')" "2 $(cut -d, -f11 j.csv | sort -u | tr '\n' ' ')" \
+	"report --compare C J: 2 runs too, grouped as the JSON runs are (they are kept)"
+"$AB" report --html jc.html r.csv r.json >/dev/null 2>jch.err
+is "$? $(grep -c '2 runs read again were dropped' jch.err)" "0 1" "--html over both: the same, one warning"
 "$AB" report --format json r.json r.json >plain.json 2>/dev/null
 is "$(wc -l <plain.json)" 2 "the plain formats print each run once"
 "$AB" report --html p.html one.json >/dev/null 2>h.err
@@ -122,7 +170,17 @@ if is_root && [ -e /dev/loop-control ]; then
 		ok $? "the matrix's $f as a symbolic link: exit 4, the file it points to untouched"
 		rm "M/$f" && mv saved "M/$f"
 	done
+	# A results directory others may rename in: they could swap the
+	# matrix's files (results.csv over results.jsonl) or take them away.
+	chmod 777 M
+	TMPDIR=$T/tmp "$AB" matrix -q -o M m.ini >/dev/null 2>m.err
+	is "$? $(cat m.err)" "4 arraybench: error: refusing results directory '$T/M': others may rename in it (mode 0777, not sticky): chmod go-w it, or give another -o DIR" \
+		"a results directory others may write to: exit 4, one line"
+	chmod 1777 M
+	TMPDIR=$T/tmp "$AB" matrix -q -o M m.ini >/dev/null 2>m.err
+	is "$?" 0 "sticky (as /tmp), it is taken: others cannot rename the matrix's files"
+	chmod 755 M
 	is "$(loops "$T/tmp/")$(mounts "$T/")" "" "nothing of the matrix is attached or mounted"
 else
-	for i in $(seq 7); do skip "raw and matrix need root and loop devices"; done
+	for i in $(seq 9); do skip "raw and matrix need root and loop devices"; done
 fi

@@ -7,10 +7,11 @@
 # full disk or a kill came between the two appends; a failed visit that
 # --retry-failed ran no longer counts; the profiles are part of what the
 # matrix is (copied, hashed, a changed one refused, the copy run); a resume
-# after kill -9 undoes the dead visit's target, and only it.  The checks
+# after kill -9 undoes the dead visit's target, and only it; the state
+# directory is checked before anything is made.  The checks
 # before the first visit need no root; the rest builds targets.
 . "$(dirname "$0")/lib.sh"
-plan 41
+plan 54
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
 
@@ -49,6 +50,28 @@ if is_root; then
 	done
 else
 	for i in 1 2 3 4; do skip "a matrix starts as root only"; done
+fi
+
+# --- The state directory (where the visits journal) is checked as run
+# checks it, before anything is made, --dry-run too: it passed, and the
+# first visit failed (exit 4) after DIR and its files were made.
+printf '[matrix]\nloop = 1:320m\nlevels = none\nfs = ext4\nrepeats = 1\noptions = -s 64m -n 1 -f -r 32 --cache fadvise\n' >"$T/ok.ini"
+mkdir "$T/open-state" && chmod 777 "$T/open-state"
+ln -s "$T/open-state" "$T/link-state"
+for s in "open-state group or others may write to it (mode 0777)" "link-state it is a symbolic link"; do
+	ARRAYBENCH_STATE_DIR=$T/${s%% *} "$AB" matrix --dry-run "$T/ok.ini" >"$T/st.out" 2>"$T/st.err"
+	is "$? $(wc -c <"$T/st.out") $(cat "$T/st.err")" "4 0 arraybench: error: refusing state directory '$T/${s%% *}': ${s#* }" \
+		"--dry-run with a state directory that ${s#* }: exit 4, one line, no plan"
+done
+if is_root; then
+	ARRAYBENCH_STATE_DIR=$T/open-state "$AB" matrix -o "$T/o-state" "$T/ok.ini" >/dev/null 2>&1
+	is "$? $(ls -d "$T/o-state" 2>/dev/null)" "4 " "a start with it: exit 4, no results directory made"
+	mkdir -m 700 "$T/their-state" && chown nobody "$T/their-state"
+	ARRAYBENCH_STATE_DIR=$T/their-state "$AB" matrix --dry-run "$T/ok.ini" >/dev/null 2>"$T/st.err"
+	is "$? $(grep -c "refusing state directory '$T/their-state': it belongs to uid" "$T/st.err")" "4 1" \
+		"one another user owns: exit 4 (--dry-run)"
+else
+	for i in 1 2; do skip "a matrix starts as root only; another user's directory needs root to make"; done
 fi
 
 # --- The rest builds targets: root and loop devices.
@@ -144,6 +167,94 @@ is "$? $(wc -l <"$T/rf/results.jsonl")" "0 2" "--retry-failed runs it again, and
 is $? 0 "the next resume exits 0: the visit ran" || sed 's/^/#   /' "$T/rf.err"
 ! grep -q -- '--retry-failed\|failed (their' "$T/rf.out" "$T/rf.err"; ok $? "and neither counts it as failed nor suggests --retry-failed"
 
+# --- A start or --fresh killed (kill -9) at any step of setting DIR up
+# leaves a DIR that the same command again takes: it got "holds results
+# no matrix started there" or "holds no SHA-256 digest" after a kill
+# between the copies and the digests.  The steps are the syscalls that
+# change DIR (strace -y names it), taken from one start's trace; each is a
+# kill point (strace kills on entry).  The rerun is killed in its turn as it
+# prints its first visit: it got past the setup.
+walk_setup() { # template-dir|"" args...: "steps bad" to $T/walk.res, a diag line per bad step
+	local tpl=$1 D=$T/wd; shift
+	local prep="rm -rf $D${tpl:+ && cp -a $tpl $D}"
+	eval "$prep"
+	strace -y -o "$T/walk.log" "$AB" matrix -o "$D" "$@" >"$T/walk.out" 2>/dev/null
+	local end n=0 steps=() line name bad=0 s st rst kept
+	end=$(grep -n '^write(1<.*"matrix: cell' "$T/walk.log" | head -1 | cut -d: -f1)
+	[ -n "$end" ] || { echo "0 0" >"$T/walk.res"; return; }
+	head -n $((end - 1)) "$T/walk.log" | grep -v '^---\|^+++' >"$T/walk.setup"
+	while IFS= read -r line; do
+		n=$((n + 1))
+		case $line in
+		*"$D"[\>/\"]*) ;;
+		*) continue ;;
+		esac
+		name=${line%%(*}
+		case $name in
+		openat) case $line in *O_CREAT*) ;; *) continue ;; esac ;;
+		write | pwrite64 | renameat | renameat2 | unlinkat | mkdirat | ftruncate | fchmod | linkat) ;;
+		*) continue ;;
+		esac
+		steps+=("$name:$(head -n $n "$T/walk.setup" | grep -c "^$name(")")
+	done <"$T/walk.setup"
+	for s in "${steps[@]}"; do
+		eval "$prep"
+		# (subshells, so that the shell's "Killed" goes nowhere)
+		(strace -o /dev/null -e trace="${s%%:*}" -e inject="${s%%:*}:signal=KILL:when=${s#*:}" \
+			"$AB" matrix -o "$D" "$@" >/dev/null 2>&1; exit $?) 2>/dev/null
+		st=$?
+		(strace -o /dev/null -P "$T/walk.out" -e trace=write -e inject=write:signal=KILL:when=1 \
+			"$AB" matrix -o "$D" "$@" >"$T/walk.out" 2>"$T/walk.err"; exit $?) 2>/dev/null
+		rst=$?
+		kept=yes
+		if [ -n "$tpl" ]; then
+			kept=no
+			for f in "$D"/results.jsonl.old-*; do cmp -s "$tpl/results.jsonl" "$f" && kept=yes; done
+		fi
+		if [ $st != 137 ] || [ $rst != 137 ] || grep -q 'error' "$T/walk.err" || [ $kept != yes ] ||
+			ls -A "$D" | grep -q '^\.' || ! (cd "$D" && sha256sum -c --quiet matrix.sha256 >/dev/null 2>&1); then
+			bad=$((bad + 1))
+			diag "killed at $s (exit $st): rerun exit $rst, old results kept: $kept; DIR: $(ls -A "$D" | tr '\n' ' ')$(tr '\n' ' ' <"$T/walk.err")"
+		fi
+	done
+	echo "${#steps[@]} $bad" >"$T/walk.res"
+}
+walk_setup "" "$T/m1.ini"; read -r steps bad <"$T/walk.res"
+[ "$steps" -ge 8 ] && [ "$bad" = 0 ]
+ok $? "a start killed at each of its $steps steps that change DIR: the same command again takes DIR ($bad refused or left a temporary file)"
+walk_setup "$T/rf" --fresh "$T/m1.ini"; read -r steps bad <"$T/walk.res"
+[ "$steps" -ge 16 ] && [ "$bad" = 0 ]
+ok $? "a --fresh killed at each of its $steps steps: the same command again finishes it, the old results kept ($bad not)"
+ls "$T/wd" | grep -q '^results.jsonl.old-' && [ -z "$(loops "$T/")$(mounts "$T/tmp")" ]
+ok $? "and nothing was built meanwhile"
+
+# --- results.jsonl's last line without its newline: a whole run is kept
+# (it was cut, and the visit counted as failed or ran again), part of one
+# is cut off, each saying so.
+cp -a "$T/rf" "$T/nl"
+cp "$T/nl/results.jsonl" "$T/nl.before"
+truncate -s -1 "$T/nl/results.jsonl"
+"$AB" matrix -o "$T/nl" "$T/m1.ini" >"$T/nl.out" 2>"$T/nl.err"
+is "$? $(grep -c '^matrix: 0 visits run (0 failed), 1 already done' "$T/nl.out") $(cat "$T/nl.err")" \
+	"0 1 arraybench: warning: the last line of '$T/nl/results.jsonl' was a whole run without its newline: kept, the newline added" \
+	"a whole last run without its newline: kept (exit 0, nothing run again), the newline added, one line says so"
+cmp -s "$T/nl.before" "$T/nl/results.jsonl"; ok $? "results.jsonl is as it was"
+head -1 "$T/nl.before" | head -c 300 >>"$T/nl/results.jsonl"
+"$AB" matrix -o "$T/nl" "$T/m1.ini" >"$T/nl.out" 2>"$T/nl.err"
+is "$? $(cat "$T/nl.err")" \
+	"0 arraybench: warning: the last line of '$T/nl/results.jsonl' was torn (300 bytes without their end: a kill or a full disk mid-write): cut off, its visit runs again" \
+	"part of a run after the last newline: cut off, saying how much"
+cmp -s "$T/nl.before" "$T/nl/results.jsonl"; ok $? "results.jsonl is as it was"
+
+# A run given twice in results.jsonl (merged by hand, restored) counts
+# once: results.csv held it twice, and --repeat-until's spread counted it
+# twice.
+cp -a "$T/rf" "$T/dup"
+tail -1 "$T/dup/results.jsonl" >>"$T/dup/results.jsonl"
+"$AB" matrix -o "$T/dup" "$T/m1.ini" >"$T/dup.out" 2>"$T/dup.err"
+is "$? $(wc -l <"$T/dup/results.csv") $(grep -c "^arraybench: warning: $T/dup/results.jsonl: 1 run read again (the first at '$T/dup/results.jsonl:3'): each counts once" "$T/dup.err")" \
+	"0 1 1" "a run twice in results.jsonl: once in results.csv, one warning"
+
 # --- Item 5: the profiles are part of the matrix.  A built-in one counts
 # too (bonnie: its text is this arraybench's).
 cat >"$T/p.ini" <<EOF
@@ -195,4 +306,12 @@ sed -i 's/^size = 64m/size = 128m/' "$T/w.ini"
 "$AB" matrix -q --fresh -o "$T/p" "$T/p.ini" >/dev/null 2>"$T/p4.err"
 is "$? $(ls -d "$T"/p/matrix.workloads.old-* | wc -l)" "0 1" "--fresh starts over, the old copies moved aside"
 cmp -s "$T/w.ini" "$T/p/matrix.workloads/w.ini"; ok $? "with a copy of the profile as it is now"
+# matrix.workloads replaced by a symbolic link (another user's, to copies
+# that match): the visits would run what it points to.  Refused.
+mv "$T/p/matrix.workloads" "$T/p-wl" && ln -s "$T/p-wl" "$T/p/matrix.workloads" && chown -h nobody "$T/p/matrix.workloads"
+"$AB" matrix -q -o "$T/p" "$T/p.ini" >/dev/null 2>"$T/p6.err"
+is "$? $(cat "$T/p6.err")" \
+	"4 arraybench: error: refusing '$T/p/matrix.workloads': a symbolic link, not the directory the matrix made (remove it)" \
+	"matrix.workloads as a symbolic link: refused (exit 4) in one line"
+rm "$T/p/matrix.workloads" && mv "$T/p-wl" "$T/p/matrix.workloads"
 is "$(left_behind)" "" "no loop device, mount or journal left at the end"

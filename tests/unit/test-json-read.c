@@ -506,7 +506,8 @@ static void test_read_text(void **state)
 
 /* A set of ab_run_set_init_once() (report's) holds a run read twice once:
  * JSON lines by run id, repeat and cell, a line without a run id by its
- * text; a plain set (the matrix's resume) keeps what it reads. */
+ * text, and a JSON run's CSV line (run --json J --csv C) as that run; a
+ * plain set (the matrix's resume) keeps what it reads. */
 static void test_read_once(void **state)
 {
 	(void)state;
@@ -522,24 +523,44 @@ static void test_read_once(void **state)
 	struct ab_run_set set;
 	ab_run_set_init_once(&set);
 	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
+	/* The CSV line of `good` (lines 3 and 6) is good's: both dropped.
+	 * repeat3 and other_cell have that CSV line too (the same figures and
+	 * seed) and stay: other runs. */
 	g_autofree char *a = g_strdup_printf("%s\n%s\n%s%s\n%s\n%s", good, repeat3, csv, other_cell, no_id, csv);
 	assert_int_equal(ab_report_read_text("a.json", a, strlen(a), &set, problems), 6);
-	assert_int_equal(set.runs->len, 5);
-	assert_int_equal(set.dropped, 1);
-	assert_string_equal(set.first_dropped, "a.json:6");
+	assert_int_equal(set.runs->len, 4);
+	assert_int_equal(set.dropped, 2);
+	assert_string_equal(set.first_dropped, "a.json:3");
 	/* The same runs in a second file: all dropped, the first named stays. */
 	g_autofree char *b = g_strdup_printf("%s\r\n%s\n%s%s%s\n%s\n", good, no_id, csv, other_csv, no_id_seed, repeat3);
 	assert_int_equal(ab_report_read_text("b.json", b, strlen(b), &set, problems), 6);
 	assert_int_equal(problems->len, 0);
 	/* Kept: the other CSV line and the JSON line whose text differs. */
-	assert_int_equal(set.runs->len, 7);
-	assert_int_equal(set.dropped, 5);
-	assert_string_equal(set.first_dropped, "a.json:6");
+	assert_int_equal(set.runs->len, 6);
+	assert_int_equal(set.dropped, 6);
+	assert_string_equal(set.first_dropped, "a.json:3");
 	const struct ab_run *first = g_ptr_array_index(set.runs, 0);
 	assert_int_equal(first->repeat, 2);
 	ab_run_set_clear(&set);
 	assert_null(set.runs);
 	assert_null(set.keys);
+	/* The CSV file first (report --compare C J): its line is replaced by
+	 * the JSON run, in its place; the other CSV line stays. */
+	ab_run_set_init_once(&set);
+	g_autofree char *c = g_strdup_printf("%s%s", other_csv, csv);
+	assert_int_equal(ab_report_read_text("c.csv", c, strlen(c), &set, NULL), 2);
+	g_autofree char *j = g_strdup_printf("%s\n%s\n", good, good);
+	assert_int_equal(ab_report_read_text("j.json", j, strlen(j), &set, NULL), 2);
+	assert_int_equal(set.runs->len, 2);
+	assert_int_equal(set.dropped, 2);
+	assert_string_equal(set.first_dropped, "j.json:1");
+	assert_null(((const struct ab_run *)g_ptr_array_index(set.runs, 0))->run_id);
+	assert_string_equal(((const struct ab_run *)g_ptr_array_index(set.runs, 1))->run_id, run->run_id);
+	/* ... and read again after, the CSV line is still that run. */
+	assert_int_equal(ab_report_read_text("c.csv", c, strlen(c), &set, NULL), 2);
+	assert_int_equal(set.runs->len, 2);
+	assert_int_equal(set.dropped, 4);
+	ab_run_set_clear(&set);
 	/* A plain set keeps both. */
 	ab_run_set_init(&set);
 	g_autofree char *twice = g_strdup_printf("%s\n%s\n%s%s", good, good, csv, csv);

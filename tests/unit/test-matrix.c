@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -472,12 +473,33 @@ static void test_results_dir(void **state)
 	/* A torn last line is cut off before appending. */
 	g_autofree char *json = g_build_filename(dir, AB_MATRIX_RESULTS_JSON, NULL);
 	assert_true(g_file_set_contents(json, "{\"a\":1}\n{\"b\":", -1, NULL));
-	gboolean trimmed;
-	assert_true(ab_matrix_dir_open_results(&d, &trimmed, &error));
-	assert_true(trimmed);
+	struct ab_matrix_mend mend;
+	assert_true(ab_matrix_dir_open_results(&d, &mend, &error));
+	assert_int_equal(mend.cut_bytes, 5);
+	assert_false(mend.newline_added);
 	assert_true(ab_matrix_dir_append(&d, d.json_fd, "{\"c\":2}\n", &error));
 	g_autofree char *text = read_text(json);
 	assert_string_equal(text, "{\"a\":1}\n{\"c\":2}\n");
+	/* A whole run but for its newline is kept, the newline added: it
+	 * was cut, and its visit ran again.  So is a file of one such line. */
+	const char *const whole[][2] = {
+		{ "{\"a\":1}\n{\"b\":{\"c\":[1,2]}}", "{\"a\":1}\n{\"b\":{\"c\":[1,2]}}\n" },
+		{ "{\"a\":1}", "{\"a\":1}\n" },
+		/* cut right after a nested object: still torn */
+		{ "{\"a\":1}\n{\"b\":{\"c\":1}", "{\"a\":1}\n" },
+		{ "{\"a\"", "" },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(whole); i++) {
+		close(d.json_fd);
+		close(d.csv_fd);
+		d.json_fd = d.csv_fd = -1;
+		assert_true(g_file_set_contents(json, whole[i][0], -1, NULL));
+		assert_true(ab_matrix_dir_open_results(&d, &mend, &error));
+		assert_int_equal(mend.newline_added, i < 2);
+		assert_int_equal(mend.cut_bytes, i < 2 ? 0 : strlen(whole[i][0]) - strlen(whole[i][1]));
+		g_autofree char *now = read_text(json);
+		assert_string_equal(now, whole[i][1]);
+	}
 	/* --fresh: ours moved aside, a stranger's file left. */
 	g_autofree char *notes = g_build_filename(dir, "notes.txt", NULL);
 	assert_true(g_file_set_contents(notes, "mine", -1, NULL));
@@ -510,7 +532,7 @@ static void test_results_dir(void **state)
 	ab_matrix_dir_clear(&d);
 	assert_true(ab_matrix_dir_open(&d, dir, FALSE, &error));
 	assert_int_equal(symlink("/etc/passwd", json), 0);
-	assert_false(ab_matrix_dir_open_results(&d, &trimmed, &error));
+	assert_false(ab_matrix_dir_open_results(&d, &mend, &error));
 	assert_int_equal(error->code, AB_ERROR_UNSAFE);
 	g_clear_error(&error);
 	ab_matrix_dir_clear(&d);
@@ -538,6 +560,103 @@ static void profile_free(gpointer p)
 	g_free(mp->text);
 	g_free(mp->sha256);
 	g_free(mp);
+}
+
+static gboolean there(const char *dir, const char *name)
+{
+	g_autofree char *path = g_build_filename(dir, name, NULL);
+	struct stat st;
+	return lstat(path, &st) == 0;
+}
+
+/* What a kill while DIR was set up left is made right before anything
+ * looks at DIR: a start cut short before its digests undone, a --fresh
+ * cut short finished, temporary files gone; a DIR without a marker is
+ * left as it is (a stranger's matrix.ini stays: FOREIGN, as before). */
+static void test_recover(void **state)
+{
+	(void)state;
+	g_autofree char *tmp = g_dir_make_tmp("test-matrix.XXXXXX", NULL);
+	g_autofree char *dir = g_build_filename(tmp, "out", NULL);
+	g_autoptr(GError) error = NULL;
+	struct ab_matrix_dir d;
+	ab_matrix_dir_init(&d);
+	assert_true(ab_matrix_dir_open(&d, dir, TRUE, &error));
+	g_autoptr(GString) said = g_string_new(NULL);
+	g_autofree char *copy = g_build_filename(dir, AB_MATRIX_COPY, NULL);
+	g_autofree char *wl = g_build_filename(dir, AB_MATRIX_PROFILES, NULL);
+	g_autofree char *wl_copy = g_build_filename(wl, "w.ini", NULL);
+	g_autofree char *marker = g_build_filename(dir, AB_MATRIX_STARTING, NULL);
+	g_autofree char *temp = g_build_filename(dir, ".matrix.sha256.0a1b2c", NULL);
+	g_autofree char *not_temp = g_build_filename(dir, ".matrix.sha256.0a1b2", NULL);
+	/* No marker: nothing is touched but the temporary file. */
+	assert_true(g_file_set_contents(copy, "[matrix]\n", -1, NULL));
+	assert_true(g_file_set_contents(temp, "x", -1, NULL));
+	assert_true(g_file_set_contents(not_temp, "x", -1, NULL));
+	assert_true(ab_matrix_dir_recover(&d, said, &error));
+	assert_string_equal(said->str, "");
+	assert_true(there(dir, AB_MATRIX_COPY));
+	assert_false(there(dir, ".matrix.sha256.0a1b2c"));
+	assert_true(there(dir, ".matrix.sha256.0a1b2"));
+	enum ab_matrix_dir_state st;
+	assert_true(ab_matrix_dir_check(&d, "x", &st, &error));
+	assert_int_equal(st, AB_MATRIX_DIR_FOREIGN);
+	/* A start cut short after its copies, before its digests. */
+	assert_int_equal(mkdir(wl, 0755), 0);
+	assert_true(g_file_set_contents(wl_copy, "[step a]\n", -1, NULL));
+	assert_true(g_file_set_contents(marker, "", -1, NULL));
+	assert_true(ab_matrix_dir_recover(&d, said, &error));
+	assert_non_null(strstr(said->str, "a start of the matrix in '"));
+	assert_false(there(dir, AB_MATRIX_COPY));
+	assert_false(there(dir, AB_MATRIX_PROFILES));
+	assert_false(there(dir, AB_MATRIX_STARTING));
+	assert_true(ab_matrix_dir_check(&d, "x", &st, &error));
+	assert_int_equal(st, AB_MATRIX_DIR_NEW);
+	/* ... or after its digests: it was over, only the marker goes. */
+	g_autoptr(ab_matrix) m = parse_ok(demo);
+	assert_true(ab_matrix_dir_start(&d, demo, strlen(demo), m->sha256, NULL, &error));
+	assert_false(there(dir, AB_MATRIX_STARTING));
+	assert_true(g_file_set_contents(marker, "", -1, NULL));
+	g_string_truncate(said, 0);
+	assert_true(ab_matrix_dir_recover(&d, said, &error));
+	assert_string_equal(said->str, "");
+	assert_true(there(dir, AB_MATRIX_COPY));
+	assert_false(there(dir, AB_MATRIX_STARTING));
+	/* A start's leftover that is not ours to remove: refused. */
+	g_autofree char *digest = g_build_filename(dir, AB_MATRIX_DIGEST, NULL);
+	assert_int_equal(unlink(digest), 0);
+	assert_int_equal(mkdir(wl, 0755), 0);
+	assert_int_equal(mkdir(wl_copy, 0755), 0);
+	assert_true(g_file_set_contents(marker, "", -1, NULL));
+	assert_false(ab_matrix_dir_recover(&d, said, &error));
+	assert_int_equal(error->code, AB_ERROR_UNSAFE);
+	g_clear_error(&error);
+	assert_int_equal(rmdir(wl_copy), 0);
+	assert_true(ab_matrix_dir_recover(&d, said, &error));
+	assert_false(there(dir, AB_MATRIX_PROFILES));
+	/* A --fresh cut short: some moved, the rest moved now by its stamp. */
+	assert_true(ab_matrix_dir_start(&d, demo, strlen(demo), m->sha256, NULL, &error));
+	g_autofree char *json = g_build_filename(dir, AB_MATRIX_RESULTS_JSON, NULL);
+	assert_true(g_file_set_contents(json, "{}\n", -1, NULL));
+	g_autofree char *fresh = g_build_filename(dir, AB_MATRIX_FRESHING, NULL);
+	assert_true(g_file_set_contents(fresh, "old-20261201T120000\n", -1, NULL));
+	g_autofree char *moved = g_build_filename(dir, AB_MATRIX_DIGEST ".old-20261201T120000", NULL);
+	assert_int_equal(rename(digest, moved), 0);
+	g_string_truncate(said, 0);
+	assert_true(ab_matrix_dir_recover(&d, said, &error));
+	assert_non_null(strstr(said->str, "a --fresh in '"));
+	assert_true(there(dir, AB_MATRIX_RESULTS_JSON ".old-20261201T120000"));
+	assert_true(there(dir, AB_MATRIX_COPY ".old-20261201T120000"));
+	assert_false(there(dir, AB_MATRIX_FRESHING));
+	assert_true(ab_matrix_dir_check(&d, m->sha256, &st, &error));
+	assert_int_equal(st, AB_MATRIX_DIR_NEW);
+	/* A stamp that is not one is refused, not used as a name. */
+	assert_true(g_file_set_contents(fresh, "../../etc\n", -1, NULL));
+	assert_false(ab_matrix_dir_recover(&d, said, &error));
+	g_clear_error(&error);
+	ab_matrix_dir_clear(&d);
+	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", tmp);
+	assert_int_equal(system(cmd), 0);
 }
 
 /* The profiles' copies and digests, a changed one found, --fresh moving
@@ -569,9 +688,39 @@ static void test_profiles_in_dir(void **state)
 	assert_int_equal(s, AB_MATRIX_DIR_SAME);
 	const struct ab_matrix_profile *changed = (void *)1;
 	gboolean copy_changed = TRUE;
+	/* Not held: no copy can be read, so each counts as changed. */
+	assert_true(ab_matrix_dir_profile_changed(&d, profiles, &changed, &copy_changed, &error));
+	assert_ptr_equal(changed, profiles->pdata[0]);
+	assert_true(copy_changed);
+	assert_true(ab_matrix_dir_hold_profiles(&d, &error));
+	g_autofree char *held = ab_matrix_dir_profile_path(&d, "matrix.workloads/w.ini");
+	g_autofree char *want = g_strdup_printf("/proc/self/fd/%d/w.ini", d.profiles_fd);
+	assert_string_equal(held, want);
 	assert_true(ab_matrix_dir_profile_changed(&d, profiles, &changed, &copy_changed, &error));
 	assert_null(changed);
 	assert_false(copy_changed);
+	/* A symbolic link in its place (a copy that matches where it points)
+	 * is refused; so is a directory others may write to. */
+	g_autofree char *wl = g_build_filename(dir, AB_MATRIX_PROFILES, NULL);
+	g_autofree char *wl_real = g_build_filename(tmp, "wl", NULL);
+	struct ab_matrix_dir planted;
+	ab_matrix_dir_init(&planted);
+	planted.fd = d.fd;
+	planted.path = d.path;
+	assert_int_equal(rename(wl, wl_real), 0);
+	assert_int_equal(symlink(wl_real, wl), 0);
+	assert_false(ab_matrix_dir_hold_profiles(&planted, &error));
+	assert_int_equal(error->code, AB_ERROR_UNSAFE);
+	assert_non_null(strstr(error->message, "matrix.workloads': a symbolic link"));
+	g_clear_error(&error);
+	assert_int_equal(unlink(wl), 0);
+	assert_int_equal(rename(wl_real, wl), 0);
+	assert_int_equal(chmod(wl, 0777), 0);
+	assert_false(ab_matrix_dir_hold_profiles(&planted, &error));
+	assert_int_equal(error->code, AB_ERROR_UNSAFE);
+	g_clear_error(&error);
+	assert_int_equal(chmod(wl, 0755), 0);
+	assert_int_equal(planted.profiles_fd, -1);
 	/* One byte more in the profile: that one is named. */
 	g_autoptr(GPtrArray) edited = g_ptr_array_new_with_free_func(profile_free);
 	g_ptr_array_add(edited, profile("/x/w.ini", "[step a]\nsize = 128m\n"));
@@ -591,8 +740,8 @@ static void test_profiles_in_dir(void **state)
 	assert_ptr_equal(changed, profiles->pdata[2]);
 
 	/* results.csv: left alone when right, made anew when not. */
-	gboolean trimmed;
-	assert_true(ab_matrix_dir_open_results(&d, &trimmed, &error));
+	struct ab_matrix_mend mend;
+	assert_true(ab_matrix_dir_open_results(&d, &mend, &error));
 	unsigned old_lines;
 	assert_true(ab_matrix_dir_sync_csv(&d, "", 0, &old_lines, &error));
 	assert_int_equal(old_lines, G_MAXUINT);
@@ -704,6 +853,7 @@ int main(void)
 		cmocka_unit_test(test_csv_text),
 		cmocka_unit_test(test_digests_parse),
 		cmocka_unit_test(test_profiles_in_dir),
+		cmocka_unit_test(test_recover),
 		cmocka_unit_test(test_workload_path),
 		cmocka_unit_test(test_dir_state),
 		cmocka_unit_test(test_changed_file_detected),

@@ -8,8 +8,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -153,12 +156,49 @@ static void test_devices_and_descriptors(void **state)
 	assert_false(ab_outfile_names_descriptor("/proc/1/fd/1"));
 }
 
+/* An append the disk takes part of (a file size limit here, a full disk
+ * alike) leaves the file as it was: a torn line spoiled it for report and
+ * glued the next run's line to it.  Whole lines still go in. */
+static void test_append_whole_or_not(void **state)
+{
+	(void)state;
+	struct ab_outfile out = { "--json", "r.json", NULL };
+	g_autoptr(GError) error = NULL;
+	assert_true(ab_outfiles_open(&out, 1, FALSE, &error));
+	assert_true(ab_outfile_append(out.f, "{\"run\":1}\n"));
+	gsize big = 64 * 1024;
+	g_autofree char *line = g_malloc(big + 2);
+	memset(line, 'x', big);
+	strcpy(line + big, "\n");
+	struct rlimit saved, small = { 4096, 4096 };
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &saved), 0);
+	small.rlim_max = saved.rlim_max;
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	errno = 0;
+	gboolean ok = ab_outfile_append(out.f, line);
+	int e = errno;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &saved), 0);
+	assert_false(ok);
+	assert_int_equal(e, EFBIG);
+	g_autofree char *text = NULL;
+	assert_true(g_file_get_contents("r.json", &text, NULL, NULL));
+	assert_string_equal(text, "{\"run\":1}\n");
+	/* The next append follows the whole line. */
+	assert_true(ab_outfile_append(out.f, "{\"run\":2}\n"));
+	ab_outfiles_close(&out, 1);
+	g_free(text);
+	assert_true(g_file_get_contents("r.json", &text, NULL, NULL));
+	assert_string_equal(text, "{\"run\":1}\n{\"run\":2}\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_one_file_twice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symlinks_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_devices_and_descriptors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_append_whole_or_not, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
