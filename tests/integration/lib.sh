@@ -188,6 +188,7 @@ kill9() { # pid: kill -9 a run as a crash would, then wait until it and all it s
 	# own child is stopped first, so it cannot fork between the listing and
 	# the kill (not a child of su's: su stops itself when its child stops).
 	local p pids
+	[ -n "$1" ] || { unseen "no process to kill -9"; return 1; }
 	_ours "$1" && kill -STOP "$1"
 	pids=$(descendants "$1")
 	kill -KILL "$1" 2>/dev/null

@@ -88,16 +88,16 @@ is "$? $(wc -l <cut.json) $(wc -c <cut2.err)" "0 2 0" "the next run's line follo
 # The append's lock: any reader of the file may hold one, so it is waited
 # for a while (5 s), not for ever.
 : >locked.json
-python3 -c 'import fcntl, sys, time
+# (the holder keeps the lock until it is killed, however long the run takes)
+python3 -c 'import fcntl, signal, sys
 f = open(sys.argv[1])
 fcntl.flock(f, fcntl.LOCK_EX)
 print("locked", flush=True)
-time.sleep(120)' locked.json >holder.out & holder=$!
-cleanup_add "kill $holder"
-for i in $(seq 300); do [ -s holder.out ] && break; sleep 0.1; done # (waits for a state: the lock held)
-start=$SECONDS
-"$AB" run "${quick[@]}" --json locked.json >/dev/null 2>&1
-is "$? $(wc -l <locked.json) $((SECONDS - start < 60))" "0 1 1" "a lock another process holds on --json: the run goes in after a while, not never"
+signal.pause()' locked.json >holder.out & holder=$!
+kill_at_exit $holder
+await "[ -s holder.out ] || ended $holder" || unseen "the holder never took the lock"
+timeout $HANG_AFTER "$AB" run "${quick[@]}" --json locked.json >/dev/null 2>&1
+is "$? $(wc -l <locked.json)" "0 1" "a lock another process holds on --json: the run goes in after a while, not never"
 kill $holder
 
 # One run read twice counts once.  Two repeats share a run id and stay two.
