@@ -132,7 +132,8 @@ static void add_array(struct ab_plan *plan, const char *dev, const char *level, 
 		g_ptr_array_add(argv, g_strdup(members[i]));
 	g_ptr_array_add(argv, NULL);
 	g_autofree char *what = g_strdup_printf("create raid%s array %s", level, dev);
-	ab_plan_add(plan, what, (const char *const *)argv->pdata, AB_UNDO_MDADM_STOP, dev, NULL);
+	/* The array's node: never one someone else named so. */
+	ab_plan_add(plan, what, (const char *const *)argv->pdata, AB_UNDO_MDADM_STOP, dev, NULL)->makes_node = TRUE;
 }
 
 /* Stripe width in chunks as the kernel reports it (io_opt / io_min), which

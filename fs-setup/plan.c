@@ -25,8 +25,8 @@ void ab_plan_clear(struct ab_plan *plan)
 	g_clear_pointer(&plan->steps, g_ptr_array_unref);
 }
 
-void ab_plan_add(struct ab_plan *plan, const char *what, const char *const *argv, enum ab_undo_kind undo,
-		 const char *undo_arg, const char *undo_detail)
+struct ab_plan_step *ab_plan_add(struct ab_plan *plan, const char *what, const char *const *argv,
+				 enum ab_undo_kind undo, const char *undo_arg, const char *undo_detail)
 {
 	struct ab_plan_step *step = g_new0(struct ab_plan_step, 1);
 	step->what = g_strdup(what);
@@ -35,6 +35,7 @@ void ab_plan_add(struct ab_plan *plan, const char *what, const char *const *argv
 	step->undo_arg = g_strdup(undo_arg);
 	step->undo_detail = g_strdup(undo_detail);
 	g_ptr_array_add(plan->steps, step);
+	return step;
 }
 
 /* Characters a POSIX shell takes literally anywhere in a word. */

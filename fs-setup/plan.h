@@ -22,6 +22,10 @@ struct ab_plan_step {
 	enum ab_undo_kind undo;  /* AB_UNDO_KIND_COUNT: nothing to undo */
 	char *undo_arg;          /* the object's path */
 	char *undo_detail;       /* NULL, or what the undo kind needs (undo.h) */
+	gboolean makes_node;     /* the command makes undo_arg (an md array's
+				  * node): refused if one is there already, so
+				  * that the undo never acts on someone else's;
+				  * identified once made.  Needs an undo */
 };
 
 struct ab_plan {
@@ -30,9 +34,10 @@ struct ab_plan {
 
 void ab_plan_init(struct ab_plan *plan);
 void ab_plan_clear(struct ab_plan *plan);
-/* Append a step; argv is copied.  undo_arg may be NULL with AB_UNDO_KIND_COUNT. */
-void ab_plan_add(struct ab_plan *plan, const char *what, const char *const *argv, enum ab_undo_kind undo,
-		 const char *undo_arg, const char *undo_detail);
+/* Append a step; argv is copied.  undo_arg may be NULL with AB_UNDO_KIND_COUNT.
+ * Returns the step, still the plan's. */
+struct ab_plan_step *ab_plan_add(struct ab_plan *plan, const char *what, const char *const *argv,
+				 enum ab_undo_kind undo, const char *undo_arg, const char *undo_detail);
 /* "mkfs.xfs -f -q /dev/loop3" with shell quoting where needed; NULL for a
  * step with no command (argv NULL). */
 char *ab_plan_step_command(const struct ab_plan_step *step);
@@ -76,11 +81,12 @@ char *ab_btrfs_mount_data(const char *const *members, const char *user_data);
  * named md_prefix + index ("/dev/md/ab1234-" gives /dev/md/ab1234-0); for 1+0
  * the mirrors take 0..k-1 and the stripe k.  chunk_bytes 0 means mdadm's
  * default, 512 KiB; layout (NULL: default) is n2, f2 or o2, level 10 only.
- * Each array's undo is stop, preceded by the zeroing of its members'
- * superblocks (argv NULL steps, whose detail is the array's name: only a
- * superblock of that array is zeroed).  geo_out (may be NULL) gets the stripe
- * geometry as the kernel reports it for mkfs; array_dev_out (may be NULL)
- * the device to put the file system on, to be g_free'd. */
+ * Each array's undo is stop (a step that makes its node), preceded by the
+ * zeroing of its members' superblocks (argv NULL steps, whose detail is the
+ * array's name: only a superblock of that array is zeroed).  geo_out (may
+ * be NULL) gets the stripe geometry as the kernel reports it for mkfs;
+ * array_dev_out (may be NULL) the device to put the file system on, to be
+ * g_free'd. */
 gboolean ab_mdadm_plan(struct ab_plan *plan, const char *level, const char *const *members, uint32_t chunk_bytes,
 		       const char *layout, const char *md_prefix, struct ab_array_geometry *geo_out,
 		       char **array_dev_out, GError **error);

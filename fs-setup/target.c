@@ -130,8 +130,8 @@ static gboolean run_step(struct build *b, const struct ab_plan_step *step, const
 	if (interrupted(b, error))
 		return FALSE;
 	struct stat st;
-	if (step->undo == AB_UNDO_MDADM_STOP && lstat(step->undo_arg, &st) == 0) {
-		/* Never stop, later, an array someone else named so. */
+	if (step->makes_node && lstat(step->undo_arg, &st) == 0) {
+		/* Never undo, later, what someone else named so. */
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "cannot %s: '%s' exists already", step->what,
 			    step->undo_arg);
 		return FALSE;
@@ -145,9 +145,9 @@ static gboolean run_step(struct build *b, const struct ab_plan_step *step, const
 		if (!spawn(b, step, error))
 			return FALSE;
 	}
-	/* The array's device node, so that stopping it later checks it is
-	 * still this array. */
-	if (step->undo == AB_UNDO_MDADM_STOP && stat(step->undo_arg, &st) == 0)
+	/* The node made, so that its undo checks later that it is still this
+	 * one (an array stopped by name). */
+	if (step->makes_node && stat(step->undo_arg, &st) == 0)
 		return ab_undo_identify(b->undo, intent, &st, error);
 	return TRUE;
 }
