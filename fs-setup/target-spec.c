@@ -235,7 +235,7 @@ gboolean ab_target_spec_check_options(struct ab_target_spec *spec, GError **erro
 		       needs_target("--mount-opts", spec->mount_opts != NULL, error) &&
 		       needs_target("--chunk", spec->chunk_bytes != 0, error) &&
 		       needs_target("--layout", spec->layout != NULL, error) &&
-		       needs_target("--backend", spec->backend != AB_BACKEND_AUTO, error) &&
+		       needs_target("--backend", spec->backend != NULL, error) &&
 		       needs_target("--no-stripe-hint", spec->no_stripe_hint, error) &&
 		       needs_target("--yes-destroy", spec->confirmed != NULL, error) &&
 		       needs_target("--raw-baseline", spec->raw_baseline, error);

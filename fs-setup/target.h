@@ -9,7 +9,7 @@
 #include "plan.h"
 #include "undo.h"
 
-enum ab_backend { AB_BACKEND_AUTO, AB_BACKEND_MDADM, AB_BACKEND_BTRFS };
+struct ab_backend_ops; /* backend.h */
 
 /* What the user asked for (options of `run`). */
 struct ab_target_spec {
@@ -17,7 +17,7 @@ struct ab_target_spec {
 	char *device;           /* --device */
 	char *array_level;      /* --array: "raid10", "1+0", "10", "single"... */
 	char **members;         /* --members */
-	enum ab_backend backend;
+	const struct ab_backend_ops *backend; /* --backend; NULL: the default (ab_backend_pick) */
 	uint32_t chunk_bytes;   /* --chunk, 0 = the tool's default */
 	char *layout;           /* --layout n2|f2|o2 */
 	char *fs;               /* --fs */
@@ -53,7 +53,7 @@ struct ab_target {
 	char *mount_dir;
 	int mount_fd;           /* O_PATH of the mount point itself, under the mount; -1 */
 	int root_fd;            /* the mounted file system's root, until the caller lets go; -1 */
-	char *backend;          /* "dir", "device", "mdadm", "btrfs" */
+	const struct ab_backend_ops *backend; /* what built it; its name goes in the run */
 	char *level;
 	uint32_t chunk_bytes;
 	char *layout;

@@ -6,6 +6,7 @@
 #include "error.h"
 #include "ini-scan.h"
 #include "run-options.h"
+#include "../fs-setup/backend.h"
 #include "../fs-setup/plan.h"
 #include "../fs-setup/target.h"
 
@@ -171,7 +172,7 @@ static char *absolute(const struct parse *ps, const char *path)
 /* One entry of `levels`: backend and level, both NULL for "none" (a plain
  * file system on the first member). */
 struct level {
-	char *backend;
+	const struct ab_backend_ops *backend;
 	char *level;
 	char *label;
 };
@@ -179,7 +180,6 @@ struct level {
 static void level_clear(gpointer p)
 {
 	struct level *l = p;
-	g_free(l->backend);
 	g_free(l->level);
 	g_free(l->label);
 }
@@ -203,20 +203,27 @@ static void common_clear(struct common *c)
 	g_strfreev(c->options);
 }
 
-static gboolean parse_backend(const struct parse *ps, unsigned ln, const char *word, GError **error)
+/* The --array backend the word names, as run's --backend takes it. */
+static const struct ab_backend_ops *parse_backend(const struct parse *ps, unsigned ln, const char *word,
+						  GError **error)
 {
-	if (g_str_equal(word, "mdadm") || g_str_equal(word, "btrfs"))
-		return TRUE;
-	return fail(ps, ln, error, "bad backend '%s': expected 'mdadm' or 'btrfs'", word);
+	const struct ab_backend_ops *backend = ab_backend_by_word(word);
+	if (backend)
+		return backend;
+	g_autofree char *words = ab_backend_words();
+	fail(ps, ln, error, "bad backend '%s': expected %s", word, words);
+	return NULL;
 }
 
 static GArray *parse_levels(const struct parse *ps, GError **error)
 {
 	unsigned ln = line_of(ps, "matrix", "levels");
-	g_autofree char *backend = get(ps, "matrix", "backend", error);
-	if (!backend && line_of(ps, "matrix", "backend"))
+	g_autofree char *backend_word = get(ps, "matrix", "backend", error);
+	if (!backend_word && line_of(ps, "matrix", "backend"))
 		return NULL;
-	if (backend && !parse_backend(ps, line_of(ps, "matrix", "backend"), g_strstrip(backend), error))
+	const struct ab_backend_ops *backend = NULL;
+	if (backend_word &&
+	    !(backend = parse_backend(ps, line_of(ps, "matrix", "backend"), g_strstrip(backend_word), error)))
 		return NULL;
 	g_autofree char *value = get(ps, "matrix", "levels", error);
 	if (!value && ln)
@@ -239,16 +246,17 @@ static GArray *parse_levels(const struct parse *ps, GError **error)
 			l.label = g_strdup("plain");
 		} else {
 			const char *colon = strchr(w, ':');
-			l.backend = colon ? g_strndup(w, (size_t)(colon - w)) : g_strdup(backend);
+			g_autofree char *word = colon ? g_strndup(w, (size_t)(colon - w)) : NULL;
+			l.backend = word ? parse_backend(ps, ln, word, error) : backend;
 			l.level = g_strdup(colon ? colon + 1 : w);
-			gboolean ok = !l.backend || parse_backend(ps, ln, l.backend, error);
+			gboolean ok = !word || l.backend;
 			if (ok && (!*l.level || strchr(l.level, ':')))
 				ok = fail(ps, ln, error, "bad level '%s': expected none, LEVEL or BACKEND:LEVEL", w);
 			if (!ok) {
 				level_clear(&l);
 				return NULL;
 			}
-			l.label = l.backend ? g_strdup_printf("%s-%s", l.backend, l.level) : g_strdup(l.level);
+			l.label = l.backend ? g_strdup_printf("%s-%s", l.backend->name, l.level) : g_strdup(l.level);
 		}
 		g_array_append_val(out, l);
 	}
@@ -468,7 +476,7 @@ static struct ab_matrix_cell *make_cell(const struct common *c, const struct lev
 		g_string_free(list, TRUE);
 	}
 	if (l->backend)
-		add(a, "--backend", l->backend);
+		add(a, "--backend", l->backend->name);
 	if (l->level)
 		add(a, "--array", l->level);
 	add(a, "--fs", fs);
@@ -541,13 +549,21 @@ static gboolean parse_lists(const struct parse *ps, struct lists *l, GError **er
 {
 	if (!(l->levels = parse_levels(ps, error)))
 		return FALSE;
-	gboolean all_btrfs = TRUE;
-	for (guint i = 0; i < l->levels->len; i++)
-		all_btrfs &= g_strcmp0(g_array_index(l->levels, struct level, i).backend, "btrfs") == 0;
-	if (!line_of(ps, "matrix", "fs") && !all_btrfs)
+	/* Levels whose backends all make one file system themselves (btrfs)
+	 * need no `fs`: that one is the default. */
+	const char *own_fs = NULL;
+	for (guint i = 0; i < l->levels->len; i++) {
+		const struct ab_backend_ops *b = g_array_index(l->levels, struct level, i).backend;
+		if (!b || !b->own_fs || (own_fs && !g_str_equal(own_fs, b->own_fs))) {
+			own_fs = NULL;
+			break;
+		}
+		own_fs = b->own_fs;
+	}
+	if (!line_of(ps, "matrix", "fs") && !own_fs)
 		return fail(ps, line_of(ps, "matrix", NULL), error,
 			    "missing key 'fs': the file systems to make (ext3, ext4, xfs, btrfs)");
-	if (!(l->fs = list_or_default(ps, "fs", ',', "btrfs", error)))
+	if (!(l->fs = list_or_default(ps, "fs", ',', own_fs, error)))
 		return FALSE;
 	for (guint i = 0; i < l->fs->len; i++) {
 		enum ab_fs_type t;
@@ -600,8 +616,8 @@ static unsigned cell_line(const struct parse *ps, const char *workload)
 	return o ? o : line_of(ps, "matrix", NULL);
 }
 
-/* The cells, levels first and workloads last (fastest).  A btrfs level
- * makes its own file system: only fs btrfs goes with it. */
+/* The cells, levels first and workloads last (fastest).  A level whose
+ * backend makes its own file system (btrfs) goes with that one only. */
 static gboolean make_cells(const struct parse *ps, const struct common *c, const struct lists *l, GPtrArray *cells,
 			   GError **error)
 {
@@ -617,7 +633,7 @@ static gboolean make_cells(const struct parse *ps, const struct common *c, const
 		guint before = cells->len;
 		for (guint fi = 0; fi < l->fs->len; fi++) {
 			const char *fs = g_ptr_array_index(l->fs, fi);
-			if (g_strcmp0(lv->backend, "btrfs") == 0 && !g_str_equal(fs, "btrfs"))
+			if (lv->backend && lv->backend->own_fs && !g_str_equal(fs, lv->backend->own_fs))
 				continue;
 			for (guint ki = 0; ki < l->mkfs->len; ki++)
 				for (guint mi = 0; mi < l->mount->len; mi++)

@@ -2,6 +2,7 @@
 #include "run-capture.h"
 #include "rng.h"
 #include "sysinfo.h"
+#include "../fs-setup/backend.h"
 #include "../workloads/phase.h"
 
 static const char *file_kind(int64_t file_max)
@@ -66,8 +67,10 @@ static void capture_conditions(struct ab_conditions *c, const struct ab_config *
 
 static void capture_target(struct ab_target_desc *d, const struct ab_target *t, const struct ab_config *cfg)
 {
-	gboolean built = t && t->backend && !g_str_equal(t->backend, "dir");
-	d->backend = g_strdup(t && t->backend ? t->backend : "dir");
+	/* A target never built is what its spec makes of -d. */
+	const struct ab_backend_ops *ops = t && t->backend ? t->backend : ab_backend_pick(&cfg->target, AB_FS_COUNT);
+	gboolean built = ops->shape != AB_BACKEND_DIRECTORY;
+	d->backend = g_strdup(ops->name);
 	d->mount_dir = g_strdup(t && t->mount_dir ? t->mount_dir : cfg->dir);
 	if (!built)
 		return;

@@ -3,6 +3,7 @@
 #include "run-options.h"
 #include "error.h"
 #include "profile.h"
+#include "../fs-setup/backend.h"
 #include "../fs-setup/safety.h"
 #include "cmd-options.h"
 #include "../workloads/oltp.h"
@@ -320,12 +321,13 @@ static gboolean opt_members(const char *name, const char *value, gpointer data, 
 static gboolean opt_backend(const char *name, const char *value, gpointer data, GError **error)
 {
 	struct ab_target_spec *t = &((struct ab_config *)data)->target;
-	if (g_str_equal(value, "mdadm"))
-		t->backend = AB_BACKEND_MDADM;
-	else if (g_str_equal(value, "btrfs"))
-		t->backend = AB_BACKEND_BTRFS;
-	else
-		return bad_option(error, name, value, "expected 'mdadm' or 'btrfs'");
+	const struct ab_backend_ops *backend = ab_backend_by_word(value);
+	if (!backend) {
+		g_autofree char *words = ab_backend_words();
+		g_autofree char *why = g_strdup_printf("expected %s", words);
+		return bad_option(error, name, value, why);
+	}
+	t->backend = backend;
 	return TRUE;
 }
 

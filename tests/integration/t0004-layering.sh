@@ -25,7 +25,7 @@ is "$(bad reports 'src/(run|units|histogram|error|stats)\.h$|workloads/(phase|st
 	"reports/ reads the results model, the statistics and the phase facts: no config, runner or cache"
 is "$(bad workloads 'src/(histogram|timing|rng|units)\.h$')" "" \
 	"workloads/ reads only small utilities of src/, never config.h"
-is "$(bad fs-setup 'src/(error|runid|parse|units)\.h$')" "" \
-	"fs-setup/ reads only error, run id, parse and units of src/ (no runner, no phases)"
+is "$(bad fs-setup 'src/(error|runid|parse|units|backend-list)\.h$')" "" \
+	"fs-setup/ reads only error, run id, parse, units and the backend list of src/ (no runner, no phases)"
 [ ! -s "$T/mm.err" ] && [ -s "$T/reports.deps" ] && [ -s "$T/fs-setup.deps" ]
 ok $? "gcc -MM read every file" || sed 's/^/#   /' "$T/mm.err"

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The backend table (fs-setup/backends.c): one row per line of
+ * src/backend-list.h, the --backend words and their message, the backend a
+ * spec builds with, and the md steps the plan executor must not run over
+ * someone else's array. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+#include <unistd.h>
+
+#include "../../fs-setup/backend.h"
+#include "../../fs-setup/plan.h"
+
+static const char *const list_names[] = {
+#define AB_TEST_NAME(name, raid1_writes, own_device) #name,
+	AB_BACKEND_LIST(AB_TEST_NAME)
+#undef AB_TEST_NAME
+};
+
+/* The table follows the list, row for row, and each ops says the name
+ * its row gives it (the name runs record and --backend takes). */
+static void test_table_follows_list(void **state)
+{
+	(void)state;
+	size_t n = 0;
+	for (; ab_backends[n]; n++) {
+		assert_true(n < G_N_ELEMENTS(list_names));
+		assert_string_equal(ab_backends[n]->name, list_names[n]);
+		assert_ptr_equal(ab_backend_by_name(list_names[n]), ab_backends[n]);
+		/* What target.c runs unasked: every backend mounts, every
+		 * one that builds formats. */
+		assert_non_null(ab_backends[n]->mount);
+		if (ab_backends[n]->shape != AB_BACKEND_DIRECTORY)
+			assert_non_null(ab_backends[n]->format);
+	}
+	assert_int_equal(n, G_N_ELEMENTS(list_names));
+	assert_null(ab_backend_by_name("zfs"));
+	assert_null(ab_backend_by_name(NULL));
+}
+
+/* Only --array backends are words of --backend and of matrix levels, and
+ * the message lists them as it always has. */
+static void test_words(void **state)
+{
+	(void)state;
+	g_autofree char *words = ab_backend_words();
+	assert_string_equal(words, "'mdadm' or 'btrfs'");
+	assert_string_equal(ab_backend_by_word("mdadm")->name, "mdadm");
+	assert_string_equal(ab_backend_by_word("btrfs")->name, "btrfs");
+	assert_null(ab_backend_by_word("device"));
+	assert_null(ab_backend_by_word("dir"));
+	assert_null(ab_backend_by_word("BTRFS"));
+	assert_null(ab_backend_by_word(""));
+}
+
+static const char *picked(const char *dir, const char *device, const char *level, uint32_t loops,
+			  const char *backend, enum ab_fs_type fs)
+{
+	struct ab_target_spec spec = { .dir = (char *)dir, .device = (char *)device, .array_level = (char *)level,
+				       .loop_count = loops, .backend = ab_backend_by_word(backend) };
+	return ab_backend_pick(&spec, fs)->name;
+}
+
+static void test_pick(void **state)
+{
+	(void)state;
+	assert_string_equal(picked("/mnt/x", NULL, NULL, 0, NULL, AB_FS_COUNT), "dir");
+	assert_string_equal(picked(NULL, "/dev/sdx", NULL, 0, NULL, AB_FS_XFS), "device");
+	assert_string_equal(picked(NULL, NULL, NULL, 1, NULL, AB_FS_EXT4), "device");
+	/* --backend without --array: the device, as ever. */
+	assert_string_equal(picked(NULL, NULL, NULL, 1, "btrfs", AB_FS_BTRFS), "device");
+	assert_string_equal(picked(NULL, NULL, "raid1", 4, "btrfs", AB_FS_XFS), "btrfs");
+	assert_string_equal(picked(NULL, NULL, "raid1", 4, "mdadm", AB_FS_BTRFS), "mdadm");
+	/* The default: md where the kernel has it; else btrfs makes a
+	 * btrfs array; else md, which then says why it cannot. */
+	gboolean md = access("/proc/mdstat", F_OK) == 0;
+	assert_string_equal(picked(NULL, NULL, "raid10", 4, NULL, AB_FS_BTRFS), md ? "mdadm" : "btrfs");
+	assert_string_equal(picked(NULL, NULL, "raid10", 4, NULL, AB_FS_XFS), "mdadm");
+}
+
+/* The md array's create step makes its node (the executor refuses one
+ * there already and identifies the new one); no other step does. */
+static void test_md_steps_make_nodes(void **state)
+{
+	(void)state;
+	const char *members[] = { "/dev/loop1", "/dev/loop2", "/dev/loop3", "/dev/loop4", NULL };
+	struct ab_plan plan;
+	ab_plan_init(&plan);
+	assert_true(ab_mdadm_plan(&plan, "1+0", members, 0, NULL, "/dev/md/ab1-", NULL, NULL, NULL));
+	guint nodes = 0;
+	for (guint i = 0; i < plan.steps->len; i++) {
+		const struct ab_plan_step *s = g_ptr_array_index(plan.steps, i);
+		assert_int_equal(s->makes_node, s->undo == AB_UNDO_MDADM_STOP);
+		nodes += s->makes_node;
+	}
+	assert_int_equal(nodes, 3); /* two mirrors and the stripe over them */
+	ab_plan_clear(&plan);
+	ab_plan_init(&plan);
+	assert_true(ab_btrfs_plan(&plan, "raid1", members, NULL, NULL));
+	assert_false(((const struct ab_plan_step *)g_ptr_array_index(plan.steps, 0))->makes_node);
+	ab_plan_clear(&plan);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_follows_list),
+		cmocka_unit_test(test_words),
+		cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_md_steps_make_nodes),
+	};
+	return cmocka_run_group_tests_name("backend", tests, NULL, NULL);
+}
