@@ -7,9 +7,35 @@
 #include "report.h"
 #include "text-block.h"
 #include "format.h"
+#include "../src/backend-list.h"
 #include "../workloads/phase.h"
 
 #include <stdio.h>
+
+/* What the ceiling needs to know of a backend, by the name a run records
+ * (src/backend-list.h). */
+struct backend_facts {
+	const char *name;
+	enum ab_mirror_writes raid1_writes;
+	gboolean own_device;
+};
+
+static const struct backend_facts known[] = {
+#define AB_BACKEND_FACTS(name, raid1_writes, own_device) { #name, raid1_writes, own_device },
+	AB_BACKEND_LIST(AB_BACKEND_FACTS)
+#undef AB_BACKEND_FACTS
+};
+
+/* A name not in the list (none, or a bonnie++ run's) has two copies and no
+ * device of its own. */
+static const struct backend_facts *facts_of(const char *backend)
+{
+	static const struct backend_facts unknown = { NULL, AB_MIRROR_TWO_COPIES, FALSE };
+	for (size_t i = 0; backend && i < G_N_ELEMENTS(known); i++)
+		if (g_str_equal(known[i].name, backend))
+			return &known[i];
+	return &unknown;
+}
 
 double ab_efficiency_ceiling(const char *backend, const char *level, unsigned n, double sum, double slowest,
 			     enum ab_efficiency_dir dir)
@@ -22,7 +48,7 @@ double ab_efficiency_ceiling(const char *backend, const char *level, unsigned n,
 		double w = ab_efficiency_ceiling(backend, level, n, sum, slowest, AB_EFFICIENCY_WRITE);
 		return 1 / (1 / r + 1 / w);
 	}
-	gboolean md = g_strcmp0(backend, "mdadm") == 0;
+	gboolean every_member = facts_of(backend)->raid1_writes == AB_MIRROR_EVERY_MEMBER;
 	/* Parity is on every member but carries no data, read or written. */
 	if (g_strcmp0(level, "raid5") == 0)
 		return n > 1 ? sum * (n - 1) / n : NAN;
@@ -32,7 +58,7 @@ double ab_efficiency_ceiling(const char *backend, const char *level, unsigned n,
 	if (dir == AB_EFFICIENCY_READ)
 		return sum;
 	if (g_strcmp0(level, "raid1") == 0)
-		return md ? slowest : sum / 2; /* md: every member holds all; btrfs: two copies */
+		return every_member ? slowest : sum / 2; /* md: every member holds all; btrfs: two copies */
 	if (g_strcmp0(level, "raid10") == 0)
 		return sum / 2;
 	if (g_strcmp0(level, "raid0") == 0 || g_strcmp0(level, "single") == 0 || !level)
@@ -45,9 +71,10 @@ static const char *write_rule(const char *backend, const char *level)
 	if (g_strcmp0(level, "raid5") == 0 || g_strcmp0(level, "raid6") == 0)
 		return "both vs the members' sum less the parity share";
 	if (g_strcmp0(level, "raid1") == 0)
-		return g_strcmp0(backend, "mdadm") == 0 ? "reads vs the members' sum, writes vs the slowest member "
-							  "(each member writes every block)"
-							: "reads vs the members' sum, writes vs half of it (two copies)";
+		return facts_of(backend)->raid1_writes == AB_MIRROR_EVERY_MEMBER
+			       ? "reads vs the members' sum, writes vs the slowest member "
+				 "(each member writes every block)"
+			       : "reads vs the members' sum, writes vs half of it (two copies)";
 	if (g_strcmp0(level, "raid10") == 0)
 		return "reads vs the members' sum, writes vs half of it (two copies)";
 	return "reads and writes vs the members' sum";
@@ -76,8 +103,8 @@ void ab_text_efficiency(GString *s, const struct ab_run *run)
 		sum += r->rate;
 		slowest = MIN(slowest, r->rate);
 	}
-	/* The md array read raw too: the file system against its own device. */
-	const struct ab_result *array = g_strcmp0(t->backend, "mdadm") == 0 ? raw_row(run, t->source) : NULL;
+	/* The array's own device (md's) read raw too: the file system against it. */
+	const struct ab_result *array = facts_of(t->backend)->own_device ? raw_row(run, t->source) : NULL;
 	unsigned n = t->members->len;
 	char sum_text[32];
 	ab_format_rate(sum, sum_text, sizeof(sum_text));

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The backend table (fs-setup/backends.c): one row per line of
  * src/backend-list.h, the --backend words and their message, the backend a
- * spec builds with, and the md steps the plan executor must not run over
- * someone else's array. */
+ * spec builds with, the md steps the plan executor must not run over
+ * someone else's array, and what the efficiency lines of reports/ learn of
+ * a backend from its row. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 
 #include "../../fs-setup/backend.h"
 #include "../../fs-setup/plan.h"
+#include "../../reports/report.h"
 
 static const char *const list_names[] = {
 #define AB_TEST_NAME(name, raid1_writes, own_device) #name,
@@ -105,6 +107,54 @@ static void test_md_steps_make_nodes(void **state)
 	ab_plan_clear(&plan);
 }
 
+/* A raid1 of two members read raw at 1000 and 600 KiB/s, the file system's
+ * source at 1500, and its block phases: the efficiency lines a run of
+ * that backend gets. */
+static char *raid1_efficiency(const char *backend)
+{
+	g_autoptr(ab_run) run = ab_run_new();
+	run->target.backend = g_strdup(backend);
+	run->target.level = g_strdup("raid1");
+	run->target.source = g_strdup("/dev/md/ab1-0");
+	const char *raw[] = { "/dev/loop7", "/dev/loop8", "/dev/md/ab1-0" };
+	for (int i = 0; i < 3; i++) {
+		if (i < 2)
+			g_ptr_array_add(run->target.members, g_strdup(raw[i]));
+		struct ab_result *r = ab_result_new("raw-read");
+		r->key.test = g_strdup(raw[i]);
+		r->rate = i == 0 ? 1000 : i == 1 ? 600 : 1500;
+		ab_run_add_result(run, r);
+	}
+	struct ab_result *bw = ab_result_new("block-write"), *br = ab_result_new("block-read");
+	bw->rate = 500;
+	br->rate = 1200;
+	ab_run_add_result(run, bw);
+	ab_run_add_result(run, br);
+	GString *s = g_string_new(NULL);
+	ab_text_efficiency(s, run);
+	return g_string_free(s, FALSE);
+}
+
+/* md's mirror writes every block on each member, and its array is a
+ * device of its own, read raw too; btrfs's keeps two copies on its
+ * members and has no such device. */
+static void test_efficiency_facts(void **state)
+{
+	(void)state;
+	g_autofree char *md = raid1_efficiency("mdadm");
+	assert_non_null(strstr(md, "writes vs the slowest member (each member writes every block)"));
+	assert_non_null(strstr(md, "block-write          500.0 of      600.0 KiB/s   83.3%"));
+	assert_non_null(strstr(md, "(80.0% of the array's own raw read)"));
+	g_autofree char *btrfs = raid1_efficiency("btrfs");
+	assert_non_null(strstr(btrfs, "writes vs half of it (two copies)"));
+	assert_non_null(strstr(btrfs, "block-write          500.0 of      800.0 KiB/s   62.5%"));
+	assert_null(strstr(btrfs, "array's own"));
+	/* A name no row has is taken as btrfs's rule. */
+	g_autofree char *other = raid1_efficiency("zfs");
+	assert_non_null(strstr(other, "block-write          500.0 of      800.0 KiB/s   62.5%"));
+	assert_null(strstr(other, "array's own"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -112,6 +162,7 @@ int main(void)
 		cmocka_unit_test(test_words),
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_md_steps_make_nodes),
+		cmocka_unit_test(test_efficiency_facts),
 	};
 	return cmocka_run_group_tests_name("backend", tests, NULL, NULL);
 }
