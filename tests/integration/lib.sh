@@ -259,7 +259,7 @@ hold() { # [-f] log enter|exit call nth path command...: start COMMAND in the ba
 	if ! need strace; then false & held=$!; return 1; fi
 	# The command stops itself before it runs (its exec comes after strace
 	# is attached), so not one of its calls is missed.
-	bash -c 'kill -STOP $$ && exec "$@"' held "$@" &
+	bash -c 'kill -STOP $$; exec "$@"' held "$@" &
 	held=$!
 	if ! await "_stopped $held"; then unseen "the command to hold never stopped to wait for strace"; return 1; fi
 	strace $follow -p "$held" -o "$log" ${path:+-P "$path"} -e trace="$call" \

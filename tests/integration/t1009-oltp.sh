@@ -124,12 +124,16 @@ per_pid "$T/w.trace" $size 8192 >"$T/w.pids"
 awk '$2 > 0' "$T/w.pids" >"$T/w.oltp"; awk '$2 == 0' "$T/w.pids" | sort -k8 >"$T/w.wal"
 is "$(wc -l <"$T/w.oltp") $(wc -l <"$T/w.wal")" "3 2" "three oltp processes, a committer alone and one under load"
 # Every oltp process was working over [f, l]; the loaded committer synced
-# all through it (give or take its first commit's write, 0.1 s), and the
-# lone one was done before any began.
+# all through it, give or take a commit (0.1 s, or two of its commits'
+# mean length if longer: a disk shared with other jobs can make one
+# fdatasync take that long), and the lone one was done before any began.
 is "$(awk 'NR == FNR { if (FNR == 1 || $5 > f) f = $5; if (FNR == 1 || $6 < l) l = $6; if (FNR == 1 || $5 < e) e = $5; next }
-	FNR == 1 { alone = ($9 < e) } FNR == 2 { under = ($8 < f + 0.1 && $9 > l - 0.1 && l - f > 1.5) }
-	END { print alone " " under }' "$T/w.oltp" "$T/w.wal")" "1 1" \
-	"the loaded committer overlaps every oltp process; the lone one ran before them"
+	FNR == 1 { alone = ($9 < e) }
+	FNR == 2 { s = $4 > 1 ? 2 * ($9 - $8) / ($4 - 1) : 0; if (s < 0.1) s = 0.1
+		under = ($8 < f + s && $9 > l - s && l - f > 1.5)
+		if (!under) printf "# f %.3f l %.3f, the committer synced from %.3f to %.3f, give or take %.3f\n", f, l, $8, $9, s >"/dev/stderr" }
+	END { print alone " " under }' "$T/w.oltp" "$T/w.wal" 2>"$T/w.why")" "1 1" \
+	"the loaded committer overlaps every oltp process; the lone one ran before them" || cat "$T/w.why"
 is "$(js "$T/w.json" '[(p["name"], p["key"]["test"]) for p in o["phases"]]')" \
 	'[["wal", "fdatasync"], ["wal", "fdatasync under oltp"], ["oltp", "read under wal"], ["oltp", "write under wal"], ["oltp", "all under wal"]]' \
 	"rows: commits alone, commits under oltp, and the load's read, write and all"
