@@ -2,7 +2,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make install and uninstall honour DESTDIR, PREFIX and mandir.
 . "$(dirname "$0")/lib.sh"
-plan 9
 dest=$T/dest
 make -C "$top" --no-print-directory -s install DESTDIR="$dest" PREFIX=/opt/ab mandir=/opt/ab/man >"$T/log" 2>&1
 ok $? "make install exits 0"
@@ -24,3 +23,4 @@ is "$("$dest/opt/ab/bin/arraybench" --version)" "$("$AB" --version)" "the instal
 make -C "$top" --no-print-directory -s uninstall DESTDIR="$dest" PREFIX=/opt/ab mandir=/opt/ab/man >"$T/log" 2>&1
 ok $? "make uninstall exits 0"
 is "$(find "$dest" -type f | wc -l)" 0 "uninstall removes every file it installed"
+done_testing
