@@ -111,7 +111,7 @@ is "$? $(grep -c "'0'" "$T/z.err")" "1 1" "--streams 0: exit 1 naming it"
 "$AB" run -d "$d" --phases sweep --shared-file >/dev/null 2>"$T/z.err"
 is "$? $(grep -c 'needs --streams' "$T/z.err")" "1 1" "--shared-file without --streams: exit 1 saying so"
 
-# The built-in workload of seed 002, at a tiny size: 4 streams, each going
+# The built-in mirror workload (a mirror site's file serving), at a tiny size: 4 streams, each going
 # through its files (here 2 of 1 MiB) in one timed region.
 "$AB" run -d "$d" --workload mirror --sweep-file-sizes 1m --sweep-files 2 --json "$T/w.json" >"$T/w.out" 2>"$T/w.err"
 is $? 0 "--workload mirror (1 MiB files, 2 a stream) exits 0" || sed 's/^/#   /' "$T/w.err"

@@ -7,11 +7,13 @@
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 
-
 "$AB" list >"$T/list"; ok $? "list exits 0"
 is "$(grep -oE '^(bonnie|database|iozone-auto|lab|mirror) ' "$T/list" | tr -d ' ' | tr '\n' ' ')" \
 	"bonnie database iozone-auto lab mirror " "list shows the five built-in profiles"
 grep -q '^ *\[step mirror\] --phases=sweep .*--streams=4 --sweep-files=50$' "$T/list"; ok $? "... with their steps as options"
+grep -q "^lab  *a RAID lab's large sequential files: " "$T/list" &&
+	grep -q "^mirror  *a mirror site's file serving: " "$T/list" && ! grep -qi 'seed 00' "$T/list"
+ok $? "... lab and mirror named by what they model, not by a seed's number"
 
 # bonnie at tiny sizes: the command line changes its step.
 "$AB" run -d "$d" --workload bonnie -s 32m -n 1:4k:1k:2 -f "${cache[@]}" -q --json "$T/b.json" >/dev/null 2>"$T/b.err"

@@ -8,7 +8,6 @@
 d=$T/dir; mkdir "$d"
 export ARRAYBENCH_STATE_DIR=$T/state
 
-
 # The committers are the processes that opened a log read-write to lay it
 # out (the parent only makes and empties the logs, write-only).
 committers() { # trace: their pids

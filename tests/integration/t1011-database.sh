@@ -11,7 +11,6 @@
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 
-
 # Short steps: the user's options change every step that has their phase.
 "$AB" run --workload database -d "$d" -s 64m "${cache[@]}" --wal-seconds 0.2 --oltp-seconds 1 \
 	--curve-seconds 0.3 --rate-start 1000 --curve-steps 4 --json "$T/db.json" >"$T/db.out" 2>"$T/db.err"
