@@ -16,7 +16,7 @@ cmp -s "$top/man/arraybench-workload.5" "$dest/opt/ab/man/man5/arraybench-worklo
 ok $? "the file formats' page lands in mandir/man5"
 missing=
 for p in bonnie database iozone-auto lab mirror; do
-	cmp -s "$top/workloads/$p.ini" "$dest/opt/ab/share/arraybench/workloads/$p.ini" || missing="$missing $p"
+	cmp -s "$top/workloads/profiles/$p.ini" "$dest/opt/ab/share/arraybench/workloads/$p.ini" || missing="$missing $p"
 done
 is "$missing" "" "the built-in profiles land in PREFIX/share/arraybench/workloads for users to copy"
 is "$("$dest/opt/ab/bin/arraybench" --version)" "$("$AB" --version)" "the installed binary runs"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The database profile (workloads/database.ini) at tiny sizes: its four
+# The database profile (workloads/profiles/database.ini) at tiny sizes: its four
 # steps run in one run (wal with four methods and three commit sizes, oltp
 # with 8 and 32 processes, commits beside 32 oltp processes, the latency
 # curve with 32 processes), and the text ends with the sizing statement
