@@ -18,6 +18,7 @@
 #include "../fs-setup/recover.h"
 #include "../fs-setup/statedir.h"
 #include "../reports/report.h"
+#include "../fs-setup/target-build.h"
 
 #include <errno.h>
 #include <math.h>

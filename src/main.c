@@ -8,6 +8,7 @@
 #include "outfile.h"
 #include "progress.h"
 #include "../fs-setup/target.h"
+#include "../fs-setup/target-build.h"
 
 #include <errno.h>
 #include <fcntl.h>
