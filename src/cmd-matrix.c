@@ -165,17 +165,17 @@ static void keep_run(struct matrix_ctx *c, struct ab_run *run)
 	g_ptr_array_add(a, run);
 }
 
-/* One run to the results files, JSON first (resume reads it), each synced.
- * The CSV line is made from the run as results.jsonl gives it back, as a
- * start makes results.csv anew from it: the two files cannot differ. */
-static gboolean append_run(struct matrix_ctx *c, const struct ab_run *run, GError **error)
+/* One run to the results files, JSON first (resume reads it), each synced,
+ * then kept for --repeat-until's spread.  Its CSV line is the one a start
+ * makes results.csv anew with from the runs results.jsonl gives back: a
+ * run read back from its JSON is the same value (reports/json-fields.h),
+ * so the two files cannot differ (test-matrix checks the line). */
+static gboolean append_run(struct matrix_ctx *c, struct ab_run *owned, GError **error)
 {
+	g_autoptr(ab_run) run = owned;
 	g_autofree char *line = ab_writer_format_run(&ab_writer_json, run, NULL);
-	g_autofree char *json = g_strndup(line, strcspn(line, "\n"));
-	g_autoptr(ab_run) back = ab_reader_json.read_line(json, NULL);
 	g_autoptr(GString) csv = g_string_new(NULL);
-	if (back)
-		ab_matrix_csv_append(csv, back);
+	ab_matrix_csv_append(csv, run);
 	if (!ab_matrix_dir_append(&c->dir, c->dir.json_fd, line, error)) {
 		c->sink_failed = TRUE;
 		return FALSE;
@@ -189,14 +189,32 @@ static gboolean append_run(struct matrix_ctx *c, const struct ab_run *run, GErro
 		return FALSE;
 	}
 	c->delivered = TRUE;
-	if (back)
-		keep_run(c, g_steal_pointer(&back));
+	keep_run(c, g_steal_pointer(&run));
 	return TRUE;
 }
 
-static gboolean deliver(const struct ab_run *run, void *data, GError **error)
+/* The visit in flight, for the pipeline's sink. */
+struct visit_sink {
+	struct matrix_ctx *c;
+	const struct ab_matrix_cell *cell;
+	unsigned repeat;
+};
+
+/* The pipeline's sink: the visit's run gets what only the matrix knows of
+ * it (its cell, the workload as the file names it rather than the path of
+ * the copy it ran, its matrix repeat) and goes to the results. */
+static gboolean deliver(struct ab_run *run, void *data, GError **error)
 {
-	return append_run(data, run, error);
+	const struct visit_sink *v = data;
+	g_free(run->cell);
+	run->cell = g_strdup(v->cell->label);
+	if (v->cell->workload) {
+		g_free(run->workload);
+		run->workload = g_strdup(v->cell->workload);
+	}
+	/* run counts its repeats from 1; a visit's are the matrix's from its own. */
+	run->repeat = v->repeat + run->repeat - 1;
+	return append_run(v->c, run, error);
 }
 
 /* A visit that gave no results: a run saying which and why. */
@@ -214,7 +232,7 @@ static gboolean record_failure(struct matrix_ctx *c, const struct ab_matrix_cell
 	run->cell = g_strdup(cell->label);
 	run->workload = g_strdup(cell->workload);
 	run->failure = g_strdup(why);
-	return append_run(c, run, error);
+	return append_run(c, g_steal_pointer(&run), error);
 }
 
 static int argv_len(char **argv)
@@ -243,10 +261,10 @@ static int visit(struct matrix_ctx *c, const struct ab_matrix_cell *cell, unsign
 		c->sink_failed = TRUE;
 		status = ab_error_exit_status(local);
 	} else if (status == 0) {
+		struct visit_sink sink = { c, cell, repeat };
 		struct ab_pipeline p = {
 			.cfg = &cfg, .run_id = prep.run_id, .state_dir = prep.state_dir, .dir_fd = prep.dir_fd,
-			.ram_bytes = prep.ram_bytes, .deliver = deliver, .deliver_data = c,
-			.cell = cell->label, .workload = cell->workload, .first_repeat = repeat,
+			.ram_bytes = prep.ram_bytes, .deliver = deliver, .deliver_data = &sink,
 		};
 		prep.dir_fd = -1; /* the pipeline closes it */
 		if (!ab_pipeline_run(&p, &local))
