@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "error.h"
 #include "matrix-file.h"
+#include "matrix-results.h"
 #include "matrix-state.h"
 #include "matrix-visits.h"
 #include "progress.h"

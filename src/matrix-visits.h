@@ -13,7 +13,7 @@
 #include <glib.h>
 
 #include "matrix-file.h"
-#include "matrix-state.h"
+#include "matrix-results.h"
 #include "run.h"
 
 struct ab_matrix_visits {
