@@ -15,6 +15,7 @@
 #include "runid.h"
 #include "../fs-setup/recover.h"
 #include "../fs-setup/statedir.h"
+#include "../fs-setup/target-build.h"
 
 #include <errno.h>
 #include <math.h>

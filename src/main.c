@@ -6,6 +6,7 @@
 #include "outfile.h"
 #include "progress.h"
 #include "../fs-setup/target.h"
+#include "../fs-setup/target-build.h"
 
 #include <errno.h>
 #include <fcntl.h>

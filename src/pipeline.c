@@ -14,6 +14,7 @@
 #include "step-space.h"
 #include "suite.h"
 #include "../fs-setup/diskstats.h"
+#include "../fs-setup/target-build.h"
 
 #include <errno.h>
 #include <stdio.h>
