@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `arraybench matrix FILE`: its options, the matrix file read
  * (matrix-file.c), every cell checked, the results directory opened or
- * resumed (matrix-state.c), then the visits (matrix-visits.c). */
+ * resumed (matrix-state.c, matrix-results.c), then the visits
+ * (matrix-visits.c). */
 #include "cmd-options.h"
 #include "commands.h"
 #include "error.h"
