@@ -217,8 +217,9 @@ void ab_worker_stonewall_end(struct ab_phase_ctx *ctx, uint64_t bytes_done);
 /* One schedule for all the workers: the first to call sets its origin to
  * `proposed_ns`; returns the origin in force (the latency curve's). */
 uint64_t ab_worker_schedule_origin(struct ab_phase_ctx *ctx, uint64_t proposed_ns);
-/* Progress for the parent's status line, one relaxed store each: the total
- * before ab_worker_start(); the done count after each operation. */
+/* Progress for the parent's status line, in the phase's unit of work
+ * (bytes for a KiB/s phase, else operations), one relaxed store each: the
+ * total before ab_worker_start(); the done count after each operation. */
 void ab_worker_progress_total(struct ab_phase_ctx *ctx, uint64_t total);
 void ab_worker_progress(struct ab_phase_ctx *ctx, uint64_t done);
 /* Opens `name` in dir_fd as ab_open_io() opens the test file (a regular
