@@ -63,7 +63,7 @@ struct ab_target {
 	char *mkfs_command;
 	char *mount_options;    /* asked for */
 	char *mount_effective;  /* read back from mountinfo */
-	char *label;            /* short name for the CSV: "btrfs10-btrfs-noatime" */
+	char *label;            /* short name for the CSV: "btrfs-raid10-btrfs-noatime" */
 	char *mount_extra;      /* data options we add (device=..., no_prefetch...) */
 	GArray *queues;         /* struct ab_queue_info of the source and members */
 	GString *tool_output;   /* what mkfs, mdadm... said, in full (for -v) */

@@ -19,6 +19,7 @@
 #include "../../src/error.h"
 #include "../../src/matrix-file.h"
 #include "../../src/matrix-spread.h"
+#include "../../src/matrix-results.h"
 #include "../../src/matrix-state.h"
 #include "../../reports/report.h"
 #include "matrix-demo.h"
