@@ -142,3 +142,9 @@ gboolean ab_oltp_wal_run(struct ab_suite *s, struct ab_runner *r, const struct a
 	ab_wal_empty_logs(s, writers);
 	return ok;
 }
+
+const struct ab_phase_driver ab_oltp_wal_driver = {
+	.phase_id = AB_PHASE_OLTP_WAL,
+	.run = ab_oltp_wal_run,
+	.space = ab_oltp_wal_space,
+};
