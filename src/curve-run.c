@@ -2,6 +2,7 @@
 /* The latency curve's steps, each a timed run of the latency-curve phase at
  * one offered rate, and the sizing answer after them. */
 #include "curve-run.h"
+#include "curve-options.h"
 #include "progress.h"
 #include "rng.h"
 #include "step-files.h"
@@ -108,4 +109,7 @@ gboolean ab_curve_run(struct ab_suite *s, struct ab_runner *r, const struct ab_s
 const struct ab_phase_driver ab_curve_driver = {
 	.phase_id = AB_PHASE_LATENCY_CURVE,
 	.run = ab_curve_run,
+	.results = ab_curve_results,
+	.finish = ab_curve_finish,
+	.option_given = ab_curve_option_given,
 };

@@ -2,6 +2,7 @@
 /* The oltp step: a cold data file, then each process count timed, its
  * reads and writes made results of their own. */
 #include "oltp-run.h"
+#include "oltp-options.h"
 #include "error.h"
 #include "progress.h"
 #include "rng.h"
@@ -232,4 +233,8 @@ const struct ab_phase_driver ab_oltp_driver = {
 	.phase_id = AB_PHASE_OLTP,
 	.run = ab_oltp_run,
 	.space = ab_oltp_space,
+	.results = ab_oltp_results,
+	.finish = ab_oltp_finish,
+	.option_given = ab_oltp_option_given,
+	.own_file_size = ab_oltp_own_file_size,
 };

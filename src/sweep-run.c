@@ -3,6 +3,7 @@
  * each a timed run of the sweep phase with the cache made what the cell
  * says it was. */
 #include "sweep-run.h"
+#include "sweep-options.h"
 #include "error.h"
 #include "progress.h"
 #include "rng.h"
@@ -315,4 +316,8 @@ const struct ab_phase_driver ab_sweep_driver = {
 	.phase_id = AB_PHASE_SWEEP,
 	.run = ab_sweep_run,
 	.space = ab_sweep_space,
+	.results = ab_sweep_results,
+	.finish = ab_sweep_finish,
+	.option_given = ab_sweep_option_given,
+	.sizes_own_files = TRUE,
 };

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The wal step: a timed run per commit size and sync method. */
 #include "wal-run.h"
+#include "wal-options.h"
 #include "error.h"
 #include "progress.h"
 #include "rng.h"
@@ -143,4 +144,8 @@ const struct ab_phase_driver ab_wal_driver = {
 	.phase_id = AB_PHASE_WAL,
 	.run = ab_wal_run,
 	.space = ab_wal_space,
+	.results = ab_wal_results,
+	.finish = ab_wal_finish,
+	.option_given = ab_wal_option_given,
+	.sizes_own_files = TRUE,
 };
