@@ -20,7 +20,8 @@ gboolean ab_run_option_known(const char *long_name);
  * the next letter of "-CX" is an option too: GLib reads "-bq" as -b -q
  * and "-sq 1g" as -s 1g -q. */
 gboolean ab_run_option_takes_rest(char short_name);
-/* Comma-separated phase names into cfg->phase_mask. */
+/* Comma-separated phase names ("all": bonnie++'s) into cfg->phase_ids, in
+ * the order given (a phase named twice runs twice). */
 gboolean ab_parse_phase_list(const char *text, struct ab_config *cfg, GError **error);
 
 #endif

@@ -5,6 +5,7 @@
 #include "error.h"
 #include "progress.h"
 #include "runner.h"
+#include "../fs-setup/target-build.h"
 
 #include <errno.h>
 #include <fcntl.h>
