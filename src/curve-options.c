@@ -5,6 +5,7 @@
 #include "config.h"
 #include "error.h"
 #include "../workloads/curve-math.h"
+#include "../workloads/phase.h"
 
 const char *ab_curve_option_given(const struct ab_config *cfg)
 {
@@ -60,6 +61,13 @@ gboolean ab_curve_finish(struct ab_config *cfg, const struct ab_family_env *env,
 			    cfg->rate_factor);
 		return FALSE;
 	}
-	*results += ab_phase_driver_more_results(ab_phase_driver_of(AB_PHASE_LATENCY_CURVE), cfg);
+	*results += ab_phase_family_more_results(ab_phase_family_of(AB_PHASE_LATENCY_CURVE), cfg);
 	return TRUE;
 }
+
+const struct ab_phase_family ab_curve_family = {
+	.phase_id = AB_PHASE_LATENCY_CURVE,
+	.results = ab_curve_results,
+	.finish = ab_curve_finish,
+	.option_given = ab_curve_option_given,
+};
