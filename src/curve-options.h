@@ -2,8 +2,8 @@
 #ifndef AB_CURVE_OPTIONS_H
 #define AB_CURVE_OPTIONS_H
 
-/* The latency curve's part of finishing a config and the room of its steps (its family row, src/phase-family.h; its driver,
- * src/curve-run.c). */
+/* The latency curve's part of finishing a config and the room of its steps
+ * (its family row, src/phase-family.h; its driver, src/curve-run.c). */
 
 #include <glib.h>
 #include <stdint.h>

@@ -2,10 +2,11 @@
 #ifndef AB_OLTP_OPTIONS_H
 #define AB_OLTP_OPTIONS_H
 
-/* The oltp family's part of finishing a config and the room of its steps (its family rows, src/phase-family.h; its drivers,
- * src/oltp-run.c and src/oltp-wal-run.c): oltp+wal has no options of its
- * own, its load's are oltp's (checked here, with its result count) and
- * its committers' wal's (src/wal-options.h). */
+/* The oltp family's part of finishing a config and the room of its steps
+ * (its family rows, src/phase-family.h; its drivers, src/oltp-run.c and
+ * src/oltp-wal-run.c): oltp+wal has no options of its own, its load's are
+ * oltp's (checked here, with its result count) and its committers' wal's
+ * (src/wal-options.h). */
 
 #include <glib.h>
 #include <stdint.h>

@@ -20,8 +20,9 @@ gboolean ab_wal_parse_commits(const char *name, const char *text, GArray **out, 
 /* Seconds per method, AB_WAL_MIN_SECONDS to AB_WAL_MAX_SECONDS ("5", "0.5"). */
 gboolean ab_wal_parse_seconds(const char *name, const char *text, double *out, GError **error);
 
-/* The wal family's part of finishing a config and the room of its steps (its family row, src/phase-family.h; its driver,
- * src/wal-run.c): the wal phase's and oltp+wal's committers. */
+/* The wal family's part of finishing a config and the room of its steps
+ * (its family row, src/phase-family.h; its driver, src/wal-run.c): the wal
+ * phase's and oltp+wal's committers. */
 /* The first wal option given, for the message when no wal phase runs. */
 const char *ab_wal_option_given(const struct ab_config *cfg);
 /* A wal step's results: one per sync method and commit size. */
