@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Defaults and cross-checks for struct ab_config. */
 #include "config.h"
+#include "run-options.h"
 #include "steps.h"
 #include "error.h"
 #include "rng.h"
@@ -216,40 +217,16 @@ static gboolean another_step_asks_for(const struct ab_config *cfg, unsigned fami
 	return !(cfg->step_own_phase_options & (1u << family)) && some_step_asks_for(cfg, id);
 }
 
-/* The first sweep option given, for the message when no sweep runs. */
+/* The first option of a phase family given, for the message when that
+ * phase does not run (src/run-options.c: one rule for every family). */
 static const char *sweep_option_given(const struct ab_config *cfg)
 {
-	if (cfg->sweep_grid.file_sizes)
-		return "--sweep-file-sizes";
-	if (cfg->sweep_grid.records)
-		return "--sweep-records";
-	if (cfg->sweep_tests_given)
-		return "--sweep-tests";
-	if (cfg->stride != AB_DEFAULT_STRIDE)
-		return "--stride";
-	if (cfg->include_fsync)
-		return "--include-fsync";
-	if (cfg->include_close)
-		return "--include-close";
-	if (cfg->untimed_flush)
-		return "--untimed-flush";
-	if (cfg->sweep_csv_path)
-		return "--sweep-csv";
-	if (cfg->stream_counts)
-		return "--streams";
-	if (cfg->shared_file)
-		return "--shared-file";
-	if (cfg->files_per_stream)
-		return "--sweep-files";
-	return NULL;
+	return ab_run_option_given(cfg, AB_OPTION_SWEEP);
 }
 
-/* The first wal option given, for the message when no wal phase runs. */
 static const char *wal_option_given(const struct ab_config *cfg)
 {
-	return cfg->wal_syncs ? "--wal-sync" : cfg->wal_commits ? "--wal-records"
-	       : cfg->wal_writers ? "--wal-writers" : cfg->wal_seconds > 0 ? "--wal-seconds"
-	       : cfg->wal_count ? "--wal-commits" : cfg->wal_rewrite ? "--wal-rewrite" : NULL;
+	return ab_run_option_given(cfg, AB_OPTION_WAL);
 }
 
 G_STATIC_ASSERT(AB_PHASE_ID_COUNT <= 32); /* a bit per phase id */
@@ -257,8 +234,8 @@ G_STATIC_ASSERT(AB_PHASE_ID_COUNT <= 32); /* a bit per phase id */
 uint32_t ab_config_phase_options(const struct ab_config *cfg)
 {
 	return (sweep_option_given(cfg) ? 1u << AB_PHASE_SWEEP : 0) | (wal_option_given(cfg) ? 1u << AB_PHASE_WAL : 0) |
-	       (cfg->oltp_given ? 1u << AB_PHASE_OLTP : 0) |
-	       (cfg->curve_option_given ? 1u << AB_PHASE_LATENCY_CURVE : 0);
+	       (ab_run_option_given(cfg, AB_OPTION_OLTP) ? 1u << AB_PHASE_OLTP : 0) |
+	       (ab_run_option_given(cfg, AB_OPTION_CURVE) ? 1u << AB_PHASE_LATENCY_CURVE : 0);
 }
 
 /* random-read and random-write hold their order, 8 bytes per record of
@@ -434,7 +411,7 @@ static gboolean finish_wal(struct ab_config *cfg, uint64_t *results, GError **er
 static gboolean finish_oltp(struct ab_config *cfg, uint64_t ram_mib, uint64_t *results, GError **error)
 {
 	if (!asks_for(cfg, 0, AB_PHASE_OLTP) && !asks_for(cfg, 0, AB_PHASE_OLTP_WAL)) {
-		if (cfg->oltp_given && !another_step_asks_for(cfg, AB_PHASE_OLTP, AB_PHASE_OLTP) &&
+		if (ab_run_option_given(cfg, AB_OPTION_OLTP) && !another_step_asks_for(cfg, AB_PHASE_OLTP, AB_PHASE_OLTP) &&
 		    !another_step_asks_for(cfg, AB_PHASE_OLTP, AB_PHASE_OLTP_WAL)) {
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 				    "the --oltp-* options apply to the oltp phase, which is not asked for "
@@ -500,10 +477,10 @@ static gboolean finish_oltp(struct ab_config *cfg, uint64_t ram_mib, uint64_t *r
 static gboolean finish_curve(struct ab_config *cfg, uint64_t *results, GError **error)
 {
 	if (!asks_for(cfg, 0, AB_PHASE_LATENCY_CURVE)) {
-		if (cfg->curve_option_given && !another_step_asks_for(cfg, AB_PHASE_LATENCY_CURVE, AB_PHASE_LATENCY_CURVE)) {
+		if (ab_run_option_given(cfg, AB_OPTION_CURVE) && !another_step_asks_for(cfg, AB_PHASE_LATENCY_CURVE, AB_PHASE_LATENCY_CURVE)) {
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 				    "%s applies to the latency curve, which is not asked for (--phases latency-curve)",
-				    cfg->curve_option_given);
+				    ab_run_option_given(cfg, AB_OPTION_CURVE));
 			return FALSE;
 		}
 		return TRUE;
