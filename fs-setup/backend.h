@@ -9,11 +9,11 @@
 
 /*
  * A kind of target, one file each (fs-setup/backend-*.c), one row of
- * src/backend-list.h.  target.c gathers the members (named, or --loop
+ * src/backend-list.h.  target-build.c gathers the members (named, or --loop
  * images), then runs the ops in this order: assemble, the caller's
  * before-mkfs hook, format, mount; then the label.  The ops do the work,
  * journal their undo steps (plans through ab_build_run_plan(), or
- * ab_undo_intend() themselves) and fill in the target; target.c knows no
+ * ab_undo_intend() themselves) and fill in the target; target-build.c knows no
  * backend by name.
  */
 enum ab_backend_shape {

@@ -9,7 +9,7 @@
 #include "target.h"
 
 /*
- * One build of a target, as target.c runs it and the backends' ops
+ * One build of a target, as target-build.c runs it and the backends' ops
  * (backend.h) see it.  One code path checks (touching nothing), prints the
  * plan (--dry-run) and builds, so the three cannot disagree: an op looks
  * at `mode` only where it makes something itself, and otherwise goes

@@ -4,7 +4,8 @@
 
 #include <glib.h>
 
-#include "undo.h"
+#include "liveness.h"
+#include "undo-step.h"
 
 /*
  * The undo journal's text: a header naming the run and its process, then one

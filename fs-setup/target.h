@@ -63,7 +63,7 @@ struct ab_target {
 	char *mkfs_command;
 	char *mount_options;    /* asked for */
 	char *mount_effective;  /* read back from mountinfo */
-	char *label;            /* short name for the CSV: "btrfs10-btrfs-noatime" */
+	char *label;            /* short name for the CSV: "btrfs-raid10-btrfs-noatime" */
 	char *mount_extra;      /* data options we add (device=..., no_prefetch...) */
 	GArray *queues;         /* struct ab_queue_info of the source and members */
 	GString *tool_output;   /* what mkfs, mdadm... said, in full (for -v) */
@@ -83,22 +83,10 @@ gboolean ab_target_spec_builds(const struct ab_target_spec *spec);
  * exclude each other, the --loop directory, option words, duplicate
  * members; makes its paths absolute. */
 gboolean ab_target_spec_check_options(struct ab_target_spec *spec, GError **error);
-/*
- * Everything the build needs, checked before anything is made: options
- * that exclude each other, the file system, the level for the backend, md
- * in the kernel, the member count, duplicate members, the --loop directory,
- * option words that would name a device, and the safety of every named
- * device.  Makes the spec's paths absolute (members, device, loop
- * directory), so journals and cleanup do not depend on the working
- * directory.  With `out`, also prints the plan with each undo (--dry-run).
- * Touches nothing.
- */
-gboolean ab_target_check(struct ab_target_spec *spec, const char *run_id, FILE *out, GError **error);
 /* Told what the build is about to do ("formatting: create xfs file system
  * on /dev/md/ab..."), for the caller's status line; set once by main()'s
  * side, as fs-setup prints nothing itself.  NULL (the default): nobody. */
 typedef void (*ab_target_activity_fn)(const char *what);
-void ab_target_set_activity_fn(ab_target_activity_fn fn);
 /* Has the user asked to stop (Ctrl-C)?  The build checks between steps. */
 typedef gboolean (*ab_stop_check_fn)(void);
 /* Called once the block devices exist and before anything is written on
@@ -106,15 +94,6 @@ typedef gboolean (*ab_stop_check_fn)(void);
  * t->source is the assembled md array or the one device (NULL for btrfs).
  * FALSE stops the build with its error. */
 typedef gboolean (*ab_target_hook_fn)(const struct ab_target *t, void *data, GError **error);
-/* Build, format and mount a checked spec; every step is journaled in `undo`
- * before it is taken.  before_mkfs may be NULL.  On failure the caller
- * unwinds `undo`. */
-gboolean ab_target_build(const struct ab_target_spec *spec, struct ab_target *target, struct ab_undo *undo,
-			 const char *run_id, ab_stop_check_fn stop_requested, ab_target_hook_fn before_mkfs,
-			 void *hook_data, GError **error);
-/* --cache remount: unmount and mount again, which drops the file system's
- * page cache, dentries and inodes (iozone -U).  Only for targets we built. */
-gboolean ab_target_remount(const struct ab_target *target, GError **error);
 /* An empty target (no descriptor held), safe to clear. */
 void ab_target_init(struct ab_target *target);
 void ab_target_clear(struct ab_target *target);

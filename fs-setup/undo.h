@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "liveness.h"
+#include "undo-step.h"
 
 /*
  * The undo stack of a run.  Every step that changes the machine (an image
@@ -18,36 +19,6 @@
  * acts only on the object the run made: one whose identity no longer
  * matches is left alone and reported.
  */
-enum ab_undo_kind {
-	AB_UNDO_UMOUNT,       /* path: mount point; detail: the source we mounted */
-	AB_UNDO_LOOP_DETACH,  /* path: the backing image; identity: the image's;
-			       * detail, once attached: "/dev/loopN DISKSEQ" */
-	AB_UNDO_UNLINK,       /* path: an image file; detail: its planned size */
-	AB_UNDO_RMDIR,        /* path: a mount point directory we made */
-	AB_UNDO_MDADM_STOP,   /* path: /dev/md/NAME */
-	AB_UNDO_MDADM_ZERO,   /* path: a member; detail: the array name its superblock must carry */
-	AB_UNDO_CGROUP,       /* path: the memory cgroup directory */
-	AB_UNDO_RUN_DIR,      /* path: DIR/arraybench.RUNID, the file phases' tree */
-	AB_UNDO_IO_FILE,      /* path: DIR/arraybench.RUNID.io; detail: the uid that may own it */
-	AB_UNDO_KIND_COUNT
-};
-
-struct ab_undo_step {
-	enum ab_undo_kind kind;
-	char *path;
-	char *detail;         /* NULL, or what the kind says above */
-	gboolean identified;  /* dev and ino are known */
-	dev_t dev;
-	ino_t ino;
-	guint64 fsid;         /* the file system's statfs f_fsid, 0 if unknown: on btrfs,
-			       * dm or NFS st_dev changes from mount to mount, the
-			       * fsid (from the file system's UUID) does not */
-	uid_t owner;          /* the run's user: who must own an unidentified object */
-	gboolean done;
-	gboolean on_own_mount; /* under a mount point an older step of the run mounted
-				* (set by ab_undo_run_steps): goes with that file system */
-};
-
 /* What undoing a step found. */
 enum ab_undo_outcome {
 	AB_UNDO_UNDONE,   /* it was there and is gone now */
@@ -69,8 +40,6 @@ struct ab_undo {
 	ab_undo_exec_fn exec;
 };
 
-const char *ab_undo_kind_name(enum ab_undo_kind kind);
-gboolean ab_undo_kind_from_name(const char *name, enum ab_undo_kind *out);
 
 /* Start an empty stack.  With a state directory (already trusted, see
  * statedir.h), its journal is DIR/journal-RUN_ID, created exclusively and
@@ -110,7 +79,6 @@ void ab_undo_clear(struct ab_undo *u);
  * journal_fd (-1: none).  Shared by unwind and cleanup. */
 gboolean ab_undo_run_steps(GPtrArray *steps, ab_undo_exec_fn exec, int journal_fd, GString *report,
 			   GError **error);
-void ab_undo_step_free(struct ab_undo_step *step);
 
 /* Who undoes AB_UNDO_RUN_DIR and AB_UNDO_IO_FILE steps for the real
  * executor (src/rundir.c's ab_run_files_undo; main() registers it). */

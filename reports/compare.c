@@ -373,7 +373,8 @@ static void order_columns(struct ab_compare *c)
 			}
 		}
 	}
-	/* g_ptr_array_sort is not stable; (slot, figure) is unique. */
+	/* (slot, figure) is unique: the order needs no stable sort (though
+	 * g_ptr_array_sort is one since glib 2.32). */
 	g_ptr_array_sort(c->columns, by_slot);
 }
 

@@ -105,7 +105,8 @@ gboolean ab_csv_parse_latency(const char *text, uint64_t *ns);
  * reader ask the same question. */
 gboolean ab_csv_dirs_in_25(const char *tool, const char *tool_version);
 
-/* Human table: header with the conditions, one row per result. */
+/* A run for people: every block of reports/text.c's blocks[] that applies
+ * (text-block.h), the conditions (or raw's header) and the table first. */
 char *ab_text_format(const struct ab_run *run);
 /* The record-size sweep's iozone-style grids (reports/sweep-table.c),
  * appended to s; nothing when the run has no sweep. */

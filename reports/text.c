@@ -122,8 +122,8 @@ static void header(GString *s, const struct ab_run *run)
 		g_string_append_printf(s, "WARNING %s\n", run->cache_warning);
 }
 
-/* Shown in a table of its own (the sweep's grid, the wal table), not as a
- * row of the main one. */
+/* Shown in a table of its own (the sweep's grid, the wal table, the curve's
+ * block), not as a row of the main one. */
 static gboolean in_own_table(const struct ab_result *r)
 {
 	return ab_text_is_grid_result(r) || ab_text_is_wal_result(r) || ab_text_is_curve_result(r);

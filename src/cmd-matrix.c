@@ -1,23 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `arraybench matrix FILE`: every cell of a matrix file (matrix-file.c)
- * visited round-robin over the repeats, each visit one `run` made in this
- * process (run-prepare.c, pipeline.c), each run appended to the results
- * directory as it ends (matrix-state.c); a rerun resumes. */
+/* `arraybench matrix FILE`: its options, the matrix file read
+ * (matrix-file.c), every cell checked, the results directory opened or
+ * resumed (matrix-state.c, matrix-results.c), then the visits
+ * (matrix-visits.c). */
 #include "cmd-options.h"
 #include "commands.h"
 #include "error.h"
 #include "matrix-file.h"
-#include "matrix-spread.h"
+#include "matrix-results.h"
 #include "matrix-state.h"
-#include "pipeline.h"
+#include "matrix-visits.h"
 #include "progress.h"
 #include "run-options.h"
 #include "run-prepare.h"
 #include "runid.h"
-#include "runner.h"
 #include "../fs-setup/recover.h"
 #include "../fs-setup/statedir.h"
-#include "../reports/report.h"
+#include "../fs-setup/target-build.h"
 
 #include <errno.h>
 #include <math.h>
@@ -28,7 +27,6 @@
 #include <glib/gstdio.h>
 
 #define MATRIX_FILE_MAX (1u << 20)
-#define SETTLE_MIN_RUNS 3u
 
 struct matrix_opts {
 	char *out_dir;
@@ -118,189 +116,15 @@ static const char description[] =
 	"3 missing resource or privilege, 4 unsafe, 5 results not written, 130 interrupted.\n"
 	"See arraybench-matrix(1).";
 
-/* What the visits share. */
+/* What the command holds while the visits run. */
 struct matrix_ctx {
 	const struct ab_matrix *m;
 	const struct matrix_opts *o;
 	struct ab_matrix_dir dir;
 	GPtrArray *profiles;    /* struct ab_matrix_profile * the cells run */
-	GHashTable *done;
-	GHashTable *cell_runs;  /* label -> GPtrArray of struct ab_run * (for --repeat-until) */
-	gboolean sink_failed;   /* the error came from writing the results */
-	gboolean delivered;     /* the visit's run is in the results */
-	unsigned ran, failed, failed_before, skipped;
+	struct ab_matrix_visits visits;
+	unsigned failed_before;
 };
-
-static void keep_run(struct matrix_ctx *c, struct ab_run *run)
-{
-	GPtrArray *a = g_hash_table_lookup(c->cell_runs, run->cell);
-	if (!a) {
-		a = g_ptr_array_new_with_free_func((GDestroyNotify)ab_run_free);
-		g_hash_table_insert(c->cell_runs, g_strdup(run->cell), a);
-	}
-	g_ptr_array_add(a, run);
-}
-
-/* One run to the results files, JSON first (resume reads it), each synced.
- * The CSV line is made from the run as results.jsonl gives it back, as a
- * start makes results.csv anew from it: the two files cannot differ. */
-static gboolean append_run(struct matrix_ctx *c, const struct ab_run *run, GError **error)
-{
-	g_autofree char *line = ab_writer_format_run(&ab_writer_json, run, NULL);
-	g_autofree char *json = g_strndup(line, strcspn(line, "\n"));
-	g_autoptr(ab_run) back = ab_reader_json.read_line(json, NULL);
-	g_autoptr(GString) csv = g_string_new(NULL);
-	if (back)
-		ab_matrix_csv_append(csv, back);
-	if (!ab_matrix_dir_append(&c->dir, c->dir.json_fd, line, error)) {
-		c->sink_failed = TRUE;
-		return FALSE;
-	}
-	if (csv->len && !ab_matrix_dir_append(&c->dir, c->dir.csv_fd, csv->str, error)) {
-		g_autofree char *why = g_strdup_printf("%s (the run is in %s: the next start writes %s anew from it)",
-						       (*error)->message, AB_MATRIX_RESULTS_JSON, AB_MATRIX_RESULTS_CSV);
-		g_free((*error)->message);
-		(*error)->message = g_steal_pointer(&why);
-		c->sink_failed = TRUE;
-		return FALSE;
-	}
-	c->delivered = TRUE;
-	if (back)
-		keep_run(c, g_steal_pointer(&back));
-	return TRUE;
-}
-
-static gboolean deliver(const struct ab_run *run, void *data, GError **error)
-{
-	return append_run(data, run, error);
-}
-
-/* A visit that gave no results: a run saying which and why. */
-static gboolean record_failure(struct matrix_ctx *c, const struct ab_matrix_cell *cell, unsigned repeat,
-			       const char *run_id, const char *why, GError **error)
-{
-	g_autoptr(ab_run) run = ab_run_new();
-	run->tool = g_strdup("arraybench");
-	run->tool_version = g_strdup(AB_VERSION);
-	run->run_id = g_strdup(run_id);
-	run->repeat = repeat;
-	run->seed = ab_matrix_visit_seed(c->m->seed, cell->label, repeat);
-	run->start_unix = g_get_real_time() / G_USEC_PER_SEC;
-	run->concurrency = 1;
-	run->cell = g_strdup(cell->label);
-	run->workload = g_strdup(cell->workload);
-	run->failure = g_strdup(why);
-	return append_run(c, run, error);
-}
-
-static int argv_len(char **argv)
-{
-	int n = 0;
-	while (argv[n])
-		n++;
-	return n;
-}
-
-/* One visit: the cell's run, made once.  0 when it ran or its failure is
- * recorded; otherwise the exit status that stops the matrix. */
-static int visit(struct matrix_ctx *c, const struct ab_matrix_cell *cell, unsigned repeat, GError **error)
-{
-	g_auto(GStrv) argv = ab_matrix_visit_argv(c->m, cell, repeat, c->o->quiet);
-	g_auto(ab_config_auto) cfg;
-	ab_config_init(&cfg);
-	struct ab_run_prep prep;
-	ab_run_prep_init(&prep);
-	g_autoptr(GError) local = NULL;
-	c->sink_failed = c->delivered = FALSE;
-	int status = ab_run_prepare(argv_len(argv), argv, &cfg, &prep, &local);
-	/* Its run id first, where a resume after a kill looks for what the
-	 * visit left: no visit starts that a resume could not find. */
-	if (status == 0 && !ab_matrix_dir_set_visit(&c->dir, prep.run_id, prep.state_dir, &local)) {
-		c->sink_failed = TRUE;
-		status = ab_error_exit_status(local);
-	} else if (status == 0) {
-		struct ab_pipeline p = {
-			.cfg = &cfg, .run_id = prep.run_id, .state_dir = prep.state_dir, .dir_fd = prep.dir_fd,
-			.ram_bytes = prep.ram_bytes, .deliver = deliver, .deliver_data = c,
-			.cell = cell->label, .workload = cell->workload, .first_repeat = repeat,
-		};
-		prep.dir_fd = -1; /* the pipeline closes it */
-		if (!ab_pipeline_run(&p, &local))
-			status = ab_error_exit_status(local);
-		/* Unwound, or it said what it could not undo ('arraybench
-		 * cleanup' retries that): nothing left for a resume to find. */
-		ab_matrix_dir_clear_visit(&c->dir);
-	}
-	g_autofree char *run_id = g_strdup(prep.run_id);
-	ab_run_prep_clear(&prep);
-	if (status == 0)
-		return 0;
-	/* Interrupted: not recorded, so that a resume runs it again.  Results
-	 * that cannot be written or a target refused as unsafe would fail
-	 * every visit alike, and a teardown that failed after the run was
-	 * recorded left what would get in the next visits' way ('arraybench
-	 * cleanup' undoes it): the matrix stops. */
-	if (ab_stop_requested || status == AB_ERROR_INTERRUPTED || c->sink_failed || status == AB_ERROR_UNSAFE ||
-	    c->delivered) {
-		g_propagate_error(error, g_steal_pointer(&local));
-		return ab_stop_requested ? AB_ERROR_INTERRUPTED : status;
-	}
-	c->failed++;
-	if (!c->o->quiet) {
-		ab_progress_clear();
-		printf("  failed: %s\n", local->message);
-		fflush(stdout);
-	}
-	return record_failure(c, cell, repeat, run_id, local->message, error) ? 0 : AB_ERROR_OUTPUT;
-}
-
-static gboolean settled(struct matrix_ctx *c, const struct ab_matrix_cell *cell)
-{
-	GPtrArray *runs = g_hash_table_lookup(c->cell_runs, cell->label);
-	return runs && ab_matrix_settled(runs, c->o->cv_limit, SETTLE_MIN_RUNS);
-}
-
-static unsigned rounds(const struct ab_matrix *m, const struct matrix_opts *o)
-{
-	if (isnan(o->cv_limit))
-		return m->repeats;
-	return MAX(m->repeats, o->max_repeats ? o->max_repeats : 2 * m->repeats);
-}
-
-/* Round-robin: repeat 1 of every cell, then repeat 2...  Beyond the file's
- * repeats (--repeat-until) only the cells whose spread is still wide. */
-static int run_matrix(struct matrix_ctx *c, GError **error)
-{
-	const struct ab_matrix *m = c->m;
-	unsigned n = m->cells->len, total = rounds(m, c->o);
-	for (unsigned r = 1; r <= total; r++)
-		for (unsigned k = 0; k < n; k++) {
-			const struct ab_matrix_cell *cell = g_ptr_array_index(m->cells, k);
-			if (ab_stop_requested) {
-				g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted");
-				return AB_ERROR_INTERRUPTED;
-			}
-			if (ab_matrix_done_has(c->done, cell->label, r)) {
-				c->skipped++;
-				continue;
-			}
-			if (r > m->repeats && settled(c, cell))
-				continue;
-			if (!c->o->quiet) {
-				ab_progress_clear();
-				printf("matrix: cell %u/%u repeat %u/%u: %s\n", k + 1, n, r, total, cell->label);
-				fflush(stdout);
-			}
-			g_autofree char *where = g_strdup_printf("cell %u/%u repeat %u/%u", k + 1, n, r, total);
-			ab_progress_set_context(where);
-			int status = visit(c, cell, r, error);
-			ab_progress_set_context(NULL);
-			if (status)
-				return status;
-			c->ran++;
-		}
-	return 0;
-}
 
 static void print_plan(const struct ab_matrix *m, const struct matrix_opts *o)
 {
@@ -318,7 +142,7 @@ static void print_plan(const struct ab_matrix *m, const struct matrix_opts *o)
 		}
 	if (!isnan(o->cv_limit))
 		printf("then rounds %u to %u of the cells whose rates' coefficient of variation is above %g%%\n",
-		       m->repeats + 1, rounds(m, o), o->cv_limit * 100);
+		       m->repeats + 1, ab_matrix_rounds(m, o->cv_limit, o->max_repeats), o->cv_limit * 100);
 }
 
 /* Every cell checked as run checks it, before anything runs: its options
@@ -351,7 +175,7 @@ static gboolean check_cells(const struct ab_matrix *m, GError **error)
 		ab_config_init(&cfg);
 		uint64_t ram;
 		unsigned line = cell->line;
-		if (ab_run_check_options(argv_len(argv), argv, &cfg, &ram, &local) == 0 &&
+		if (ab_run_check_options((int)g_strv_length(argv), argv, &cfg, &ram, &local) == 0 &&
 		    ab_target_spec_check_options(&cfg.target, &local)) {
 			if (ab_target_check(&cfg.target, run_id, NULL, &local))
 				continue;
@@ -520,7 +344,7 @@ static int open_results(struct matrix_ctx *c, const char *text, size_t len, GErr
 	g_autofree char *name = g_build_filename(o->out_dir, AB_MATRIX_RESULTS_JSON, NULL);
 	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
 	unsigned failed;
-	c->done = ab_matrix_done_read(name, done_text, done_len, o->retry_failed, &set, problems, &failed);
+	c->visits.done = ab_matrix_done_read(name, done_text, done_len, o->retry_failed, &set, problems, &failed);
 	c->failed_before = o->retry_failed ? 0 : failed;
 	for (guint i = 0; i < problems->len; i++)
 		fprintf(stderr, "arraybench: warning: %s (skipped)\n",
@@ -529,7 +353,7 @@ static int open_results(struct matrix_ctx *c, const char *text, size_t len, GErr
 	for (guint i = 0; i < set.runs->len; i++) {
 		struct ab_run *r = g_ptr_array_index(set.runs, i);
 		if (r->cell)
-			keep_run(c, g_ptr_array_steal_index(set.runs, i--));
+			ab_matrix_visits_keep(&c->visits, g_ptr_array_steal_index(set.runs, i--));
 	}
 	ab_run_set_clear(&set);
 	return status;
@@ -597,7 +421,7 @@ static int matrix_main(struct matrix_opts *o, GError **error)
 	o->out_dir = g_steal_pointer(&out_abs);
 	struct matrix_ctx c = { .m = m, .o = o };
 	ab_matrix_dir_init(&c.dir);
-	c.cell_runs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_ptr_array_unref);
+	ab_matrix_visits_init(&c.visits, m, &c.dir, o->quiet, o->cv_limit, o->max_repeats);
 	c.profiles = ab_matrix_profiles_read(m, error);
 	int status = c.profiles ? open_results(&c, text, len, error) : AB_ERROR_USAGE;
 	/* A profile file runs from its copy: the text the digest is of, even
@@ -617,7 +441,7 @@ static int matrix_main(struct matrix_opts *o, GError **error)
 	}
 	if (status == 0) {
 		ab_progress_start(stderr, ab_progress_mode_for(stderr, o->quiet));
-		status = run_matrix(&c, error);
+		status = ab_matrix_visits_run(&c.visits, error);
 		ab_progress_stop();
 	}
 	if (status == AB_ERROR_INTERRUPTED) {
@@ -625,24 +449,22 @@ static int matrix_main(struct matrix_opts *o, GError **error)
 		g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED,
 			    "interrupted: %u visits done this time, the one in flight is not recorded; run the same "
 			    "command again to resume",
-			    c.ran);
+			    c.visits.ran);
 	} else if (status == 0) {
 		if (!o->quiet)
-			printf("matrix: %u visits run (%u failed), %u already done%s; results in %s\n", c.ran, c.failed,
-			       c.skipped, c.failed_before ? " (some failed: --retry-failed runs them again)" : "",
+			printf("matrix: %u visits run (%u failed), %u already done%s; results in %s\n", c.visits.ran,
+			       c.visits.failed, c.visits.skipped, c.failed_before ? " (some failed: --retry-failed runs them again)" : "",
 			       o->out_dir);
-		if (c.failed + c.failed_before) {
+		if (c.visits.failed + c.failed_before) {
 			g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "%u visits of the matrix failed (their reasons are in %s/%s)",
-				    c.failed + c.failed_before, o->out_dir, AB_MATRIX_RESULTS_JSON);
+				    c.visits.failed + c.failed_before, o->out_dir, AB_MATRIX_RESULTS_JSON);
 			status = AB_ERROR_PHASE;
 		}
 	}
 	ab_matrix_dir_clear(&c.dir);
 	if (c.profiles)
 		g_ptr_array_unref(c.profiles);
-	if (c.done)
-		g_hash_table_unref(c.done);
-	g_hash_table_unref(c.cell_runs);
+	ab_matrix_visits_clear(&c.visits);
 	return status;
 }
 

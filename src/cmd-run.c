@@ -109,8 +109,9 @@ struct dest {
 
 /* The pipeline's sink: each run to the table, the writers that print on
  * standard output (the CSV line) and the files of the writers' options. */
-static gboolean deliver(const struct ab_run *run, void *data, GError **error)
+static gboolean deliver(struct ab_run *delivered, void *data, GError **error)
 {
+	g_autoptr(ab_run) run = delivered; /* shown and written, then let go */
 	const struct emit_ctx *e = data;
 	const struct ab_config *cfg = e->cfg;
 	struct outputs *out = e->out;

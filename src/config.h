@@ -48,7 +48,7 @@ enum ab_cache_mode {
 };
 
 
-/* Parsed and validated options; read-only once ab_config_validate() passed. */
+/* Parsed and checked options; read-only once ab_config_finish() passed. */
 struct ab_config {
 	char *dir;
 	uint64_t file_size;   /* bytes; 0 skips the I/O phases */

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Sub-command table; the only place that prints errors. */
+/* Sub-command table; prints the error a command returns (the pipeline's
+ * teardown failure after a run, and warnings, are printed where they
+ * happen). */
 #include "commands.h"
 #include "rundir.h"
 #include "error.h"
 #include "outfile.h"
 #include "progress.h"
 #include "../fs-setup/target.h"
+#include "../fs-setup/target-build.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A matrix file into its cells (matrix-file.h).  ini-scan.c gives every
- * group and key with its line and the values; the hooks here refuse
- * unknown names as the scan meets them and word its faults. */
-#include "matrix-file.h"
+/* A matrix file's grammar (matrix-file.h): ini-scan.c gives every group
+ * and key with its line and the values; the hooks here refuse unknown
+ * names as the scan meets them and word its faults; the keys' values
+ * become the lists whose product matrix-cells.c makes the cells of. */
+#include "matrix-cells.h"
 #include "error.h"
 #include "ini-scan.h"
 #include "run-options.h"
@@ -33,12 +34,8 @@ static gboolean fail(const struct parse *ps, unsigned line, GError **error, cons
 {
 	va_list ap;
 	va_start(ap, fmt);
-	g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+	ab_matrix_fault(ps->name, line, error, fmt, ap);
 	va_end(ap);
-	if (line)
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%s:%u: %s", ps->name, line, msg);
-	else
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "%s: %s", ps->name, msg);
 	return FALSE;
 }
 
@@ -169,40 +166,6 @@ static char *absolute(const struct parse *ps, const char *path)
 	return g_path_is_absolute(path) ? g_strdup(path) : g_build_filename(ps->base, path, NULL);
 }
 
-/* One entry of `levels`: backend and level, both NULL for "none" (a plain
- * file system on the first member). */
-struct level {
-	const struct ab_backend_ops *backend;
-	char *level;
-	char *label;
-};
-
-static void level_clear(gpointer p)
-{
-	struct level *l = p;
-	g_free(l->level);
-	g_free(l->label);
-}
-
-/* What every cell shares. */
-struct common {
-	char *loop_n, *loop_size, *loop_dir; /* loop = N:SIZE[:DIR], DIR absolute */
-	GPtrArray *members;                  /* absolute */
-	gboolean confirmed;                  /* yes-destroy names them all */
-	char **options;                      /* the `options` words */
-	gboolean machine_given;              /* options hold -m */
-};
-
-static void common_clear(struct common *c)
-{
-	g_free(c->loop_n);
-	g_free(c->loop_size);
-	g_free(c->loop_dir);
-	if (c->members)
-		g_ptr_array_unref(c->members);
-	g_strfreev(c->options);
-}
-
 /* The --array backend the word names, as run's --backend takes it. */
 static const struct ab_backend_ops *parse_backend(const struct parse *ps, unsigned ln, const char *word,
 						  GError **error)
@@ -228,11 +191,11 @@ static GArray *parse_levels(const struct parse *ps, GError **error)
 	g_autofree char *value = get(ps, "matrix", "levels", error);
 	if (!value && ln)
 		return NULL;
-	g_autoptr(GArray) out = g_array_new(FALSE, TRUE, sizeof(struct level));
-	g_array_set_clear_func(out, level_clear);
+	g_autoptr(GArray) out = g_array_new(FALSE, TRUE, sizeof(struct ab_matrix_level));
+	g_array_set_clear_func(out, ab_matrix_level_clear);
 	if (!value) {
 		/* No levels: a plain file system on one member. */
-		struct level l = { .label = g_strdup("plain") };
+		struct ab_matrix_level l = { .label = g_strdup("plain") };
 		g_array_append_val(out, l);
 		return g_steal_pointer(&out);
 	}
@@ -241,7 +204,7 @@ static GArray *parse_levels(const struct parse *ps, GError **error)
 		return NULL;
 	for (guint i = 0; i < words->len; i++) {
 		const char *w = g_ptr_array_index(words, i);
-		struct level l = { 0 };
+		struct ab_matrix_level l = { 0 };
 		if (g_str_equal(w, "none")) {
 			l.label = g_strdup("plain");
 		} else {
@@ -253,7 +216,7 @@ static GArray *parse_levels(const struct parse *ps, GError **error)
 			if (ok && (!*l.level || strchr(l.level, ':')))
 				ok = fail(ps, ln, error, "bad level '%s': expected none, LEVEL or BACKEND:LEVEL", w);
 			if (!ok) {
-				level_clear(&l);
+				ab_matrix_level_clear(&l);
 				return NULL;
 			}
 			l.label = l.backend ? g_strdup_printf("%s-%s", l.backend->name, l.level) : g_strdup(l.level);
@@ -288,7 +251,7 @@ static gboolean has_string(GPtrArray *list, const char *s)
 }
 
 /* loop = ..., or members = ... with yes-destroy = ... naming each. */
-static gboolean parse_members(const struct parse *ps, struct common *c, GError **error)
+static gboolean parse_members(const struct parse *ps, struct ab_matrix_common *c, GError **error)
 {
 	unsigned lloop = line_of(ps, "matrix", "loop"), lmem = line_of(ps, "matrix", "members");
 	unsigned lyes = line_of(ps, "matrix", "yes-destroy");
@@ -397,109 +360,6 @@ static char **parse_options(const struct parse *ps, const char *group, gboolean 
 	return g_steal_pointer(&words);
 }
 
-/* Is a workload entry a file (a path, or a name ending in .ini)? */
-static gboolean workload_is_file(const char *w)
-{
-	return strchr(w, '/') || g_str_has_suffix(w, ".ini");
-}
-
-static void cell_free(gpointer p)
-{
-	struct ab_matrix_cell *c = p;
-	g_free(c->label);
-	g_free(c->workload);
-	g_ptr_array_unref(c->argv);
-	g_free(c);
-}
-
-void ab_matrix_free(struct ab_matrix *m)
-{
-	if (!m)
-		return;
-	g_free(m->sha256);
-	g_free(m->name);
-	g_ptr_array_unref(m->cells);
-	g_free(m);
-}
-
-static void add(GPtrArray *argv, const char *a, const char *b)
-{
-	g_ptr_array_add(argv, g_strdup(a));
-	if (b)
-		g_ptr_array_add(argv, g_strdup(b));
-}
-
-/* The machine name in the CSV (bon_csv2html's row name): the label as one
- * CSV-safe word of at most 64 characters. */
-static char *machine_word(const char *label)
-{
-	GString *s = g_string_new(NULL);
-	for (const char *p = label; *p && s->len < 64; p++)
-		g_string_append_c(s, *p == ' ' ? '_' : *p == ',' ? '+' : g_ascii_isgraph(*p) ? *p : '?');
-	return g_string_free(s, FALSE);
-}
-
-static struct ab_matrix_cell *make_cell(const struct common *c, const struct level *l, const char *fs,
-					const char *mkfs, const char *mount, const char *workload,
-					char **workload_options)
-{
-	struct ab_matrix_cell *cell = g_new0(struct ab_matrix_cell, 1);
-	GString *label = g_string_new(l->label);
-	g_string_append_printf(label, " %s", fs);
-	if (!g_str_equal(mkfs, "defaults"))
-		g_string_append_printf(label, " mkfs(%s)", mkfs);
-	g_string_append_printf(label, " %s", mount);
-	if (workload) {
-		g_autofree char *base = g_path_get_basename(workload);
-		if (workload_is_file(workload) && g_str_has_suffix(base, ".ini"))
-			base[strlen(base) - 4] = '\0';
-		g_string_append_printf(label, " %s", base);
-	}
-	cell->label = g_string_free(label, FALSE);
-	cell->workload = g_strdup(workload);
-	GPtrArray *a = cell->argv = g_ptr_array_new_with_free_func(g_free);
-	g_ptr_array_add(a, g_strdup("run"));
-	/* "none": a plain file system on the first member alone. */
-	gboolean plain = !l->level;
-	if (c->loop_n) {
-		g_autofree char *spec = g_strdup_printf("%s:%s%s%s", plain ? "1" : c->loop_n, c->loop_size,
-							c->loop_dir ? ":" : "", c->loop_dir ? c->loop_dir : "");
-		add(a, "--loop", spec);
-	} else if (plain) {
-		/* --members is for an --array: run takes one device as --device. */
-		const char *first = g_ptr_array_index(c->members, 0);
-		add(a, "--device", first);
-		add(a, "--yes-destroy", first);
-	} else {
-		GString *list = g_string_new(NULL);
-		for (guint i = 0; i < c->members->len; i++)
-			g_string_append_printf(list, "%s%s", i ? "," : "", (const char *)g_ptr_array_index(c->members, i));
-		add(a, "--members", list->str);
-		add(a, "--yes-destroy", list->str);
-		g_string_free(list, TRUE);
-	}
-	if (l->backend)
-		add(a, "--backend", l->backend->name);
-	if (l->level)
-		add(a, "--array", l->level);
-	add(a, "--fs", fs);
-	if (!g_str_equal(mkfs, "defaults"))
-		add(a, "--mkfs-opts", mkfs);
-	if (!g_str_equal(mount, "defaults"))
-		add(a, "--mount-opts", mount);
-	if (workload)
-		add(a, "--workload", workload);
-	if (!c->machine_given) {
-		g_autofree char *m = machine_word(cell->label);
-		add(a, "-m", m);
-	}
-	for (char **o = c->options; *o; o++)
-		add(a, *o, NULL);
-	for (char **o = workload_options; o && *o; o++)
-		add(a, *o, NULL);
-	return cell;
-}
-
 static GPtrArray *list_or_default(const struct parse *ps, const char *key, char sep, const char *def,
 				  GError **error)
 {
@@ -531,24 +391,7 @@ static gboolean parse_number(const struct parse *ps, const char *key, guint64 mi
 	return TRUE;
 }
 
-struct lists {
-	GArray *levels;
-	GPtrArray *fs, *mkfs, *mount, *workloads;
-	GHashTable *workload_options; /* workload -> char ** */
-};
-
-static void lists_clear(struct lists *l)
-{
-	if (l->levels)
-		g_array_unref(l->levels);
-	g_clear_pointer(&l->fs, g_ptr_array_unref);
-	g_clear_pointer(&l->mkfs, g_ptr_array_unref);
-	g_clear_pointer(&l->mount, g_ptr_array_unref);
-	g_clear_pointer(&l->workloads, g_ptr_array_unref);
-	g_clear_pointer(&l->workload_options, g_hash_table_unref);
-}
-
-static gboolean parse_lists(const struct parse *ps, struct lists *l, GError **error)
+static gboolean parse_lists(const struct parse *ps, struct ab_matrix_lists *l, GError **error)
 {
 	if (!(l->levels = parse_levels(ps, error)))
 		return FALSE;
@@ -556,7 +399,7 @@ static gboolean parse_lists(const struct parse *ps, struct lists *l, GError **er
 	 * need no `fs`: that one is the default. */
 	const char *own_fs = NULL;
 	for (guint i = 0; i < l->levels->len; i++) {
-		const struct ab_backend_ops *b = g_array_index(l->levels, struct level, i).backend;
+		const struct ab_backend_ops *b = g_array_index(l->levels, struct ab_matrix_level, i).backend;
 		if (!b || !b->own_fs || (own_fs && !g_str_equal(own_fs, b->own_fs))) {
 			own_fs = NULL;
 			break;
@@ -580,7 +423,7 @@ static gboolean parse_lists(const struct parse *ps, struct lists *l, GError **er
 		return FALSE;
 	for (guint i = 0; i < l->workloads->len; i++) {
 		const char *w = g_ptr_array_index(l->workloads, i);
-		if (workload_is_file(w)) {
+		if (ab_matrix_workload_is_file(w)) {
 			char *abs = absolute(ps, w);
 			g_free(l->workloads->pdata[i]);
 			l->workloads->pdata[i] = abs;
@@ -593,7 +436,7 @@ static gboolean parse_lists(const struct parse *ps, struct lists *l, GError **er
 			continue;
 		const char *w = g + strlen(WORKLOAD_GROUP);
 		/* A file named as its entry was written (relative, as given). */
-		g_autofree char *key = workload_is_file(w) ? absolute(ps, w) : g_strdup(w);
+		g_autofree char *key = ab_matrix_workload_is_file(w) ? absolute(ps, w) : g_strdup(w);
 		if (!has_string(l->workloads, key))
 			return fail(ps, line_of(ps, g, NULL), error, "[%s] names no entry of 'workloads'", g);
 		char **o = parse_options(ps, g, NULL, error);
@@ -611,7 +454,7 @@ static unsigned cell_line(const struct parse *ps, const char *workload)
 		if (!g_str_has_prefix(g, WORKLOAD_GROUP) || !line_of(ps, g, "options"))
 			continue;
 		const char *w = g + strlen(WORKLOAD_GROUP);
-		g_autofree char *key = workload_is_file(w) ? absolute(ps, w) : g_strdup(w);
+		g_autofree char *key = ab_matrix_workload_is_file(w) ? absolute(ps, w) : g_strdup(w);
 		if (g_str_equal(key, workload))
 			return line_of(ps, g, "options");
 	}
@@ -619,55 +462,22 @@ static unsigned cell_line(const struct parse *ps, const char *workload)
 	return o ? o : line_of(ps, "matrix", NULL);
 }
 
-/* The cells, levels first and workloads last (fastest).  A level whose
- * backend makes its own file system (btrfs) goes with that one only. */
-static gboolean make_cells(const struct parse *ps, const struct common *c, const struct lists *l, GPtrArray *cells,
-			   GError **error)
+/* The cells, each with the line to blame when run refuses its options. */
+static gboolean make_cells(const struct parse *ps, const struct ab_matrix_common *c, const struct ab_matrix_lists *l,
+			   GPtrArray *cells, GError **error)
 {
-	guint nw = MAX(l->workloads->len, 1);
-	/* Lists of a few hundred entries each would make more cells than
-	 * memory holds: the product is checked before any is made. */
-	uint64_t n = (uint64_t)l->levels->len * l->fs->len * l->mkfs->len * l->mount->len * nw;
-	if (n > AB_MATRIX_MAX_CELLS)
-		return fail(ps, line_of(ps, "matrix", NULL), error,
-			    "the lists make %" G_GUINT64_FORMAT " cells, more than %u", n, AB_MATRIX_MAX_CELLS);
-	for (guint li = 0; li < l->levels->len; li++) {
-		const struct level *lv = &g_array_index(l->levels, struct level, li);
-		guint before = cells->len;
-		for (guint fi = 0; fi < l->fs->len; fi++) {
-			const char *fs = g_ptr_array_index(l->fs, fi);
-			if (lv->backend && lv->backend->own_fs && !g_str_equal(fs, lv->backend->own_fs))
-				continue;
-			for (guint ki = 0; ki < l->mkfs->len; ki++)
-				for (guint mi = 0; mi < l->mount->len; mi++)
-					for (guint wi = 0; wi < nw; wi++) {
-						const char *w = l->workloads->len ? g_ptr_array_index(l->workloads, wi) : NULL;
-						char **wo = w ? g_hash_table_lookup(l->workload_options, w) : NULL;
-						struct ab_matrix_cell *cell =
-							make_cell(c, lv, fs, g_ptr_array_index(l->mkfs, ki),
-								  g_ptr_array_index(l->mount, mi), w, wo);
-						cell->line = cell_line(ps, w);
-						g_ptr_array_add(cells, cell);
-					}
-		}
-		if (cells->len == before)
-			return fail(ps, line_of(ps, "matrix", "levels"), error,
-				    "level '%s' makes btrfs itself, and 'fs' does not list btrfs", lv->label);
+	const struct ab_matrix_where at = {
+		.name = ps->name,
+		.matrix_line = line_of(ps, "matrix", NULL),
+		.levels_line = line_of(ps, "matrix", "levels"),
+		.workloads_line = line_of(ps, "matrix", "workloads"),
+	};
+	if (!ab_matrix_cells_make(c, l, &at, cells, error))
+		return FALSE;
+	for (guint i = 0; i < cells->len; i++) {
+		struct ab_matrix_cell *cell = g_ptr_array_index(cells, i);
+		cell->line = cell_line(ps, cell->workload);
 	}
-	for (guint i = 0; i < cells->len; i++)
-		for (guint j = 0; j < i; j++) {
-			const struct ab_matrix_cell *ci = g_ptr_array_index(cells, i), *cj = g_ptr_array_index(cells, j);
-			if (!g_str_equal(ci->label, cj->label))
-				continue;
-			/* A workload named and given as a file ("bonnie" and
-			 * "./bonnie.ini") has one label too. */
-			if (g_strcmp0(ci->workload, cj->workload) != 0)
-				return fail(ps, line_of(ps, "matrix", "workloads"), error,
-					    "two cells would both be '%s': workloads '%s' and '%s' have one label",
-					    ci->label, cj->workload, ci->workload);
-			return fail(ps, line_of(ps, "matrix", "levels"), error,
-				    "two cells would both be '%s': give each level once", ci->label);
-		}
 	return TRUE;
 }
 
@@ -677,18 +487,18 @@ static struct ab_matrix *build(struct parse *ps, const char *text, size_t len, G
 		fail(ps, 0, error, "no [matrix] group");
 		return NULL;
 	}
-	struct common c = { 0 };
-	struct lists l = { 0 };
+	struct ab_matrix_common c = { 0 };
+	struct ab_matrix_lists l = { 0 };
 	guint64 repeats = AB_MATRIX_DEFAULT_REPEATS, seed = 0;
 	gboolean seed_given = FALSE;
-	g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func(cell_free);
+	g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func(ab_matrix_cell_free);
 	gboolean ok = parse_members(ps, &c, error) && parse_lists(ps, &l, error) &&
 		      parse_number(ps, "repeats", 1, AB_MATRIX_MAX_REPEATS, &repeats, NULL, error) &&
 		      parse_number(ps, "seed", 0, G_MAXUINT64, &seed, &seed_given, error) &&
 		      (c.options = parse_options(ps, "matrix", &c.machine_given, error)) != NULL &&
 		      make_cells(ps, &c, &l, cells, error);
-	common_clear(&c);
-	lists_clear(&l);
+	ab_matrix_common_clear(&c);
+	ab_matrix_lists_clear(&l);
 	if (!ok)
 		return NULL;
 	struct ab_matrix *m = g_new0(struct ab_matrix, 1);
@@ -730,56 +540,3 @@ struct ab_matrix *ab_matrix_parse(const char *name, const char *text, size_t len
 	return m;
 }
 
-uint64_t ab_matrix_visit_seed(uint64_t matrix_seed, const char *label, unsigned repeat)
-{
-	g_autofree char *in = g_strdup_printf("%" G_GUINT64_FORMAT "\n%s\n%u", matrix_seed, label, repeat);
-	g_autofree char *hex = g_compute_checksum_for_string(G_CHECKSUM_SHA256, in, -1);
-	hex[8] = '\0'; /* 32 bits, as run's own seeds */
-	return g_ascii_strtoull(hex, NULL, 16);
-}
-
-char **ab_matrix_visit_argv(const struct ab_matrix *m, const struct ab_matrix_cell *cell, unsigned repeat,
-			    gboolean quiet)
-{
-	GPtrArray *a = g_ptr_array_new();
-	for (guint i = 0; i < cell->argv->len; i++)
-		g_ptr_array_add(a, g_strdup(g_ptr_array_index(cell->argv, i)));
-	g_ptr_array_add(a, g_strdup("-x"));
-	g_ptr_array_add(a, g_strdup("1"));
-	g_ptr_array_add(a, g_strdup("-z"));
-	g_ptr_array_add(a, g_strdup_printf("%" G_GUINT64_FORMAT, ab_matrix_visit_seed(m->seed, cell->label, repeat)));
-	if (quiet)
-		g_ptr_array_add(a, g_strdup("-q"));
-	g_ptr_array_add(a, NULL);
-	return (char **)g_ptr_array_free(a, FALSE);
-}
-
-void ab_matrix_set_workload_path(struct ab_matrix *m, const char *entry, const char *path)
-{
-	for (guint k = 0; k < m->cells->len; k++) {
-		struct ab_matrix_cell *cell = g_ptr_array_index(m->cells, k);
-		if (g_strcmp0(cell->workload, entry) != 0)
-			continue;
-		/* The matrix's own --workload word: 'options' may not hold one. */
-		for (guint i = 1; i + 1 < cell->argv->len; i++)
-			if (g_str_equal(g_ptr_array_index(cell->argv, i), "--workload")) {
-				g_free(cell->argv->pdata[i + 1]);
-				cell->argv->pdata[i + 1] = g_strdup(path);
-				break;
-			}
-	}
-}
-
-char *ab_matrix_command_line(char *const *argv)
-{
-	GString *s = g_string_new("arraybench");
-	for (char *const *w = argv; *w; w++) {
-		gboolean plain = **w != '\0';
-		for (const char *p = *w; *p; p++)
-			if (!g_ascii_isalnum(*p) && !strchr("-_.,:/=+%@^", *p))
-				plain = FALSE;
-		g_autofree char *q = plain ? g_strdup(*w) : g_shell_quote(*w);
-		g_string_append_printf(s, " %s", q);
-	}
-	return g_string_free(s, FALSE);
-}

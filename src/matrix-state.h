@@ -11,13 +11,13 @@
  * record), DIR/results.csv the bonnie++ lines of those runs (derived from
  * it), DIR/visit.inflight the run id of the visit in flight,
  * DIR/start.inflight and DIR/fresh.inflight a start and a --fresh under
- * way.  Nothing else in DIR is touched.
+ * way.  Nothing else in DIR is touched.  The record (results.jsonl,
+ * results.csv, visit.inflight) is read and written by matrix-results.h.
  */
 
 #include <glib.h>
 
 #include "matrix-profiles.h"
-#include "run.h"
 
 #define AB_MATRIX_RESULTS_JSON "results.jsonl"
 #define AB_MATRIX_RESULTS_CSV "results.csv"
@@ -41,25 +41,9 @@ enum ab_matrix_dir_state ab_matrix_dir_state(const char *stored, gboolean any_re
 /* The digest in the text of a matrix.sha256 (64 hex digits first), or NULL. */
 char *ab_matrix_digest_parse(const char *text);
 
-/* The finished visits in the text of a results.jsonl: a set of keys made
- * by ab_matrix_visit_key().  A failed visit (only runs with a failure)
- * counts unless retry_failed; one that also ran (a later --retry-failed)
- * counts as run.  *failed (may be NULL) gets how many visits only failed.
- * The runs read go to runs (may be NULL), each once (a line read again,
- * the same run id, repeat and cell, is one more problem); lines that could
- * not be read to problems (may be NULL), as ab_report_read_text(). */
-GHashTable *ab_matrix_done_read(const char *name, const char *text, size_t len, gboolean retry_failed,
-				struct ab_run_set *runs, GPtrArray *problems, unsigned *failed);
-char *ab_matrix_visit_key(const char *label, unsigned repeat);
-/* What results.csv holds for one run, appended to out by the CSV writer:
- * its bonnie++ line, or nothing for a failed visit or a run without one. */
-void ab_matrix_csv_append(GString *out, const struct ab_run *run);
-/* results.csv for all the runs of set, in order. */
-char *ab_matrix_csv_text(const struct ab_run_set *set);
 /* The lines of a matrix.sha256, NAME -> lowercase digest; NULL when a line
  * is not "DIGEST  NAME" or there is none. */
 GHashTable *ab_matrix_digests_parse(const char *text);
-gboolean ab_matrix_done_has(GHashTable *done, const char *label, unsigned repeat);
 
 /* --- the directory --- */
 
@@ -118,32 +102,18 @@ char *ab_matrix_dir_profile_path(const struct ab_matrix_dir *d, const char *copy
 gboolean ab_matrix_dir_profile_changed(const struct ab_matrix_dir *d, GPtrArray *profiles,
 				       const struct ab_matrix_profile **changed, gboolean *copy_changed,
 				       GError **error);
-/* What opening the results found at the end of results.jsonl: a last line
- * without its newline that is a whole JSON object (a run whole but for its
- * newline: kept, the newline added), or part of one (a kill or a full disk
- * mid-write: cut off, cut_bytes long). */
-struct ab_matrix_mend {
-	gboolean newline_added;
-	size_t cut_bytes;
-};
-/* Opens the results files for appending, results.jsonl's last line mended
- * first (*mend says how). */
-gboolean ab_matrix_dir_open_results(struct ab_matrix_dir *d, struct ab_matrix_mend *mend, GError **error);
-/* results.csv made exactly `want` (ab_matrix_csv_text() of results.jsonl's
- * runs): when it is anything else it is replaced whole (a temporary file,
- * fsync, rename) and reopened for appending, and *old_lines says how many
- * lines it held; G_MAXUINT when it was already right. */
-gboolean ab_matrix_dir_sync_csv(struct ab_matrix_dir *d, const char *want, size_t want_len, unsigned *old_lines,
-				GError **error);
-/* The visit about to start: its run id and the state directory of its
- * journal, written whole to visit.inflight before it makes anything, so
- * that a resume after a kill finds what it left.  _get gives NULLs when
- * there is none; _clear removes it once the visit is over. */
-gboolean ab_matrix_dir_set_visit(const struct ab_matrix_dir *d, const char *run_id, const char *state_dir,
-				 GError **error);
-gboolean ab_matrix_dir_get_visit(const struct ab_matrix_dir *d, char **run_id, char **state_dir, GError **error);
-void ab_matrix_dir_clear_visit(const struct ab_matrix_dir *d);
-/* Appends the text to one of the results files and fsyncs it. */
-gboolean ab_matrix_dir_append(const struct ab_matrix_dir *d, int fd, const char *text, GError **error);
+
+/* --- one file of DIR at a time (for matrix-results.c) --- */
+
+/* One of the matrix's files in DIR opened without following a link, and
+ * ours (a regular file we own): its fd; -1 when it is missing (and flags
+ * have no O_CREAT), -2 with the error otherwise. */
+int ab_matrix_dir_open_own(const struct ab_matrix_dir *d, const char *name, int flags, GError **error);
+/* The rest of fd, from its offset, whole; name is for the error. */
+gboolean ab_matrix_dir_read_fd(const struct ab_matrix_dir *d, const char *name, int fd, char **text, size_t *len,
+			       GError **error);
+/* All of text to fd, then fsync; name is for the error. */
+gboolean ab_matrix_dir_write_fd(const struct ab_matrix_dir *d, const char *name, int fd, const char *text,
+				size_t len, GError **error);
 
 #endif

@@ -14,6 +14,7 @@
 #include "step-space.h"
 #include "suite.h"
 #include "../fs-setup/diskstats.h"
+#include "../fs-setup/target-build.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -51,22 +52,12 @@ static gboolean run_all(const struct ab_pipeline *p, const struct ab_config *cfg
 		ab_progress_activity("reading the machine's state");
 		g_autoptr(ab_run) run = ab_run_capture(cfg, cache, target, p->run_id, i, p->ram_bytes);
 		ab_raw_baseline_add(raw, run);
-		if (p->cell) {
-			g_free(run->cell);
-			run->cell = g_strdup(p->cell);
-		}
-		if (p->workload) { /* as the matrix file names it */
-			g_free(run->workload);
-			run->workload = g_strdup(p->workload);
-		}
-		if (p->first_repeat)
-			run->repeat = p->first_repeat + i;
 		ok = ab_suite_run(&suite, run, error);
 		ab_progress_activity(NULL);
 		/* A failed or interrupted run is not delivered: no partial
 		 * result shown as whole. */
 		if (ok)
-			ok = p->deliver(run, p->deliver_data, error);
+			ok = p->deliver(g_steal_pointer(&run), p->deliver_data, error);
 	}
 	ab_suite_clear(&suite);
 	ab_progress_set_repeat(0, 0);

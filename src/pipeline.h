@@ -8,9 +8,11 @@
 #include "config.h"
 #include "run.h"
 
-/* Where each finished run goes, once per repeat and in order.  FALSE (with
- * the error) stops the pipeline; the teardown still runs. */
-typedef gboolean (*ab_run_sink_fn)(const struct ab_run *run, void *data, GError **error);
+/* Where each finished run goes, once per repeat and in order.  The run is
+ * the sink's from then on: it may change it (a matrix stamps its cell,
+ * workload and repeat), keep it or free it.  FALSE (with the error) stops
+ * the pipeline; the teardown still runs. */
+typedef gboolean (*ab_run_sink_fn)(struct ab_run *run, void *data, GError **error);
 
 struct ab_pipeline {
 	const struct ab_config *cfg; /* finished and checked; not changed */
@@ -20,11 +22,6 @@ struct ab_pipeline {
 	uint64_t ram_bytes;
 	ab_run_sink_fn deliver;
 	void *deliver_data;
-	/* A matrix visit's: each run's cell label and workload (NULL: none),
-	 * and the repeat number of its first run (0: 1, as -x counts). */
-	const char *cell;
-	const char *workload;
-	uint64_t first_repeat;
 };
 
 /* Journal, build the target, make the run's directory and cache group, run

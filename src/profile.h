@@ -48,7 +48,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(ab_profile_auto, ab_profile_free)
 
 /* The built-in profiles' names, in `arraybench list` order (NULL-ended). */
 const char *const *ab_profile_builtin_names(void);
-/* "bonnie, iozone-auto, lab, mirror": for messages. */
+/* Those names joined for messages ("bonnie, database, iozone-auto, ..."). */
 char *ab_profile_builtin_list(void);
 
 /* Every key the parser knows, [workload]'s first (NULL-ended): the man

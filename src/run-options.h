@@ -31,7 +31,8 @@ const char *ab_run_option_given(const struct ab_config *cfg, enum ab_option_fami
 /* Does a matrix set this option word ("-x", "--repeats") for each cell
  * itself, so that no cell's options may? */
 gboolean ab_run_option_matrix_own(const char *word);
-/* Comma-separated phase names into cfg->phase_mask. */
+/* Comma-separated phase names ("all": bonnie++'s) into cfg->phase_ids, in
+ * the order given (a phase named twice runs twice). */
 gboolean ab_parse_phase_list(const char *text, struct ab_config *cfg, GError **error);
 
 #endif

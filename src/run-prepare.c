@@ -11,6 +11,7 @@
 #include "usercheck.h"
 #include "../fs-setup/statedir.h"
 #include "../fs-setup/trust.h"
+#include "../fs-setup/target-build.h"
 
 #include <errno.h>
 #include <fcntl.h>

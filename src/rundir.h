@@ -17,8 +17,9 @@
  *                             new top-level directories over the device)
  *   DIR/arraybench.RUNID/     a directory the run makes for the file phases,
  *                             holding files/ (with NNNNN/ subdirectories
- *                             for -n ::::DIRS), and stream.N, the files of
- *                             a sweep's concurrent streams
+ *                             for -n NUM:MAX:MIN:DIRS), and stream.N, the
+ *                             files of a sweep's concurrent streams and the
+ *                             wal's logs
  * Both are made exclusively (mkdir, O_EXCL): an existing name is a clash,
  * never reused.  The run removes what it made by name.  After a crash,
  * `cleanup` removes the I/O file if it is a regular file of the run's user,
@@ -67,8 +68,8 @@ gboolean ab_run_dir_reopen(struct ab_run_dir *rd, GError **error);
  * missing ones are fine. */
 void ab_run_dir_remove_file_set(const struct ab_run_dir *rd, const struct ab_file_set *set);
 void ab_run_dir_clear(struct ab_run_dir *rd);
-/* The files 1 .. count-1 of a sweep cell (AB_STREAM_FILE_FMT), in the
- * run directory, made exclusively by whoever makes the test file (so -u
+/* The files 1 .. count-1 of a sweep cell, or the wal's logs
+ * (AB_STREAM_FILE_FMT), in the run directory, made exclusively by whoever makes the test file (so -u
  * USER's workers can open them) if they are not there yet; each must then
  * be a regular file of that owner with one link (else AB_ERROR_UNSAFE).
  * They go with the run directory. */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "runner.h"
+#include "coordinator.h"
 #include "error.h"
 #include "progress.h"
 #include "sysinfo.h"
@@ -13,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -76,9 +76,9 @@ static void close_inherited(int a, int b, int c, int d)
 }
 
 static void worker_main(const struct ab_runner *r, const struct ab_phase *phase, struct ab_phase_ctx *ctx,
-			const sigset_t *orig_mask, pid_t parent)
+			const int barrier_fds[2], const sigset_t *orig_mask, pid_t parent)
 {
-	close_inherited(ctx->ready_fd, ctx->go_fd, ctx->dir_fd, ctx->run_fd);
+	close_inherited(barrier_fds[0], barrier_fds[1], ctx->dir_fd, ctx->run_fd);
 	/* A parent killed outright takes its workers along rather than leaving
 	 * them writing into the user's directory or holding a mount. */
 	ab_die_with_parent(parent);
@@ -116,29 +116,6 @@ static void kill_all(pid_t *pids, unsigned n)
 			kill(pids[i], SIGKILL);
 }
 
-/* Wait for `want` bytes on the ready pipe; FALSE if a worker left early or a
- * stop was requested. */
-static gboolean wait_ready(int fd, unsigned want, const sigset_t *unblocked)
-{
-	unsigned got = 0;
-	while (got < want && !ab_stop_requested) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		struct timespec ts = { 0, 200 * 1000 * 1000 };
-		int rc = ppoll(&pfd, 1, &ts, unblocked);
-		if (rc < 0 && errno != EINTR)
-			return FALSE;
-		if (rc <= 0)
-			continue;
-		char buf[256];
-		ssize_t n = read(fd, buf, sizeof(buf));
-		if (n == 0)
-			return FALSE;
-		if (n > 0)
-			got += (unsigned)n;
-	}
-	return got >= want;
-}
-
 struct reaped {
 	unsigned left;
 	gboolean failed;
@@ -148,22 +125,18 @@ struct reaped {
 	long max_rss_kib;
 };
 
-/* The workers' progress, summed, to the status line.  Relaxed loads of
- * what the workers store relaxed: a figure a moment old is good enough. */
-static void show_progress(const struct ab_sample *samples, unsigned n)
+/* The workers' progress, summed by the coordinator, to the status line. */
+static void show_progress(const struct ab_coordinator *coord)
 {
-	uint64_t done = 0, total = 0;
-	for (unsigned i = 0; i < n; i++) {
-		done += __atomic_load_n(&samples[i].progress_done, __ATOMIC_RELAXED);
-		total += __atomic_load_n(&samples[i].progress_total, __ATOMIC_RELAXED);
-	}
+	uint64_t done, total;
+	ab_coordinator_progress(coord, &done, &total);
 	ab_progress_work(done, total);
 }
 
 /* Reaps every worker.  The wait wakes on SIGCHLD, on a stop signal, and at
  * least every 200 ms; each wake passes the workers' counters to the status
  * line (which redraws at most every AB_PROGRESS_INTERVAL_NS). */
-static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, const struct ab_sample *samples,
+static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, const struct ab_coordinator *coord,
 		     struct reaped *out)
 {
 	gboolean killed = FALSE;
@@ -203,7 +176,7 @@ static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, const s
 			}
 		}
 		if (!any && out->left) {
-			show_progress(samples, n);
+			show_progress(coord);
 			struct timespec ts = { 0, 200 * 1000 * 1000 };
 			ppoll(NULL, 0, &ts, unblocked);
 		}
@@ -262,27 +235,14 @@ gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_s
 		return FALSE;
 	}
 	unsigned n = phase->worker_count ? phase->worker_count(step) : 1;
-	/* One mapping shared with the workers: the ticket counter and the
-	 * stonewall in its first cache line, then a sample slot per worker. */
-	const size_t head = 64;
-	size_t shm_len = head + sizeof(struct ab_sample) * n;
-	void *shm = mmap(NULL, shm_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (shm == MAP_FAILED) {
-		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot map %u worker slots", n);
+	struct ab_coordinator coord;
+	if (!ab_coordinator_init(&coord, r->coordinator, r->coordinator_data, n, error))
 		return FALSE;
-	}
-	uint64_t *tickets = shm;
-	struct ab_sample *samples = (struct ab_sample *)((char *)shm + head);
+	struct ab_sample *samples = coord.samples;
 	for (unsigned i = 0; i < n; i++) {
 		ab_histogram_init(&samples[i].latency);
 		for (unsigned k = 0; k < G_N_ELEMENTS(samples[i].kind); k++)
 			ab_histogram_init(&samples[i].kind[k].latency);
-	}
-	int ready[2], go[2];
-	if (pipe2(ready, O_CLOEXEC) != 0 || pipe2(go, O_CLOEXEC) != 0) {
-		munmap(shm, shm_len);
-		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot create the start barrier");
-		return FALSE;
 	}
 	sigset_t block, orig;
 	sigemptyset(&block);
@@ -314,30 +274,30 @@ gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_s
 			break;
 		}
 		if (pid == 0) {
-			close(ready[0]);
-			close(go[1]);
+			struct ab_worker_coord *wc = ab_coordinator_worker_end(&coord, i);
+			int barrier_fds[2];
+			ab_coordinator_worker_fds(&coord, barrier_fds);
 			struct ab_phase_ctx ctx = {
 				.phase = phase, .step = step, .dir_fd = r->dir_fd, .io_name = r->io_name,
 				.run_fd = r->run_fd, .io_path = r->io_path,
 				.files_dir = r->files_dir, .run_path = r->run_path,
 				.files = r->files, .seed = seed, .worker = i, .workers = n,
-				.sample = &samples[i], .tickets = tickets, .stonewall = tickets + 1,
-				.ready_fd = ready[1], .go_fd = go[0],
+				.sample = &samples[i], .coord = wc,
 			};
-			worker_main(r, phase, &ctx, &orig, self);
+			worker_main(r, phase, &ctx, barrier_fds, &orig, self);
 		}
 		pids[i] = pid;
 	}
-	close(ready[1]);
-	close(go[0]);
-	if (ok && !wait_ready(ready[0], n, &unblocked))
-		kill_all(pids, n); /* a worker failed its set-up, or a stop came */
-	else if (!ok)
+	ab_coordinator_forked(&coord);
+	/* Not ready (a worker failed its set-up, a fork failed, a stop came, or
+	 * under many hosts another's did): stop them before the release, so
+	 * none starts its timed work. */
+	GError *meet_error = NULL;
+	if (!ab_coordinator_wait_ready(&coord, ok, &unblocked, ab_runner_stop_requested, &meet_error))
 		kill_all(pids, n);
-	close(go[1]); /* the start signal: every worker's read() returns 0 */
-	close(ready[0]);
+	ab_coordinator_go(&coord);
 	struct reaped rp = { 0 };
-	reap_all(pids, n, &unblocked, samples, &rp);
+	reap_all(pids, n, &unblocked, &coord, &rp);
 	ab_sysinfo_cpu(&cpu_b);
 	ab_diskstats_read("", r->disk_names, &disks_b);
 	sigprocmask(SIG_SETMASK, &orig, NULL);
@@ -347,6 +307,12 @@ gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_s
 		g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted during phase '%s'", phase->name);
 		ok = FALSE;
 	}
+	/* Another host's fault, which its meeting named. */
+	if (ok && meet_error) {
+		g_propagate_prefixed_error(error, g_steal_pointer(&meet_error), "phase '%s': ", phase->name);
+		ok = FALSE;
+	}
+	g_clear_error(&meet_error);
 	if (ok && rp.failed)
 		ok = phase_error(r, phase, samples, n, &rp, error);
 	if (ok) {
@@ -360,6 +326,6 @@ gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_s
 		if (each)
 			each(samples, n, data);
 	}
-	munmap(shm, shm_len);
+	ab_coordinator_clear(&coord);
 	return ok;
 }

@@ -8,6 +8,8 @@
 #include "cache.h"
 #include "result.h"
 
+struct ab_coordinator_ops;
+
 /* Set by SIGINT/SIGTERM/SIGHUP; the parent stops workers and cleans up. */
 extern volatile sig_atomic_t ab_stop_requested;
 void ab_runner_install_signals(void);
@@ -25,6 +27,10 @@ struct ab_runner {
 	const char *run_path;      /* the run's directory, holding the stream files */
 	struct ab_file_set *files; /* the set of the current file phase */
 	GPtrArray *disk_names;     /* kernel names of the array and members, or NULL */
+	/* How the hosts meet at each step's start (src/coordinator.h): NULL
+	 * for this host alone; arraybench-mpi's own over its ranks. */
+	const struct ab_coordinator_ops *coordinator;
+	void *coordinator_data;
 };
 
 /* Fork the step's workers, start them together at a barrier, reap them

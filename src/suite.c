@@ -11,6 +11,7 @@
 #include "wal-run.h"
 #include "curve-run.h"
 #include "../workloads/fileset.h"
+#include "../fs-setup/target-build.h"
 
 #include <fcntl.h>
 #include <math.h>

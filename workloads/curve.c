@@ -88,11 +88,8 @@ static int run(struct ab_phase_ctx *ctx)
 	ab_worker_progress_total(ctx, ab_curve_share(step->curve_ios, ctx->worker, ctx->workers));
 	ab_worker_start(ctx);
 	/* One schedule for all the processes: the first to start sets its
-	 * origin (a millisecond ahead, so none begins behind).  The curve
-	 * takes no tickets, so the ticket word holds it. */
-	uint64_t t0 = 0, mine = ctx->sample->start_ns + 1000000u;
-	if (!__atomic_compare_exchange_n(ctx->tickets, &t0, mine, FALSE, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		mine = t0;
+	 * origin (a millisecond ahead, so none begins behind). */
+	uint64_t mine = ab_worker_schedule_origin(ctx, ctx->sample->start_ns + 1000000u);
 	struct ab_curve_world world = { real_now, real_sleep_until, real_io, NULL, &io };
 	struct ab_curve_lateness late = { 0 };
 	int rc = ab_curve_issue(&world, mine, step->curve_rate, ctx->worker, ctx->workers, step->curve_ios,

@@ -101,13 +101,6 @@ struct ab_sample {
 	uint64_t bytes_at_stonewall;
 	int32_t stonewalled;
 	int32_t pid;       /* the worker's process id */
-	/* For the parent's live status line (src/progress.c), in the phase's
-	 * unit of work (bytes for a KiB/s phase, else operations): what this
-	 * worker will do and what it has done so far.  Stored relaxed from the
-	 * timed loop, read by the parent while it waits; never part of a
-	 * result. */
-	uint64_t progress_total;
-	uint64_t progress_done;
 	/* A phase that times two kinds of operation apart (oltp: reads and
 	 * writes) also counts each kind here, AB_OP_READ and AB_OP_WRITE;
 	 * ops, bytes and latency above hold both. */
@@ -144,6 +137,7 @@ struct ab_file_set {
 };
 
 struct ab_phase;
+struct ab_worker_coord;
 
 struct ab_phase_ctx {
 	const struct ab_phase *phase;
@@ -158,16 +152,13 @@ struct ab_phase_ctx {
 	uint64_t seed;
 	unsigned worker;
 	unsigned workers;
-	struct ab_sample *sample;
-	/* Work tickets shared by all the phase's workers (in the shared
-	 * mapping): a worker takes the next with ab_worker_take_ticket(), so
-	 * one that runs faster takes more, as bonnie++'s seekers do. */
-	uint64_t *tickets;
-	/* The stonewall, in the same mapping: 0 until the first worker of the
-	 * phase ends, then its end stamp (ab_worker_stonewall_*). */
-	uint64_t *stonewall;
-	int ready_fd; /* barrier: worker writes one byte when set up */
-	int go_fd;    /* barrier: EOF here means start */
+	struct ab_sample *sample; /* this worker's record, which it fills */
+	/* This worker's end of the runner's coordinator: the start barrier,
+	 * the ticket queue, the stonewall and the progress counters the
+	 * step's workers share.  Opaque here: a phase reaches them only
+	 * through the ab_worker_*() functions below (workloads/worker-coord.h
+	 * says why). */
+	struct ab_worker_coord *coord;
 };
 
 struct ab_phase {
@@ -204,33 +195,33 @@ double ab_phase_rate(const struct ab_phase *phase, uint64_t bytes, uint64_t ops,
 extern const struct ab_phase ab_phase_layout;
 
 /* Worker helpers (workloads/worker.c). */
+/* Passes the start barrier with the step's other workers, then takes the
+ * start stamps. */
 int ab_worker_start(struct ab_phase_ctx *ctx);
 void ab_worker_stop(struct ab_phase_ctx *ctx);
-/* Takes the next of `total` shared tickets: TRUE and its number in *ticket,
- * FALSE once all are taken. */
-gboolean ab_worker_take_ticket(struct ab_phase_ctx *ctx, uint64_t total, uint64_t *ticket);
 int ab_worker_fail(struct ab_phase_ctx *ctx, int errnum, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
-/* Has another worker ended yet?  One relaxed load: cheap enough for every
- * operation of a timed loop. */
-static inline gboolean ab_worker_stonewall_fell(const struct ab_phase_ctx *ctx)
-{
-	return ctx->stonewall && __atomic_load_n(ctx->stonewall, __ATOMIC_RELAXED) != 0;
-}
-/* Progress for the parent's status line: one relaxed store each, no system
- * call, lock or fence, so it costs the timed loop next to nothing.  The
- * total before ab_worker_start(); the done count after each operation. */
-static inline void ab_worker_progress_total(struct ab_phase_ctx *ctx, uint64_t total)
-{
-	__atomic_store_n(&ctx->sample->progress_total, total, __ATOMIC_RELAXED);
-}
-static inline void ab_worker_progress(struct ab_phase_ctx *ctx, uint64_t done)
-{
-	__atomic_store_n(&ctx->sample->progress_done, done, __ATOMIC_RELAXED);
-}
+
+/* What the step's workers share, through the coordinator
+ * (workloads/worker-coord.c): direct calls with no system call, lock or
+ * fence, cheap enough for every operation of a timed loop. */
+/* Takes the next of `total` shared tickets: TRUE and its number in *ticket,
+ * FALSE once all are taken.  A worker that runs faster takes more, as
+ * bonnie++'s seekers do. */
+gboolean ab_worker_take_ticket(struct ab_phase_ctx *ctx, uint64_t total, uint64_t *ticket);
+/* Has another worker ended yet?  One relaxed load. */
+gboolean ab_worker_stonewall_fell(const struct ab_phase_ctx *ctx);
 /* At the end of a worker's timed region (after ab_worker_stop): the first
  * to get here makes the stonewall fall at its end stamp; a worker that
  * never saw it fall counts all its bytes as done by then. */
 void ab_worker_stonewall_end(struct ab_phase_ctx *ctx, uint64_t bytes_done);
+/* One schedule for all the workers: the first to call sets its origin to
+ * `proposed_ns`; returns the origin in force (the latency curve's). */
+uint64_t ab_worker_schedule_origin(struct ab_phase_ctx *ctx, uint64_t proposed_ns);
+/* Progress for the parent's status line, in the phase's unit of work
+ * (bytes for a KiB/s phase, else operations), one relaxed store each: the
+ * total before ab_worker_start(); the done count after each operation. */
+void ab_worker_progress_total(struct ab_phase_ctx *ctx, uint64_t total);
+void ab_worker_progress(struct ab_phase_ctx *ctx, uint64_t done);
 /* Opens `name` in dir_fd as ab_open_io() opens the test file (a regular
  * file of ours with one link, never created here); `path` for messages. */
 int ab_open_io_at(struct ab_phase_ctx *ctx, int dir_fd, const char *name, const char *path, int flags,

@@ -195,7 +195,7 @@ int ab_wal_committer(struct ab_phase_ctx *ctx, const struct ab_step *step, struc
 		ab_histogram_record(&sample->latency, now - prev);
 		prev = now;
 		done++;
-		__atomic_store_n(&sample->progress_done, done, __ATOMIC_RELAXED);
+		ab_worker_progress(ctx, done);
 	}
 	sample->ops = done;
 	sample->bytes = done * bytes;

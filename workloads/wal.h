@@ -79,7 +79,9 @@ struct ab_wal_log {
 /* The log file of committer k (0-based): AB_STREAM_FILE_FMT k + 1 in the
  * run's directory (the parent makes them), so the I/O file of bonnie++'s
  * phases is left alone.  Untimed: allocated, written whole and fsynced,
- * then opened again for the method (O_DSYNC, O_SYNC, O_DIRECT). */
+ * its pages dropped from the cache unless --cache none
+ * (step->evict_after_layout), then opened again for the method (O_DSYNC,
+ * O_SYNC, O_DIRECT). */
 int ab_wal_log_open(struct ab_phase_ctx *ctx, const struct ab_step *step, unsigned k, struct ab_wal_log *log);
 void ab_wal_log_close(struct ab_wal_log *log);
 /* One commit: its writes at the log's end (at its start with rewrite),

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What every worker does around its timed region: barrier, stamps, errors. */
+/* What every worker does around its timed region: barrier, stamps, errors;
+ * and the I/O helpers the phases share. */
 #include "phase.h"
+#include "worker-coord.h"
 #include "../src/timing.h"
 
 #include <errno.h>
@@ -18,18 +20,7 @@ static uint64_t timeval_ns(const struct timeval *tv)
 
 int ab_worker_start(struct ab_phase_ctx *ctx)
 {
-	char c = 1;
-	ssize_t n;
-	do
-		n = write(ctx->ready_fd, &c, 1);
-	while (n < 0 && errno == EINTR);
-	close(ctx->ready_fd);
-	/* All workers block here until the parent closes the write end, so they
-	 * leave together. */
-	do
-		n = read(ctx->go_fd, &c, 1);
-	while (n < 0 && errno == EINTR);
-	close(ctx->go_fd);
+	ab_worker_coord_wait_go(ctx->coord);
 	struct ab_sample *sm = ctx->sample;
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
@@ -48,16 +39,6 @@ void ab_worker_stop(struct ab_phase_ctx *ctx)
 	getrusage(RUSAGE_SELF, &ru);
 	sm->user_ns = timeval_ns(&ru.ru_utime) - sm->user_ns;
 	sm->sys_ns = timeval_ns(&ru.ru_stime) - sm->sys_ns;
-}
-
-gboolean ab_worker_take_ticket(struct ab_phase_ctx *ctx, uint64_t total, uint64_t *ticket)
-{
-	/* Relaxed: the counter orders nothing else; each number goes once. */
-	uint64_t t = __atomic_fetch_add(ctx->tickets, 1, __ATOMIC_RELAXED);
-	if (t >= total)
-		return FALSE;
-	*ticket = t;
-	return TRUE;
 }
 
 int ab_worker_fail(struct ab_phase_ctx *ctx, int errnum, const char *fmt, ...)
@@ -176,19 +157,6 @@ ssize_t ab_pread_full(int fd, void *buf, size_t len, uint64_t off)
 		got += (size_t)n;
 	}
 	return (ssize_t)got;
-}
-
-void ab_worker_stonewall_end(struct ab_phase_ctx *ctx, uint64_t bytes_done)
-{
-	struct ab_sample *sm = ctx->sample;
-	uint64_t none = 0;
-	if (ctx->stonewall)
-		__atomic_compare_exchange_n(ctx->stonewall, &none, sm->end_ns ? sm->end_ns : 1, FALSE, __ATOMIC_RELAXED,
-					    __ATOMIC_RELAXED);
-	if (!sm->stonewalled) {
-		sm->bytes_at_stonewall = bytes_done;
-		sm->stonewalled = 1;
-	}
 }
 
 int ab_open_io(struct ab_phase_ctx *ctx, int flags, gboolean direct)

@@ -33,7 +33,7 @@ static void test_table_follows_list(void **state)
 		assert_true(n < G_N_ELEMENTS(list_names));
 		assert_string_equal(ab_backends[n]->name, list_names[n]);
 		assert_ptr_equal(ab_backend_by_name(list_names[n]), ab_backends[n]);
-		/* What target.c runs unasked: every backend mounts, every
+		/* What target-build.c runs unasked: every backend mounts, every
 		 * one that builds formats. */
 		assert_non_null(ab_backends[n]->mount);
 		if (ab_backends[n]->shape != AB_BACKEND_DIRECTORY)

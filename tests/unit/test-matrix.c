@@ -19,6 +19,7 @@
 #include "../../src/error.h"
 #include "../../src/matrix-file.h"
 #include "../../src/matrix-spread.h"
+#include "../../src/matrix-results.h"
 #include "../../src/matrix-state.h"
 #include "../../reports/report.h"
 
@@ -374,6 +375,45 @@ static void test_csv_text(void **state)
 	g_autofree char *none = ab_matrix_csv_text(&empty);
 	assert_string_equal(none, "");
 	ab_run_set_clear(&empty);
+}
+
+/* A visit's CSV line is made from the run in memory, and a start makes
+ * results.csv anew from the runs results.jsonl gives back: the two must be
+ * the same bytes, or each resume would rewrite results.csv.  A recorded run
+ * (the fixture) with figures no JSON number holds in fewer than 17 digits,
+ * a seek rate either side of where bonnie++'s decimal goes, latencies at
+ * the unit boundaries and the matrix's stamps. */
+static void test_csv_line_survives_its_json(void **state)
+{
+	(void)state;
+	g_autofree char *path = g_build_filename(AB_FIXTURES, "arraybench-run.json", NULL);
+	g_autofree char *text = NULL;
+	assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	text[strcspn(text, "\n")] = '\0';
+	const double seeks[] = { 999.9499999999999, 999.95, 12.345678901234567, 123456.78901234 };
+	for (unsigned k = 0; k < G_N_ELEMENTS(seeks); k++) {
+		g_autoptr(ab_run) run = ab_reader_json.read_line(text, NULL);
+		assert_non_null(run);
+		assert_true(ab_csv_has_line(run));
+		run->cell = g_strdup("btrfs-raid1 btrfs noatime bonnie");
+		run->workload = g_strdup("bonnie");
+		run->repeat = 3;
+		for (guint i = 0; i < run->results->len; i++) {
+			struct ab_result *r = g_ptr_array_index(run->results, i);
+			r->rate = g_str_equal(r->phase, "seeks") ? seeks[k] : (i + 1) * 1234.5678901234567 / 7;
+			r->cpu_percent = (i + 1) * 9.999999999999 + k;
+			r->latency.max_ns = i % 3 == 0 ? 99999000ull + i : i % 3 == 1 ? 99999999999ull : 123456789ull * (i + 1);
+		}
+		g_autofree char *json = ab_writer_format_run(&ab_writer_json, run, NULL);
+		json[strcspn(json, "\n")] = '\0';
+		g_autoptr(ab_run) back = ab_reader_json.read_line(json, NULL);
+		assert_non_null(back);
+		g_autoptr(GString) live = g_string_new(NULL), read = g_string_new(NULL);
+		ab_matrix_csv_append(live, run);
+		ab_matrix_csv_append(read, back);
+		assert_true(live->len > 0);
+		assert_string_equal(live->str, read->str);
+	}
 }
 
 static void test_digests_parse(void **state)
@@ -851,6 +891,7 @@ int main(void)
 		cmocka_unit_test(test_done_read),
 		cmocka_unit_test(test_done_read_retried),
 		cmocka_unit_test(test_csv_text),
+		cmocka_unit_test(test_csv_line_survives_its_json),
 		cmocka_unit_test(test_digests_parse),
 		cmocka_unit_test(test_profiles_in_dir),
 		cmocka_unit_test(test_recover),

@@ -24,6 +24,7 @@
 #include "../../src/steps.h"
 #include "../../src/timing.h"
 #include "../../workloads/phase.h"
+#include "../../workloads/worker-coord.h"
 
 /* What the interposed calls saw on the watched file (by inode). */
 static struct {
@@ -89,7 +90,8 @@ struct fixture {
 	int dir_fd;
 	struct ab_config cfg;
 	struct ab_sample sample;
-	uint64_t tickets;
+	struct ab_coord_shared shared; /* the words the step's workers share */
+	struct ab_coord_progress progress;
 };
 
 static int setup(void **state)
@@ -141,10 +143,13 @@ static int run_here(struct fixture *f, enum ab_phase_id id, unsigned worker, uns
 	ab_histogram_init(&f->sample.latency);
 	const struct ab_phase *ph = ab_phase_by_id(id);
 	struct ab_step step = ab_step_from_config(&f->cfg, ph);
+	struct ab_worker_coord coord = {
+		.shared = &f->shared, .progress = &f->progress, .ready_fd = ready[1], .go_fd = go[0],
+	};
 	struct ab_phase_ctx ctx = {
 		.phase = ph, .step = &step, .dir_fd = f->dir_fd, .io_name = "io", .run_fd = f->dir_fd,
 		.io_path = "io", .files_dir = "files", .seed = 7, .worker = worker, .workers = workers,
-		.sample = &f->sample, .tickets = &f->tickets, .ready_fd = ready[1], .go_fd = go[0],
+		.sample = &f->sample, .coord = &coord,
 	};
 	int rc = ph->run(&ctx);
 	close(ready[0]);
@@ -165,7 +170,7 @@ static void test_fsync_close_before_stop(void **state)
 	};
 	run_here(f, AB_PHASE_BLOCK_WRITE, 0, 1); /* the file the others read */
 	for (size_t i = 0; i < G_N_ELEMENTS(ids); i++) {
-		f->tickets = 0;
+		f->shared.tickets = 0;
 		seen.fsyncs = seen.closes = 0;
 		run_here(f, ids[i], 0, 1);
 		const char *name = ab_phase_by_id(ids[i])->name;
@@ -227,7 +232,7 @@ static void test_seek_queue(void **state)
 {
 	struct fixture *f = *state;
 	run_here(f, AB_PHASE_BLOCK_WRITE, 0, 1);
-	f->tickets = 0;
+	f->shared.tickets = 0;
 	run_here(f, AB_PHASE_SEEKS, 0, 2);
 	assert_int_equal(f->sample.ops, f->cfg.seeks);
 	assert_int_equal(f->sample.pid, getpid());

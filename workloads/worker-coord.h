@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The worker's end of the runner's coordinator (src/coordinator.h): what
+ * one step's workers on this host share while they run.  A phase never
+ * includes this header: it reaches these words only through the
+ * ab_worker_*() functions of phase.h (start barrier, tickets, stonewall,
+ * progress, the schedule's origin), whose bodies are in worker-coord.c.
+ *
+ * The worker's end is the same under every coordinator: workers make no
+ * MPI call (design.md), so a coordinator over MPI forks its rank's workers
+ * onto this same mapping and differs only on the parent's side.
+ */
+#ifndef AB_WORKER_COORD_H
+#define AB_WORKER_COORD_H
+
+#include <stdint.h>
+
+/* The words all the step's workers share, at the head of the mapping. */
+struct ab_coord_shared {
+	/* The next work ticket (ab_worker_take_ticket()). */
+	uint64_t tickets;
+	/* 0 until the first worker of the step ends, then its end stamp
+	 * (ab_worker_stonewall_end()). */
+	uint64_t stonewall_ns;
+	/* 0 until the first worker sets the origin of a schedule all follow
+	 * (ab_worker_schedule_origin(): the latency curve's). */
+	uint64_t origin_ns;
+};
+
+/* One worker's progress for the parent's status line, in the phase's unit
+ * of work (bytes for a KiB/s phase, else operations).  Each on a cache line
+ * of its own: a worker stores here after every operation, and a line shared
+ * with another worker's counter would bounce between their CPUs. */
+struct ab_coord_progress {
+	uint64_t total;
+	uint64_t done;
+	uint64_t pad[6];
+};
+
+/* A worker's end, made by the coordinator in the worker's process after
+ * fork (ab_coordinator_worker_end()). */
+struct ab_worker_coord {
+	struct ab_coord_shared *shared;
+	struct ab_coord_progress *progress; /* this worker's */
+	int ready_fd; /* the barrier: one byte written here says "set up" */
+	int go_fd;    /* the barrier: end of file here means "start" */
+};
+
+/* The start barrier, from ab_worker_start(): says this worker is set up,
+ * then blocks until the parent releases every worker at once.  Closes both
+ * descriptors. */
+void ab_worker_coord_wait_go(struct ab_worker_coord *wc);
+
+#endif
