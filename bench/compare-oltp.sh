@@ -49,21 +49,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 configs=8:buffered,8:direct,32:direct rounds=5 size=1g seconds=10 image_size=4g workdir=/var/tmp keep=""
 ab="$here/../arraybench"
 
-usage() { sed -n '/^# Options/,/^#   -h/p' "$0" | sed 's/^# \{0,1\}//'; }
-die() { echo "compare-oltp.sh: $*" >&2; exit 3; }
-bad() { echo "compare-oltp.sh: $*" >&2; exit 2; }
+prog=compare-oltp.sh
+. "$here/lib.sh" # usage, die, bad
 
 while getopts ":c:x:s:t:i:w:o:b:h" opt; do
 	case $opt in
 	c) configs=$OPTARG ;; x) rounds=$OPTARG ;; s) size=$OPTARG ;; t) seconds=$OPTARG ;;
 	i) image_size=$OPTARG ;; w) workdir=$OPTARG ;; o) keep=$OPTARG ;; b) ab=$OPTARG ;;
-	h) usage; exit 0 ;;
-	:) bad "option -$OPTARG needs a value (-h for help)" ;;
-	*) bad "unknown option -$OPTARG (-h for help)" ;;
+	*) bench_other_option "$opt" ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 0 ] || bad "unexpected argument '$1' (-h for help)"
+bench_no_operands "$@"
 [ "$(id -u)" = 0 ] || bad "must run as root (it makes a loop device)"
 for c in fio losetup mkfs.ext4 python3 dd; do command -v $c >/dev/null || bad "'$c' is missing"; done
 [ -x "$ab" ] || bad "no arraybench at '$ab' (make arraybench, or -b PATH)"

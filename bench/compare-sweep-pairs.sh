@@ -33,6 +33,8 @@
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+prog=compare-sweep-pairs.sh
+. "$here/lib.sh" # log, bench_fio
 cells_arg=2g:64k,2g:1m,2g:16m pairs=5 keep="" ab="$here/../arraybench" gen=lfsr ra_kb=""
 tests_arg=write,read,random-read,random-write
 while getopts ":c:n:o:b:R:t:A:" opt; do
@@ -48,19 +50,18 @@ command -v fio >/dev/null || { echo "compare-sweep-pairs.sh: fio is missing (apt
 
 work=$(mktemp -d /var/tmp/abpairs.XXXXXX) || exit 3
 out=${keep:-$work/out}
-mkdir -p "$out" || exit 3
+mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 3 # absolute: fio runs in $work
 dev="" mnt=$work/mnt
 cleanup() {
 	local st=$?
 	[ -n "$dev" ] && { umount "$mnt" 2>/dev/null; losetup -d "$dev" 2>/dev/null; }
-	rm -rf "$work/mnt" "$work/disk.img" "$work/evict.py"
+	rm -rf "$work/mnt" "$work/disk.img" "$work/evict.py" "$work"/*.prerun.txt
 	[ -n "$keep" ] && rmdir "$work" 2>/dev/null || rm -rf "$work"
 	exit "$st"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" | tee -a "$out/log.txt" >&2; }
 
 truncate -s 8g "$work/disk.img" &&
 	mkfs.ext4 -q -F -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 "$work/disk.img" &&
@@ -96,11 +97,12 @@ print("%.1f" % (o["phases"][-1]["rate"] / 1024))' "$out/ab.json"
 }
 
 # MiB/s of fio's job for TEST, its file written first (untimed, a job of its own).
+# fio runs in $work (bench_fio), where its exec_prerun output goes.
 run_fio() { # FILE RECORD TEST
 	local f=$t/fio.dat c=(--filename="$t/fio.dat" --bs="$2" --size="$1" --ioengine=psync --direct=0
 		--fallocate=none --fadvise_hint=0 --invalidate=0 --output-format=json)
 	if [ "$3" != write ]; then
-		fio "${c[@]}" --name=layout --rw=write --end_fsync=1 >/dev/null || return 1
+		bench_fio "${c[@]}" --name=layout --rw=write --end_fsync=1 >/dev/null || return 1
 	fi
 	local job
 	case $3 in
@@ -110,7 +112,7 @@ run_fio() { # FILE RECORD TEST
 		--exec_prerun="python3 $work/evict.py $f") ;;
 	random-write) job=(--name=randwrite --rw=randwrite --randrepeat=0 --random_generator="$gen" --end_fsync=1) ;;
 	esac
-	fio "${c[@]}" "${job[@]}" --output="$out/fio.json" >/dev/null || return 1
+	bench_fio "${c[@]}" "${job[@]}" --output="$out/fio.json" >/dev/null || return 1
 	python3 -c 'import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
 print("%.1f" % ((j["read"]["bw"] + j["write"]["bw"]) / 1024))' "$out/fio.json"

@@ -110,22 +110,19 @@ here=$(cd "$(dirname "$0")" && pwd)
 cells_arg=2g:64k,2g:1m,2g:16m,256m:4k rounds=5 fio_inval=1 image_size=8g workdir=/var/tmp keep="" loop_dio=1 warm_mib=0
 ab="$here/../arraybench"
 
-usage() { sed -n '/^# Options/,/^#   -h/p' "$0" | sed 's/^# \{0,1\}//'; }
-die() { echo "compare-sweep.sh: $*" >&2; exit 3; }
-bad() { echo "compare-sweep.sh: $*" >&2; exit 2; }
+prog=compare-sweep.sh
+. "$here/lib.sh"
 
 while getopts ":c:x:I:i:w:D:o:b:W:h" opt; do
 	case $opt in
 	c) cells_arg=$OPTARG ;; x) rounds=$OPTARG ;; I) fio_inval=$OPTARG ;;
 	i) image_size=$OPTARG ;; w) workdir=$OPTARG ;; o) keep=$OPTARG ;; b) ab=$OPTARG ;;
 	D) loop_dio=$OPTARG ;; W) warm_mib=$OPTARG ;;
-	h) usage; exit 0 ;;
-	:) bad "option -$OPTARG needs a value (-h for help)" ;;
-	*) bad "unknown option -$OPTARG (-h for help)" ;;
+	*) bench_other_option "$opt" ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 0 ] || bad "unexpected argument '$1' (-h for help)"
+bench_no_operands "$@"
 
 # SIZE (k/m/g, or KiB without a suffix, as --sweep-file-sizes) -> KiB.
 to_kib() {
@@ -164,70 +161,11 @@ ab=$(cd "$(dirname "$ab")" && pwd)/$(basename "$ab")
 [ -d "$workdir" ] || bad "no directory '$workdir'"
 
 # ---- set-up and teardown ---------------------------------------------------
-work="" dev="" img="" mnt="" out="" child=""
-cleanup() {
-	local st=$?
-	trap - EXIT INT TERM HUP
-	set +e
-	if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then
-		# The tool running now (arraybench removes its own file on TERM).
-		kill -TERM "$child" 2>/dev/null
-		for _ in $(seq 60); do kill -0 "$child" 2>/dev/null || break; sleep 0.5; done
-		kill -KILL "$child" 2>/dev/null
-		wait "$child" 2>/dev/null
-	fi
-	if [ -n "$mnt" ] && mountpoint -q "$mnt"; then
-		for _ in 1 2 3 4 5 6 7 8 9 10; do umount "$mnt" 2>/dev/null && break; sleep 1; done
-		mountpoint -q "$mnt" && echo "compare-sweep.sh: warning: could not unmount $mnt" >&3
-	fi
-	if [ -n "$dev" ]; then
-		# Only while it is still the device of our image: never another's.
-		local back
-		back=$(cat "/sys/block/${dev#/dev/}/loop/backing_file" 2>/dev/null)
-		if [ "$back" = "$img" ]; then
-			losetup -d "$dev" 2>&1 | sed "s|^|compare-sweep.sh: warning: detaching $dev: |" >&3
-		else
-			echo "compare-sweep.sh: warning: $dev no longer holds $img (it holds '${back:-nothing}'): left alone" >&3
-		fi
-	fi
-	if [ -n "$mnt" ] && mountpoint -q "$mnt"; then
-		echo "compare-sweep.sh: left $work in place (still mounted)" >&3
-	elif [ -n "$work" ] && [ -d "$work" ]; then
-		rm -f "$work/disk.img" "$work/helper.py" "$work/arraybench"
-		rm -rf "$work/fiocwd"
-		rmdir "$work/mnt" 2>/dev/null
-		if [ -n "$keep" ]; then
-			rmdir "$work" 2>/dev/null
-		else
-			rm -rf "$work"
-		fi
-	fi
-	exit "$st"
-}
-exec 3>&2 # the traps may run while a tool's stderr is redirected
-trap cleanup EXIT
-trap 'echo "compare-sweep.sh: interrupted" >&3; exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
+# (bench/lib.sh: $work, $out, and a teardown that leaves nothing behind)
+bench_work_dirs
 
-work=$(mktemp -d "$workdir/abcompare.XXXXXX") || die "cannot create a directory in $workdir"
-if [ -n "$keep" ]; then
-	mkdir -p "$keep" || die "cannot create '$keep'"
-	out=$(cd "$keep" && pwd)
-else
-	out=$work/out
-	mkdir "$out"
-fi
-log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" | tee -a "$out/log.txt" >&2; }
-
-# One binary for the whole run, even if the tree is rebuilt meanwhile.
-src_ab=$ab
-cp "$ab" "$work/arraybench" || die "cannot copy $ab"
-ab=$work/arraybench
-ab_rev=$(git -C "$(dirname "$src_ab")" rev-parse --short HEAD 2>/dev/null)
-[ -n "$ab_rev" ] && [ -n "$(git -C "$(dirname "$src_ab")" status --porcelain --untracked-files=no 2>/dev/null)" ] &&
-	ab_rev="$ab_rev+changes"
-log "$("$ab" --version 2>/dev/null | head -1) (${ab_rev:-no git}, $src_ab, sha256 $(sha256sum "$ab" | cut -c1-12), built $(date -u -r "$src_ab" '+%F %T UTC')), $(fio --version)"
+bench_copy_arraybench
+log "$(bench_arraybench_words), $(fio --version)"
 log "-c $cells_arg -x $rounds -I $fio_inval -i $image_size"
 
 img=$(cd "$work" && pwd -P)/disk.img
@@ -241,27 +179,8 @@ mkdir "$work/mnt" && mount -t ext4 "$dev" "$work/mnt" || die "cannot mount $dev"
 mnt=$work/mnt
 log "ext4 on $dev (image $img, $((image_kib / 1024)) MiB sparse, dio=$loop_dio, read_ahead_kb $(cat "/sys/block/${dev#/dev/}/queue/read_ahead_kb")), mounted at $mnt"
 
-avail_mib=$(($(stat -f -c '%a * %S' "$mnt") / 1048576))
-fill_mib=$(((avail_mib - 256) / 4 * 4))
-t0=$(date +%s.%N)
-dd if=/dev/zero of="$mnt/fill" bs=4M count=$((fill_mib / 4)) oflag=direct status=none ||
-	log "warning: pre-fill stopped early"
-rm -f "$mnt/fill" && sync
-tdir=$mnt/test
-mkdir "$tdir" || die "cannot create $tdir"
-tdir_clear() { find "$tdir" -mindepth 1 -delete 2>/dev/null || rm -rf "${tdir:?}"/*; }
-log "pre-filled ${fill_mib} MiB of the image in $(python3 -c "print(round($(date +%s.%N)-$t0,1))") s"
+bench_prefill
 
-# Runs "$@" in the background and waits, so that a signal reaches this script
-# at once (a background command ignores SIGINT; cleanup() sends it TERM).
-run_waited() {
-	"$@" &
-	child=$!
-	wait "$child"
-	local st=$?
-	child=""
-	return "$st"
-}
 # Written back, then 3 s idle before each tool's run.  Why 3 s and not 1:
 # this VM (Firecracker, virtio-balloon with free page reporting) hands free
 # guest memory back to the host 2 s after it is freed, and the next touch
@@ -283,10 +202,6 @@ b[::4096] = b"\x01" * len(range(0, n, 4096))' "$warm_mib"
 results=$out/results.tsv failures=$out/failures.tsv
 : >"$results"
 : >"$failures"
-failed() {
-	log "round $1: $2 failed: $3"
-	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$failures"
-}
 
 python_helper=$work/helper.py
 cat >"$python_helper" <<'PYEOF'

@@ -1,7 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # TAP helpers shared by the integration scripts.  Each script sources this,
-# calls plan N, and uses ok/is/skip.  Everything made lives in $T, removed on
-# exit together with any mount or loop device registered with cleanup_add.
+# uses ok/is/skip, and ends with done_testing, which prints the plan from the
+# checks it ran (git's test_done habit: no count kept by hand).  A script
+# that stops before that has no plan, and tests/run-checks fails it.  One
+# where nothing can run says skip_all "why" before its first check.
+# Everything made lives in $T, removed on exit together with any mount or
+# loop device registered with cleanup_add.
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 AB=${AB:-$top/arraybench}
@@ -38,7 +42,17 @@ _seen() { # true unless an observer failed since the last check
 }
 
 _planned=
-plan() { _planned=$1; echo "1..$1"; }
+plan() { # N: the plan up front, for a script that knows its count (optional)
+	_planned=$1; echo "1..$1"
+}
+done_testing() { # the script's end: the plan, from the checks run (unless given up front)
+	# A trailing plan is what tells run-checks the script got here: one cut
+	# short (set -e, a crash, an exit in the middle) prints none and fails.
+	[ -n "$_planned" ] && return 0
+	_planned=$_n
+	echo "1..$_n"
+}
+test_done() { done_testing; }
 ok() { # condition-status description
 	_n=$((_n + 1))
 	local why; why=$(_seen)
@@ -58,10 +72,22 @@ skip() { # a skip decided on what a failed observer showed is a failure
 	if [ -z "$why" ]; then echo "ok $_n # SKIP $*"; else echo "not ok $_n - skipped ($*), but:"; echo "$why"; fi
 }
 diag() { echo "# $*"; }
-skip_rest() { # reason: skip every check the plan has left and end the script
-	# (for a script that cannot go on, such as a root-only one run by
-	# another user: its plan still adds up, whatever was run before)
-	while [ "$_n" -lt "${_planned:-0}" ]; do skip "$*"; done
+skip_all() { # reason: nothing in this script can run here (say so before any check)
+	# (a root-only script run by another user: TAP's "1..0 # SKIP", which
+	# run-checks counts as skipped, not failed)
+	[ "$_n" -eq 0 ] || { skip_rest "$@"; return; }
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+skip_rest() { # reason: the checks left cannot run here: say so once and end the script
+	# (its plan still adds up, whatever was run before)
+	if [ "$_n" -eq 0 ] && [ -z "$_planned" ]; then skip_all "$@"; fi
+	if [ -n "$_planned" ]; then
+		while [ "$_n" -lt "$_planned" ]; do skip "$*"; done
+	else
+		skip "$* (the checks left are not run)"
+		done_testing
+	fi
 	exit 0
 }
 is_root() { [ "$(id -u)" = 0 ]; }
@@ -81,6 +107,31 @@ cache_args() {
 ab_for_others() { # user
 	if su "$1" -s /bin/sh -c "test -x '$AB'" 2>/dev/null; then echo "$AB"; return; fi
 	chmod 711 "$T" && mkdir -p -m 755 "$T/bin" && install -m 755 "$AB" "$T/bin/arraybench" && echo "$T/bin/arraybench"
+}
+
+# A figure from a JSON Lines file (--json's, a matrix's results.jsonl):
+# js FILE EXPRESSION prints the Python expression's value (a string as is,
+# anything else as JSON).  The expression sees objs (every object), o (the
+# last one, usually the run a check looks at), and the last run's results
+# by phase: cells (sweep), w (wal), res (oltp) and rows (oltp, by test);
+# rate(v) is a rate as every text view prints it (one decimal below 1000,
+# else its whole part).  One helper, so that each script's checks read the
+# same names.
+js() { # json-file python-expression
+	python3 - "$@" <<'PY'
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+o = objs[-1]
+def results(name):
+    return [p for p in o.get("phases", []) if p.get("name") == name] if isinstance(o, dict) else []
+cells = results("sweep")
+w = results("wal")
+res = results("oltp")
+rows = {p["key"].get("test"): p for p in res}
+rate = lambda v: "%.1f" % v if v < 1000 else "%d" % int(v)
+r = eval(sys.argv[2])
+print(r if isinstance(r, str) else json.dumps(r))
+PY
 }
 
 # Empty except for what the test itself put there?

@@ -2,7 +2,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The command line: help, version, list, and the man page in step with --help.
 . "$(dirname "$0")/lib.sh"
-plan 25
 
 "$AB" --help >"$T/help" 2>&1; ok $? "arraybench --help exits 0"
 grep -q 'Usage: arraybench COMMAND' "$T/help"; ok $? "--help shows the usage line"
@@ -85,3 +84,4 @@ for page in "$top"/man/arraybench-*.1; do
 	sed -n '/^\.SH SEE ALSO/,$p' "$top/man/arraybench.1" | grep -q "^\.BR ${name//-/\\\\-} (1)" || missing="$missing $name"
 done
 is "$missing" "" "arraybench.1's SEE ALSO names every sub-command page"
+done_testing

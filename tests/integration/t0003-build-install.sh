@@ -2,7 +2,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make install and uninstall honour DESTDIR, PREFIX and mandir.
 . "$(dirname "$0")/lib.sh"
-plan 9
 dest=$T/dest
 make -C "$top" --no-print-directory -s install DESTDIR="$dest" PREFIX=/opt/ab mandir=/opt/ab/man >"$T/log" 2>&1
 ok $? "make install exits 0"
@@ -17,10 +16,11 @@ cmp -s "$top/man/arraybench-workload.5" "$dest/opt/ab/man/man5/arraybench-worklo
 ok $? "the file formats' page lands in mandir/man5"
 missing=
 for p in bonnie database iozone-auto lab mirror; do
-	cmp -s "$top/workloads/$p.ini" "$dest/opt/ab/share/arraybench/workloads/$p.ini" || missing="$missing $p"
+	cmp -s "$top/workloads/profiles/$p.ini" "$dest/opt/ab/share/arraybench/workloads/$p.ini" || missing="$missing $p"
 done
 is "$missing" "" "the built-in profiles land in PREFIX/share/arraybench/workloads for users to copy"
 is "$("$dest/opt/ab/bin/arraybench" --version)" "$("$AB" --version)" "the installed binary runs"
 make -C "$top" --no-print-directory -s uninstall DESTDIR="$dest" PREFIX=/opt/ab mandir=/opt/ab/man >"$T/log" 2>&1
 ok $? "make uninstall exits 0"
 is "$(find "$dest" -type f | wc -l)" 0 "uninstall removes every file it installed"
+done_testing

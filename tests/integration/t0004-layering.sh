@@ -4,7 +4,6 @@
 # reads, headers of headers included: data moves one way, and nothing in
 # reports/, workloads/ or fs-setup/ reaches the live config.
 . "$(dirname "$0")/lib.sh"
-plan 5
 # As -isystem, the libraries' headers are left out of gcc -MM's list.
 cflags=$(pkg-config --cflags glib-2.0 libgtop-2.0 json-glib-1.0 blkid mount gsl 2>"$T/pc.err" | sed 's/-I/-isystem /g')
 ok $? "pkg-config gives the libraries' flags (the observer of the checks below)"
@@ -29,3 +28,4 @@ is "$(bad fs-setup 'src/(error|runid|parse|units|backend-list)\.h$')" "" \
 	"fs-setup/ reads only error, run id, parse, units and the backend list of src/ (no runner, no phases)"
 [ ! -s "$T/mm.err" ] && [ -s "$T/reports.deps" ] && [ -s "$T/fs-setup.deps" ]
 ok $? "gcc -MM read every file" || sed 's/^/#   /' "$T/mm.err"
+done_testing

@@ -6,12 +6,11 @@
 # /etc/mtab goes missing in a private mount namespace, over a copy of /etc,
 # so the host's stays.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 7
-is_root || skip_rest "a private mount namespace needs root"
+is_root || skip_all "a private mount namespace needs root"
 # A private namespace makes / private first, so / must be a mount point (in
 # a plain chroot it is not, and a mount could then reach the host's table).
 if need mountpoint && ! mountpoint -q /; then
-	skip_rest "/ is not a mount point here (a plain chroot): no private mount namespace"
+	skip_all "/ is not a mount point here (a plain chroot): no private mount namespace"
 fi
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
@@ -40,3 +39,4 @@ bare "$AB" run -d "$d" -s 32m -n 0 -f "${cache[@]}" --phases block-write --csv /
 is $? 5 "a run whose results cannot be written exits 5"
 own_lines "$T/err" && [ "$(grep -c '^arraybench: error: ' "$T/err")" = 1 ]
 ok $? "with one error line and nothing but arraybench's own lines"
+done_testing

@@ -4,23 +4,16 @@
 # run with the command line over them, a user's file of two steps run in
 # order, and bad files refused naming file and line with exit status 1.
 . "$(dirname "$0")/lib.sh"
-plan 22
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
-
-js() { # json-file python-expression over o (the last object)
-	python3 - "$@" <<'PY'
-import json, sys
-o = [json.loads(l) for l in open(sys.argv[1])][-1]
-r = eval(sys.argv[2])
-print(r if isinstance(r, str) else json.dumps(r))
-PY
-}
 
 "$AB" list >"$T/list"; ok $? "list exits 0"
 is "$(grep -oE '^(bonnie|database|iozone-auto|lab|mirror) ' "$T/list" | tr -d ' ' | tr '\n' ' ')" \
 	"bonnie database iozone-auto lab mirror " "list shows the five built-in profiles"
 grep -q '^ *\[step mirror\] --phases=sweep .*--streams=4 --sweep-files=50$' "$T/list"; ok $? "... with their steps as options"
+grep -q "^lab  *a RAID lab's large sequential files: " "$T/list" &&
+	grep -q "^mirror  *a mirror site's file serving: " "$T/list" && ! grep -qi 'seed 00' "$T/list"
+ok $? "... lab and mirror named by what they model, not by a seed's number"
 
 # bonnie at tiny sizes: the command line changes its step.
 "$AB" run -d "$d" --workload bonnie -s 32m -n 1:4k:1k:2 -f "${cache[@]}" -q --json "$T/b.json" >/dev/null 2>"$T/b.err"
@@ -100,3 +93,4 @@ is "$? $(grep -c "no such built-in profile (bonnie, database, iozone-auto, lab, 
 	"${cache[@]}" -q --json "$T/i.json" >/dev/null 2>"$T/i.err")
 is $? 0 "--workload iozone-auto narrowed runs from /" || sed 's/^/#   /' "$T/i.err"
 is "$(js "$T/i.json" '[o["workload"], len(o["phases"])]')" '["iozone-auto", 1]' "... and names its profile"
+done_testing

@@ -4,7 +4,6 @@
 # run a pty), one line per finished phase off a terminal, none with -q; the
 # table and the CSV line come through whole either way.
 . "$(dirname "$0")/lib.sh"
-plan 29
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
 # Seeks grow until a pass lasts 1 s: at least one phase is long enough to
@@ -128,3 +127,4 @@ render "$T/int.log" >"$T/int.screen"
 grep -q '^arraybench: error: interrupted' "$T/int.screen"; ok $? "SIGINT: the error is on a line of its own, the status line erased" ||
 	sed 's/^/#   /' "$T/int.screen"
 dir_is_empty "$d"; ok $? "nothing is left in DIR"
+done_testing

@@ -5,19 +5,8 @@
 # kernel saw, a group commit writes twice per sync, --wal-writers runs its
 # committers at once, and bad values are refused in one line.
 . "$(dirname "$0")/lib.sh"
-plan 58
 d=$T/dir; mkdir "$d"
 export ARRAYBENCH_STATE_DIR=$T/state
-
-js() { # json-file python-expression over o (the last object) and w (its wal results)
-	python3 - "$@" <<'PY'
-import json, sys
-o = [json.loads(l) for l in open(sys.argv[1])][-1]
-w = [p for p in o["phases"] if p["name"] == "wal"]
-r = eval(sys.argv[2])
-print(r if isinstance(r, str) else json.dumps(r))
-PY
-}
 
 # The committers are the processes that opened a log read-write to lay it
 # out (the parent only makes and empties the logs, write-only).
@@ -174,3 +163,4 @@ bad "invalid --wal-seconds '0'" --phases wal --wal-seconds 0
 bad "invalid --wal-commits '-1'" --phases wal --wal-commits=-1
 bad "--wal-sync applies to the wal phase" --wal-sync fsync
 bad "--wal-seconds and --wal-commits exclude each other" --phases wal --wal-seconds 1 --wal-commits 5
+done_testing

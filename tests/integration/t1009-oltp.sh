@@ -5,22 +5,10 @@
 # seen in the syscalls; its rows in the table and the JSON; bad values
 # refused with one line.
 . "$(dirname "$0")/lib.sh"
-plan 40
 export ARRAYBENCH_STATE_DIR=$T/state
 d=$T/dir; mkdir "$d"
 size=$((32 * 1048576))
 
-js() { # json-file python-expression over o (the last run) and rows (its oltp results, by test)
-	python3 - "$@" <<'PY'
-import json, sys
-objs = [json.loads(l) for l in open(sys.argv[1])]
-o = objs[-1]
-res = [p for p in o["phases"] if p["name"] == "oltp"]
-rows = {p["key"]["test"]: p for p in res}
-r = eval(sys.argv[2])
-print(r if isinstance(r, str) else json.dumps(r))
-PY
-}
 # strace -ff's files PREFIX.PID, one a process (so no call is split), as one
 # line per process that made 8k preads or pwrites: "pid preads pwrites
 # fdatasyncs first-op last-op bad first-sync last-sync", bad counting
@@ -167,7 +155,7 @@ if is_root && make_loop_fs "$T/small" 64; then
 	[ -z "$(ls -A "$T/small" | grep -vx 'lost+found')" ]
 	ok $? "... and leaves nothing in DIR"
 else
-	for i in 1 2 3 4 5 6; do skip "needs root to make a small loop file system"; done
+	skip "needs root to make a small loop file system"
 fi
 
 # Bad values: one line, exit 1, before anything is made.
@@ -186,3 +174,4 @@ is $bad 0 "bad oltp values are refused with one line and exit 1"
 is $? 1 "an --oltp option without the oltp phase is refused"
 grep -q -- "--phases oltp" "$T/bad.err"; ok $? "and says to ask for it"
 is "$(ls -A "$d")" "" "nothing is left in DIR"
+done_testing

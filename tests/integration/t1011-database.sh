@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The database profile (workloads/database.ini) at tiny sizes: its four
+# The database profile (workloads/profiles/database.ini) at tiny sizes: its four
 # steps run in one run (wal with four methods and three commit sizes, oltp
 # with 8 and 32 processes, commits beside 32 oltp processes, the latency
 # curve with 32 processes), and the text ends with the sizing statement
@@ -8,20 +8,8 @@
 # same.  An option of a phase some step runs applies to that step only; an
 # option of a phase no step runs is still refused.
 . "$(dirname "$0")/lib.sh"
-plan 18
 d=$T/dir; mkdir "$d"
 read -r -a cache <<<"$(cache_args)"
-
-js() { # json-file python-expression over o (the last object)
-	python3 - "$@" <<'PY'
-import json, sys
-o = [json.loads(l) for l in open(sys.argv[1])][-1]
-# A rate as every text view prints it: one decimal below 1000, else its whole part.
-rate = lambda v: "%.1f" % v if v < 1000 else "%d" % int(v)
-r = eval(sys.argv[2])
-print(r if isinstance(r, str) else json.dumps(r))
-PY
-}
 
 # Short steps: the user's options change every step that has their phase.
 "$AB" run --workload database -d "$d" -s 64m "${cache[@]}" --wal-seconds 0.2 --oltp-seconds 1 \
@@ -82,3 +70,4 @@ is "$? $(cat "$T/e")" \
 "$AB" run --workload mirror -d "$d" --wal-seconds 1 "${cache[@]}" >"$T/o" 2>"$T/e"
 grep -q "wal-seconds applies to the wal phase, which is not asked for" "$T/e"
 ok $? "--workload mirror --wal-seconds: refused, no step has the wal phase"
+done_testing

@@ -3,8 +3,7 @@
 # Built targets on loop images: file systems, btrfs arrays, dry run, safety
 # refusals, teardown on success, SIGINT, kill -9 + cleanup.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 69
-is_root && [ -e /dev/loop-control ] || skip_rest "built targets need root and loop devices"
+is_root && [ -e /dev/loop-control ] || skip_all "built targets need root and loop devices"
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
 small="-s 32m -r 16 --cache cgroup -n 1 -f -q"
@@ -190,3 +189,4 @@ is "$(left_behind)" "" "after cleanup nothing is left"
 is "$(cgroups $pid)" "" "not even the memory cgroup"
 "$AB" cleanup >"$T/cleanup2.out" 2>&1
 grep -q "nothing to undo" "$T/cleanup2.out"; ok $? "a second cleanup has nothing to undo"
+done_testing

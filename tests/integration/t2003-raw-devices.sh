@@ -5,8 +5,7 @@
 # checked untouched, hostile values, outputs that fail, SIGINT, no root.
 # Root only.
 . "$(dirname "$0")/lib.sh"
-plan 51
-is_root && [ -e /dev/loop-control ] || skip_rest "raw devices need root and loop devices"
+is_root && [ -e /dev/loop-control ] || skip_all "raw devices need root and loop devices"
 
 attach() { # var image size: a loop device on a new image in $var, detached on exit
 	truncate -s "$3" "$T/$2" || return 1
@@ -145,3 +144,4 @@ if command -v setpriv >/dev/null; then
 else
 	skip "setpriv is missing"
 fi
+done_testing

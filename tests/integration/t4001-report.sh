@@ -5,7 +5,6 @@
 # lines beside ours, damaged lines and files skipped with a warning naming
 # them, and the exit status of each failure.
 . "$(dirname "$0")/lib.sh"
-plan 54
 fx=$top/tests/fixtures
 d=$T/dir; mkdir "$d"
 cd "$T" || exit 1
@@ -182,3 +181,4 @@ is "$? $(cat b.err)" "0 " "which bon_csv2txt reads without complaint"
 cp a.csv ./-dash.csv
 "$AB" report -- -dash.csv >/dev/null 2>dash.err
 is "$? $(cat dash.err)" "0 " "report -- -dash.csv reads -dash.csv, and '--' is no FILE"
+done_testing

@@ -5,7 +5,6 @@
 # to stop, which takes CPU only; removing its files takes I/O, which a disk
 # shared with other jobs makes as slow as it likes.)
 . "$(dirname "$0")/lib.sh"
-plan 109
 read -r -a cache <<<"$(cache_args)"
 
 # The file phases run on a fresh ext4 as root: a file system mounted with
@@ -92,3 +91,4 @@ for p in per-char-write block-write rewrite per-char-read block-read seeks seq-c
 	[ -n "$left" ] && kill -KILL $left
 	rm -rf "$d"
 done
+done_testing

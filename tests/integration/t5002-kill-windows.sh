@@ -23,9 +23,6 @@ windows=(
 	"openat|arraybench.RID.io|1|-e MNT/arraybench.RID.io|a worker creates the I/O file"
 	"mkdirat|files|1|-d MNT/arraybench.RID/files|a worker makes the file-phase directory"
 )
-per=4
-total=$((${#windows[@]} * per + 3))
-plan $total
 is_root && [ -e /dev/loop-control ] || skip_rest "needs root and loop devices"
 command -v strace >/dev/null || diag "strace is missing: every window check fails"
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
@@ -93,3 +90,4 @@ need blkid
 is "$(blkid -p -s TYPE -o value "$img" 2>/dev/null)" "" "mkfs died with arraybench: no file system was written"
 "$AB" cleanup >"$T/cleanup" 2>&1
 is "$(left_behind "$rid")" "" "cleanup after a kill during mkfs leaves nothing"
+done_testing

@@ -7,8 +7,7 @@
 # fuzz-style pass that replays damaged copies of a real run's journal.
 # cleanup must touch nothing outside the run's own objects.  Root only.
 . "$(dirname "$0")/lib.sh"
-plan 27
-is_root && [ -e /dev/loop-control ] && id nobody >/dev/null 2>&1 || skip_rest "needs root, loop devices and the user nobody"
+is_root && [ -e /dev/loop-control ] && id nobody >/dev/null 2>&1 || skip_all "needs root, loop devices and the user nobody"
 export TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
 chmod 711 "$T"
@@ -132,3 +131,4 @@ none_left "$TMPDIR" && [ "$(ls "$TMPDIR" | grep -c arraybench)" = 0 ]
 ok $? "nothing of the run is left: no loop device, mount or file of it under TMPDIR"
 canaries_fine; ok $? "and the canaries are still intact"
 is "$(ls -A "$ARRAYBENCH_STATE_DIR")" "" "the state directory is empty"
+done_testing
