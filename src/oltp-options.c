@@ -6,12 +6,13 @@
 #include "error.h"
 #include "run.h"
 #include "wal-options.h"
+#include "run-options.h"
 #include "../workloads/oltp.h"
 #include "../workloads/phase.h"
 
 const char *ab_oltp_option_given(const struct ab_config *cfg)
 {
-	return cfg->oltp_given ? "--oltp-*" : NULL;
+	return ab_run_option_given(cfg, AB_OPTION_OLTP) ? "--oltp-*" : NULL;
 }
 
 gboolean ab_oltp_own_file_size(const struct ab_config *cfg)
@@ -41,7 +42,7 @@ gboolean ab_oltp_finish(struct ab_config *cfg, const struct ab_family_env *env, 
 {
 	uint64_t ram_mib = env->ram_mib;
 	if (!ab_config_asks_for(cfg, 0, AB_PHASE_OLTP) && !ab_config_asks_for(cfg, 0, AB_PHASE_OLTP_WAL)) {
-		if (cfg->oltp_given && !ab_config_another_step_asks_for(cfg, AB_PHASE_OLTP, AB_PHASE_OLTP) &&
+		if (ab_oltp_option_given(cfg) && !ab_config_another_step_asks_for(cfg, AB_PHASE_OLTP, AB_PHASE_OLTP) &&
 		    !ab_config_another_step_asks_for(cfg, AB_PHASE_OLTP, AB_PHASE_OLTP_WAL)) {
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 				    "the --oltp-* options apply to the oltp phase, which is not asked for "

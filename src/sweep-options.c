@@ -6,36 +6,16 @@
 #include "config.h"
 #include "error.h"
 #include "run.h"
+#include "run-options.h"
 #include "sweep-grid.h"
 #include "../workloads/sweep.h"
 #include "../workloads/phase.h"
 
-/* The first sweep option given, for the message when no sweep runs. */
+/* The first sweep option given, for the message when no sweep runs (one
+ * rule for every family: src/run-options.c). */
 const char *ab_sweep_option_given(const struct ab_config *cfg)
 {
-	if (cfg->sweep_grid.file_sizes)
-		return "--sweep-file-sizes";
-	if (cfg->sweep_grid.records)
-		return "--sweep-records";
-	if (cfg->sweep_tests_given)
-		return "--sweep-tests";
-	if (cfg->stride != AB_DEFAULT_STRIDE)
-		return "--stride";
-	if (cfg->include_fsync)
-		return "--include-fsync";
-	if (cfg->include_close)
-		return "--include-close";
-	if (cfg->untimed_flush)
-		return "--untimed-flush";
-	if (cfg->sweep_csv_path)
-		return "--sweep-csv";
-	if (cfg->stream_counts)
-		return "--streams";
-	if (cfg->shared_file)
-		return "--shared-file";
-	if (cfg->files_per_stream)
-		return "--sweep-files";
-	return NULL;
+	return ab_run_option_given(cfg, AB_OPTION_SWEEP);
 }
 
 uint64_t ab_sweep_results(const struct ab_config *cfg)

@@ -3,6 +3,7 @@
 #include "config.h"
 #include "error.h"
 #include "parse.h"
+#include "run-options.h"
 #include "../workloads/wal.h"
 #include "../workloads/phase.h"
 
@@ -108,12 +109,11 @@ gboolean ab_wal_parse_seconds(const char *name, const char *text, double *out, G
 	return TRUE;
 }
 
-/* The first wal option given, for the message when no wal phase runs. */
+/* The first wal option given, for the message when no wal phase runs
+ * (one rule for every family: src/run-options.c). */
 const char *ab_wal_option_given(const struct ab_config *cfg)
 {
-	return cfg->wal_syncs ? "--wal-sync" : cfg->wal_commits ? "--wal-records"
-	       : cfg->wal_writers ? "--wal-writers" : cfg->wal_seconds > 0 ? "--wal-seconds"
-	       : cfg->wal_count ? "--wal-commits" : cfg->wal_rewrite ? "--wal-rewrite" : NULL;
+	return ab_run_option_given(cfg, AB_OPTION_WAL);
 }
 
 uint64_t ab_wal_results(const struct ab_config *cfg)
