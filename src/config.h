@@ -7,7 +7,7 @@
 #include <sys/types.h>
 
 #include "parse.h"
-#include "run-option-rows.h"
+#include "run-option-sets.h"
 #include "sweep-grid.h"
 #include "../fs-setup/target.h"
 #include "../workloads/step.h"

@@ -2,7 +2,7 @@
 /* The latency curve's options (--phases latency-curve;
  * workloads/curve-math.h), as rows of src/option-table.h, with the
  * parsers no kind covers. */
-#include "run-option-rows.h"
+#include "run-option-sets.h"
 #include "config.h"
 #include "../workloads/curve-math.h"
 

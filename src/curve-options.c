@@ -4,7 +4,7 @@
 #include "curve-options.h"
 #include "config.h"
 #include "error.h"
-#include "run-options.h"
+#include "run-option-parse.h"
 #include "../workloads/curve-math.h"
 #include "../workloads/phase.h"
 

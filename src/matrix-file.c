@@ -3,10 +3,10 @@
  * and key with its line and the values; the hooks here refuse unknown
  * names as the scan meets them and word its faults; the keys' values
  * become the lists whose product matrix-cells.c makes the cells of. */
-#include "matrix-cells.h"
+#include "matrix-file.h"
 #include "error.h"
 #include "ini-scan.h"
-#include "run-options.h"
+#include "run-option-parse.h"
 #include "../fs-setup/backend.h"
 #include "../fs-setup/plan.h"
 #include "../fs-setup/target.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The oltp phase's options (--phases oltp; workloads/oltp.h), as rows of
  * src/option-table.h, with the parser no kind covers. */
-#include "run-option-rows.h"
+#include "run-option-sets.h"
 #include "config.h"
 #include "../workloads/oltp.h"
 

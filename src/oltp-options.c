@@ -6,7 +6,7 @@
 #include "error.h"
 #include "run.h"
 #include "wal-options.h"
-#include "run-options.h"
+#include "run-option-parse.h"
 #include "../workloads/oltp.h"
 #include "../workloads/phase.h"
 

@@ -4,7 +4,7 @@
 #include "profile.h"
 #include "error.h"
 #include "ini-scan.h"
-#include "run-options.h"
+#include "run-option-parse.h"
 
 #include <string.h>
 
@@ -25,7 +25,7 @@ struct profile_key {
 };
 
 /* A profile's own keys; the others are the run options whose rows say a
- * profile may set them (src/run-option-rows.h). */
+ * profile may set them (src/run-option-sets.h). */
 static const struct profile_key text_keys[] = {
 	{ "summary", TEXT, FALSE },
 	{ "description", TEXT, FALSE },

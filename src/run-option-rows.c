@@ -2,10 +2,10 @@
 /* `arraybench run`'s own options (bonnie++'s letters and meanings, plus
  * long ones): the run, its target, bonnie++'s phases and the outputs, as
  * rows of src/option-table.h, with the parsers no kind covers. */
-#include "run-option-rows.h"
+#include "run-option-sets.h"
 #include "config.h"
 #include "error.h"
-#include "run-options.h"
+#include "run-option-parse.h"
 #include "../fs-setup/backend.h"
 #include "../fs-setup/safety.h"
 #include "../workloads/phase.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The record-size sweep's options (--phases sweep; workloads/sweep.h), as
  * rows of src/option-table.h, with the parsers no kind covers. */
-#include "run-option-rows.h"
+#include "run-option-sets.h"
 #include "config.h"
 #include "../workloads/sweep.h"
 

@@ -6,7 +6,7 @@
 #include "config.h"
 #include "error.h"
 #include "run.h"
-#include "run-options.h"
+#include "run-option-parse.h"
 #include "sweep-grid.h"
 #include "../workloads/sweep.h"
 #include "../workloads/phase.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The wal phase's options (--phases wal; workloads/wal.h), as rows of
  * src/option-table.h; the lists' parsers are src/wal-options.c's. */
-#include "run-option-rows.h"
+#include "run-option-sets.h"
 #include "config.h"
 #include "wal-options.h"
 #include "../workloads/wal.h"

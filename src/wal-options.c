@@ -3,7 +3,7 @@
 #include "config.h"
 #include "error.h"
 #include "parse.h"
-#include "run-options.h"
+#include "run-option-parse.h"
 #include "../workloads/wal.h"
 #include "../workloads/phase.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef AB_RUN_OPTION_ROWS_H
-#define AB_RUN_OPTION_ROWS_H
+#ifndef AB_RUN_OPTION_SETS_H
+#define AB_RUN_OPTION_SETS_H
 
-/* `arraybench run`'s option rows (src/option-table.h), one set per file:
+/* `arraybench run`'s option sets (src/option-table.h), one per file:
  * the run's own (general, target, bonnie++, output: in --help's order,
  * which mixes them) and one per phase family.  run-options.c parses with
  * them in this order, which is --help's. */
