@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Defaults and cross-checks for struct ab_config. */
 #include "config.h"
+#include "phase-driver.h"
 #include "steps.h"
 #include "error.h"
 #include "rng.h"
@@ -8,7 +9,6 @@
 #include "../workloads/oltp.h"
 #include "../workloads/phase.h"
 #include "../workloads/sweep.h"
-#include "../workloads/wal.h"
 #include "../workloads/curve-math.h"
 
 #include <string.h>
@@ -156,8 +156,9 @@ static const char *phase_blocked(const struct ab_config *cfg, const struct ab_ph
 {
 	if ((ph->flags & AB_PHASE_FILES) && !cfg->num_files)
 		return "-n 0 skips the file phases";
-	if ((ph->flags & AB_PHASE_IO) && !cfg->file_size &&
-	    !((ph->id == AB_PHASE_OLTP || ph->id == AB_PHASE_OLTP_WAL) && cfg->oltp_size))
+	const struct ab_phase_driver *driver = ab_phase_driver_of(ph->id);
+	gboolean own_size = driver && driver->own_file_size && driver->own_file_size(cfg);
+	if ((ph->flags & AB_PHASE_IO) && !cfg->file_size && !own_size)
 		return "-s 0 skips the I/O phases";
 	if ((ph->flags & AB_PHASE_PER_CHAR) && !cfg->byte_io_size)
 		return "-f skips the per-char phases";
@@ -192,7 +193,7 @@ static gboolean check_phases(struct ab_config *cfg, GError **error)
 	return TRUE;
 }
 
-static gboolean asks_for(const struct ab_config *cfg, unsigned flags, unsigned id)
+gboolean ab_config_asks_for(const struct ab_config *cfg, unsigned flags, unsigned id)
 {
 	for (guint i = 0; cfg->phase_ids && i < cfg->phase_ids->len; i++) {
 		unsigned p = g_array_index(cfg->phase_ids, unsigned, i);
@@ -202,346 +203,47 @@ static gboolean asks_for(const struct ab_config *cfg, unsigned flags, unsigned i
 	return FALSE;
 }
 
-/* Does another step of the profile ask for phase id?  Then an option of
- * phase `family` (wal's for oltp+wal too), given on the command line or in
- * [workload] for every step, is for it; one the step's own keys gave is
- * this step's mistake. */
-static gboolean some_step_asks_for(const struct ab_config *cfg, unsigned id)
+gboolean ab_config_some_step_asks_for(const struct ab_config *cfg, unsigned id)
 {
 	return (cfg->workload_phases >> id) & 1u;
 }
 
-static gboolean another_step_asks_for(const struct ab_config *cfg, unsigned family, unsigned id)
+gboolean ab_config_another_step_asks_for(const struct ab_config *cfg, unsigned family, unsigned id)
 {
-	return !(cfg->step_own_phase_options & (1u << family)) && some_step_asks_for(cfg, id);
-}
-
-/* The first sweep option given, for the message when no sweep runs. */
-static const char *sweep_option_given(const struct ab_config *cfg)
-{
-	if (cfg->sweep_grid.file_sizes)
-		return "--sweep-file-sizes";
-	if (cfg->sweep_grid.records)
-		return "--sweep-records";
-	if (cfg->sweep_tests_given)
-		return "--sweep-tests";
-	if (cfg->stride != AB_DEFAULT_STRIDE)
-		return "--stride";
-	if (cfg->include_fsync)
-		return "--include-fsync";
-	if (cfg->include_close)
-		return "--include-close";
-	if (cfg->untimed_flush)
-		return "--untimed-flush";
-	if (cfg->sweep_csv_path)
-		return "--sweep-csv";
-	if (cfg->stream_counts)
-		return "--streams";
-	if (cfg->shared_file)
-		return "--shared-file";
-	if (cfg->files_per_stream)
-		return "--sweep-files";
-	return NULL;
-}
-
-/* The first wal option given, for the message when no wal phase runs. */
-static const char *wal_option_given(const struct ab_config *cfg)
-{
-	return cfg->wal_syncs ? "--wal-sync" : cfg->wal_commits ? "--wal-records"
-	       : cfg->wal_writers ? "--wal-writers" : cfg->wal_seconds > 0 ? "--wal-seconds"
-	       : cfg->wal_count ? "--wal-commits" : cfg->wal_rewrite ? "--wal-rewrite" : NULL;
+	return !(cfg->step_own_phase_options & (1u << family)) && ab_config_some_step_asks_for(cfg, id);
 }
 
 G_STATIC_ASSERT(AB_PHASE_ID_COUNT <= 32); /* a bit per phase id */
 
 uint32_t ab_config_phase_options(const struct ab_config *cfg)
 {
-	return (sweep_option_given(cfg) ? 1u << AB_PHASE_SWEEP : 0) | (wal_option_given(cfg) ? 1u << AB_PHASE_WAL : 0) |
-	       (cfg->oltp_given ? 1u << AB_PHASE_OLTP : 0) |
-	       (cfg->curve_option_given ? 1u << AB_PHASE_LATENCY_CURVE : 0);
+	uint32_t bits = 0;
+	for (const struct ab_phase_driver *const *d = ab_phase_drivers; *d; d++)
+		if ((*d)->option_given && (*d)->option_given(cfg))
+			bits |= 1u << (*d)->phase_id;
+	return bits;
 }
 
-/* random-read and random-write hold their order, 8 bytes per record of
- * the file, in each worker (1 TiB in 4 KiB records: 2 GiB), untimed: over
- * half the RAM it would swap or be killed rather than measure the disk. */
-static gboolean check_sweep_order(const struct ab_config *cfg, const GArray *cells, uint64_t streams,
-				  uint64_t physical_ram_bytes, GError **error)
+/* Does the step ask for a phase whose steps size their own files (the
+ * sweep, wal)? */
+static gboolean asks_for_own_sizes(const struct ab_config *cfg)
 {
-	const uint32_t random = (1u << AB_SWEEP_RANDOM_READ) | (1u << AB_SWEEP_RANDOM_WRITE);
-	if (!(cfg->sweep_tests & random) || !physical_ram_bytes)
-		return TRUE;
-	for (guint i = 0; i < cells->len; i++) {
-		const struct ab_sweep_cell *c = &g_array_index(cells, struct ab_sweep_cell, i);
-		/* Each stream holds its own. */
-		uint64_t order = c->file_size / c->record * sizeof(uint64_t) * streams;
-		if (order > physical_ram_bytes / 2) {
-			g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
-				    "sweep cell %" G_GUINT64_FORMAT "k/%" G_GUINT64_FORMAT "k: its random tests need %"
-				    G_GUINT64_FORMAT " MiB for their order of records, over half the RAM (%"
-				    G_GUINT64_FORMAT " MiB): give larger --sweep-records, or --sweep-tests without "
-				    "random-read and random-write",
-				    c->file_size / 1024, c->record / 1024, order / AB_MIB, physical_ram_bytes / AB_MIB);
-			return FALSE;
-		}
-	}
-	return TRUE;
+	for (const struct ab_phase_driver *const *d = ab_phase_drivers; *d; d++)
+		if ((*d)->sizes_own_files && ab_config_asks_for(cfg, 0, (*d)->phase_id))
+			return TRUE;
+	return FALSE;
 }
 
-/* The sweep's grid (iozone -a's where no list was given), its tests and
- * its timing rule. */
-static gboolean finish_sweep(struct ab_config *cfg, uint64_t physical_ram_bytes, uint64_t *results_out,
-			     GError **error)
+/* Each phase family's defaults and checks, in the table's order, each
+ * adding what its steps make to `results` (one a phase so far). */
+static gboolean finish_families(struct ab_config *cfg, uint64_t physical_ram_bytes, uint64_t ram_mib,
+				uint64_t *results, GError **error)
 {
-	*results_out = cfg->phase_ids->len;
-	if (!asks_for(cfg, 0, AB_PHASE_SWEEP)) {
-		const char *opt = sweep_option_given(cfg);
-		if (opt && !another_step_asks_for(cfg, AB_PHASE_SWEEP, AB_PHASE_SWEEP)) {
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-				    "%s applies to the record-size sweep, which is not asked for (--phases sweep)", opt);
+	const struct ab_family_env env = { .physical_ram_bytes = physical_ram_bytes, .ram_mib = ram_mib };
+	*results = cfg->phase_ids->len;
+	for (const struct ab_phase_driver *const *d = ab_phase_drivers; *d; d++)
+		if ((*d)->finish && !(*d)->finish(cfg, &env, results, error))
 			return FALSE;
-		}
-		return TRUE;
-	}
-	if (cfg->untimed_flush && (cfg->include_fsync || cfg->include_close)) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "--untimed-flush contradicts --include-%s",
-			    cfg->include_fsync ? "fsync" : "close");
-		return FALSE;
-	}
-	for (unsigned t = 0; t < AB_SWEEP_TEST_COUNT; t++) {
-		const struct ab_sweep_test_info *ti = ab_sweep_test_info(t);
-		if ((cfg->sweep_tests & (1u << t)) && ti->after >= 0 && !(cfg->sweep_tests & (1u << ti->after))) {
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-				    "invalid --sweep-tests: '%s' re-reads what '%s' just read; ask for both", ti->name,
-				    ab_sweep_test_info(ti->after)->name);
-			return FALSE;
-		}
-	}
-	if (cfg->shared_file && !cfg->stream_counts) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "--shared-file needs --streams: one stream has a file of its own");
-		return FALSE;
-	}
-	uint64_t most = ab_most_streams(cfg->stream_counts);
-	uint64_t files = cfg->files_per_stream ? cfg->files_per_stream : 1;
-	if (most * files > AB_MAX_SWEEP_FILES) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "--streams %" G_GUINT64_FORMAT " with --sweep-files %" G_GUINT64_FORMAT
-			    " makes %" G_GUINT64_FORMAT " files a cell, more than %u",
-			    most, files, most * files, AB_MAX_SWEEP_FILES);
-		return FALSE;
-	}
-	struct ab_sweep_grid def = { 0 };
-	ab_sweep_grid_default(&def);
-	if (!cfg->sweep_grid.file_sizes)
-		cfg->sweep_grid.file_sizes = g_steal_pointer(&def.file_sizes);
-	if (!cfg->sweep_grid.records)
-		cfg->sweep_grid.records = g_steal_pointer(&def.records);
-	ab_sweep_grid_clear(&def);
-	uint64_t smallest = g_array_index(cfg->sweep_grid.records, uint64_t, 0);
-	if (cfg->direct && smallest < 4096) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "invalid --sweep-records with --direct: a %" G_GUINT64_FORMAT
-			    "-byte record is below O_DIRECT's 4k", smallest);
-		return FALSE;
-	}
-	g_autoptr(GArray) cells = ab_sweep_grid_cells(&cfg->sweep_grid);
-	if (!cells->len) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "the sweep has no cell: no record fits a whole number of times in a file size");
-		return FALSE;
-	}
-	/* One result per test of each cell, in one JSON line: more than the
-	 * reader takes would be a run that report refuses. */
-	guint sweeps = 0;
-	int tests = __builtin_popcount(cfg->sweep_tests);
-	for (guint i = 0; i < cfg->phase_ids->len; i++)
-		sweeps += g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_SWEEP;
-	/* A pass of the grid per --streams count. */
-	uint64_t passes = cfg->stream_counts ? cfg->stream_counts->len : 1;
-	uint64_t results = (uint64_t)sweeps * passes * cells->len * (uint64_t)tests +
-			   (cfg->phase_ids->len - sweeps);
-	if (results > AB_RUN_MAX_RESULTS) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "the sweep makes %" G_GUINT64_FORMAT " results (%u cells x %d tests x %" G_GUINT64_FORMAT
-			    " stream counts), more than the %d one run holds: give fewer --sweep-file-sizes, "
-			    "--sweep-records, --sweep-tests or --streams",
-			    results, cells->len, tests, passes, AB_RUN_MAX_RESULTS);
-		return FALSE;
-	}
-	*results_out = results;
-	return check_sweep_order(cfg, cells, most, physical_ram_bytes, error);
-}
-
-/* The wal phase: its options only with it, its defaults, and its results
- * (one per method and commit size) added to `results`. */
-static gboolean finish_wal(struct ab_config *cfg, uint64_t *results, GError **error)
-{
-	const char *given = wal_option_given(cfg);
-	guint wals = 0;
-	for (guint i = 0; cfg->phase_ids && i < cfg->phase_ids->len; i++)
-		wals += g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_WAL;
-	/* oltp+wal runs the committers too (finish_oltp counts its results). */
-	if (!wals && !asks_for(cfg, 0, AB_PHASE_OLTP_WAL)) {
-		if (given && !another_step_asks_for(cfg, AB_PHASE_WAL, AB_PHASE_WAL) &&
-		    !another_step_asks_for(cfg, AB_PHASE_WAL, AB_PHASE_OLTP_WAL)) {
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-				    "%s applies to the wal phase, which is not asked for (--phases wal)", given);
-			return FALSE;
-		}
-		return TRUE;
-	}
-	/* oltp+wal's commits run for --oltp-seconds beside their load: a
-	 * time or count of the wal phase's own, with no wal phase to take
-	 * it, would be quietly ignored. */
-	const char *timing = cfg->wal_seconds > 0 ? "--wal-seconds" : cfg->wal_count ? "--wal-commits" : NULL;
-	if (!wals && timing && (cfg->step_own_wal_timing || !some_step_asks_for(cfg, AB_PHASE_WAL))) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "%s does not apply to oltp+wal, whose commits run for --oltp-seconds beside the load "
-			    "(it times --phases wal)", timing);
-		return FALSE;
-	}
-	if (cfg->wal_seconds > 0 && cfg->wal_count) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "--wal-seconds and --wal-commits exclude each other: a method runs for a time or a count");
-		return FALSE;
-	}
-	if (!cfg->wal_syncs) {
-		unsigned m = AB_WAL_FDATASYNC; /* PostgreSQL's default on Linux */
-		cfg->wal_syncs = g_array_new(FALSE, FALSE, sizeof(unsigned));
-		g_array_append_val(cfg->wal_syncs, m);
-	}
-	if (!cfg->wal_commits) {
-		struct ab_wal_commit c = { 1, AB_DEFAULT_CHUNK };
-		cfg->wal_commits = g_array_new(FALSE, FALSE, sizeof(struct ab_wal_commit));
-		g_array_append_val(cfg->wal_commits, c);
-	}
-	if (!cfg->wal_count && !(cfg->wal_seconds > 0))
-		cfg->wal_seconds = AB_WAL_DEFAULT_SECONDS;
-	for (guint i = 0; cfg->direct && i < cfg->wal_commits->len; i++) {
-		const struct ab_wal_commit *c = &g_array_index(cfg->wal_commits, struct ab_wal_commit, i);
-		if (c->write_size % 4096) {
-			g_autofree char *label = ab_wal_commit_label(c);
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-				    "invalid --wal-records '%s' with --direct: O_DIRECT writes are whole 4k blocks", label);
-			return FALSE;
-		}
-	}
-	*results += (uint64_t)wals * (cfg->wal_syncs->len * cfg->wal_commits->len - 1);
-	return TRUE;
-}
-
-/* The oltp phase's parameters against each other and the run's; `results`
- * grows by what its steps add beyond the one each phase counts for. */
-static gboolean finish_oltp(struct ab_config *cfg, uint64_t ram_mib, uint64_t *results, GError **error)
-{
-	if (!asks_for(cfg, 0, AB_PHASE_OLTP) && !asks_for(cfg, 0, AB_PHASE_OLTP_WAL)) {
-		if (cfg->oltp_given && !another_step_asks_for(cfg, AB_PHASE_OLTP, AB_PHASE_OLTP) &&
-		    !another_step_asks_for(cfg, AB_PHASE_OLTP, AB_PHASE_OLTP_WAL)) {
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-				    "the --oltp-* options apply to the oltp phase, which is not asked for "
-				    "(--phases oltp or oltp+wal)");
-			return FALSE;
-		}
-		return TRUE;
-	}
-	/* Its processes read the data file at random: under a capped cache
-	 * the warm share of their reads is the cap over the file, so with no
-	 * size given the file is several times the cap.  Without a cap the
-	 * -s default (twice the RAM) stays: what the reads can warm in a count
-	 * binds before the RAM does, and a larger file only takes longer to
-	 * lay out.  The sizing statement says what the cache could hold. */
-	if (!cfg->oltp_size && !cfg->file_size_given && cfg->cache == AB_CACHE_CGROUP) {
-		/* An absurd -r saturates (the space check then refuses it)
-		 * rather than wrapping round to a small file. */
-		uint64_t most = UINT64_MAX / AB_MIB / AB_OLTP_CACHE_FACTOR;
-		cfg->oltp_size = MAX(cfg->file_size, ram_mib > most ? UINT64_MAX : AB_OLTP_CACHE_FACTOR * ram_mib * AB_MIB);
-	}
-	uint64_t size = cfg->oltp_size ? cfg->oltp_size : cfg->file_size;
-	if (size < cfg->oltp_block) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "invalid --oltp-size '%" G_GUINT64_FORMAT "M': smaller than the %u-byte --oltp-block",
-			    size / AB_MIB, cfg->oltp_block);
-		return FALSE;
-	}
-	if (cfg->direct && cfg->oltp_block < 4096) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "invalid --oltp-block '%u' with --direct: O_DIRECT needs at least 4k", cfg->oltp_block);
-		return FALSE;
-	}
-	if (cfg->oltp_sync_every && cfg->oltp_read_pct == 100) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "--oltp-sync-every with --oltp-mix '100:0': there are no writes to sync");
-		return FALSE;
-	}
-	/* Three results (read, write, all) per process count, where the
-	 * phase was counted once. */
-	guint oltps = 0;
-	for (guint i = 0; i < cfg->phase_ids->len; i++)
-		oltps += g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_OLTP;
-	uint64_t counts = cfg->oltp_proc_counts ? cfg->oltp_proc_counts->len : 1;
-	*results += (uint64_t)oltps * (3 * counts - 1);
-	/* oltp+wal: per commit size and method, the commits alone, then per
-	 * count the commits under load and the load's three rows. */
-	guint loaded = 0;
-	for (guint i = 0; i < cfg->phase_ids->len; i++)
-		loaded += g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_OLTP_WAL;
-	if (loaded)
-		*results += (uint64_t)loaded * (cfg->wal_syncs->len * cfg->wal_commits->len * (1 + 4 * counts) - 1);
-	if (*results > AB_RUN_MAX_RESULTS) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "the run makes %" G_GUINT64_FORMAT " results, more than the %d one run holds: give fewer "
-			    "--oltp-procs counts", *results, AB_RUN_MAX_RESULTS);
-		return FALSE;
-	}
-	return TRUE;
-}
-
-/* The latency curve's parameters, once it is asked for; each curve adds
- * up to a result per step and the sizing row to `results`. */
-static gboolean finish_curve(struct ab_config *cfg, uint64_t *results, GError **error)
-{
-	if (!asks_for(cfg, 0, AB_PHASE_LATENCY_CURVE)) {
-		if (cfg->curve_option_given && !another_step_asks_for(cfg, AB_PHASE_LATENCY_CURVE, AB_PHASE_LATENCY_CURVE)) {
-			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-				    "%s applies to the latency curve, which is not asked for (--phases latency-curve)",
-				    cfg->curve_option_given);
-			return FALSE;
-		}
-		return TRUE;
-	}
-	if (cfg->file_size < cfg->curve_block) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "invalid -s size '%" G_GUINT64_FORMAT "k': the latency curve needs at least one %u-byte block",
-			    cfg->file_size / 1024, cfg->curve_block);
-		return FALSE;
-	}
-	if (cfg->direct && cfg->curve_block % 4096) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "invalid --curve-block '%u' with --direct: O_DIRECT needs a multiple of 4k", cfg->curve_block);
-		return FALSE;
-	}
-	/* Each process needs an I/O of the first step, or the step would
-	 * last far longer than asked (4 I/Os at 0.001 IOPS: 4000 s). */
-	if (cfg->rate_start * cfg->curve_seconds < cfg->curve_procs) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "invalid --rate-start '%g': a step of %g s at that rate sends fewer I/Os than the %u "
-			    "--curve-procs processes", cfg->rate_start, cfg->curve_seconds, cfg->curve_procs);
-		return FALSE;
-	}
-	/* The last step's I/Os must be countable, and its schedule in nanoseconds. */
-	double last = ab_curve_step_rate(cfg->rate_start, cfg->rate_factor, cfg->curve_steps);
-	if (!(last * cfg->curve_seconds < 1e12)) {
-		/* Any of the three may be the one to change (--curve-steps 40
-		 * alone does it at the defaults): name them all. */
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "the latency curve's step %u would offer %g IOPS for %g s (--rate-start %g, --rate-factor %g a "
-			    "step), more I/Os than a step can count: give fewer --curve-steps or a lower --rate-start "
-			    "or --rate-factor", cfg->curve_steps, last, cfg->curve_seconds, cfg->rate_start,
-			    cfg->rate_factor);
-		return FALSE;
-	}
-	for (guint i = 0; i < cfg->phase_ids->len; i++)
-		if (g_array_index(cfg->phase_ids, unsigned, i) == AB_PHASE_LATENCY_CURVE)
-			*results += cfg->curve_steps; /* steps + sizing, for the one counted */
 	return TRUE;
 }
 
@@ -553,9 +255,8 @@ static gboolean finish_step(struct ab_config *cfg, uint64_t physical_ram_bytes, 
 	uint64_t ram_mib = ab_config_effective_ram_mib(cfg, physical_ram_bytes);
 	/* A sweep asked for without bonnie++'s I/O phases has its own sizes:
 	 * no default -s file (nor its twice-the-RAM rule) applies. */
-	gboolean sweep_only_io = cfg->phases_given &&
-				 (asks_for(cfg, 0, AB_PHASE_SWEEP) || asks_for(cfg, 0, AB_PHASE_WAL)) &&
-				 !asks_for(cfg, AB_PHASE_IO, AB_PHASE_ID_COUNT);
+	gboolean sweep_only_io = cfg->phases_given && asks_for_own_sizes(cfg) &&
+				 !ab_config_asks_for(cfg, AB_PHASE_IO, AB_PHASE_ID_COUNT);
 	if (!cfg->file_size_given)
 		cfg->file_size = sweep_only_io ? 0 : default_file_size_mib(ram_mib) * AB_MIB;
 	if (cfg->file_size) {
@@ -569,7 +270,7 @@ static gboolean finish_step(struct ab_config *cfg, uint64_t physical_ram_bytes, 
 		 * read, rewrite, seeks, the latency curve: the READS flag) could
 		 * read it from the page cache; bonnie++'s default list has them
 		 * whenever there is a file. */
-		gboolean reads = !cfg->phases_given || asks_for(cfg, AB_PHASE_READS, AB_PHASE_ID_COUNT);
+		gboolean reads = !cfg->phases_given || ab_config_asks_for(cfg, AB_PHASE_READS, AB_PHASE_ID_COUNT);
 		if (reads && ram_mib && cfg->file_size < 2 * ram_mib * AB_MIB) {
 			g_autofree char *hint = cache_hint(cfg, ram_mib);
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
@@ -596,10 +297,7 @@ static gboolean finish_step(struct ab_config *cfg, uint64_t physical_ram_bytes, 
 			    cfg->seekers, cfg->seeks);
 		return FALSE;
 	}
-	if (!check_phases(cfg, error) || !finish_sweep(cfg, physical_ram_bytes, results, error) ||
-	    !finish_wal(cfg, results, error) ||
-	    !finish_oltp(cfg, ram_mib, results, error) ||
-	    !finish_curve(cfg, results, error))
+	if (!check_phases(cfg, error) || !finish_families(cfg, physical_ram_bytes, ram_mib, results, error))
 		return FALSE;
 	if (cfg->steps)
 		g_array_unref(cfg->steps);
@@ -618,7 +316,7 @@ static gboolean finish_labelled(struct ab_config *cfg, uint64_t physical_ram_byt
 }
 
 /* A profile's phases, all steps together, for each step's config to see
- * (another_step_asks_for): before any step is finished. */
+ * (ab_config_another_step_asks_for): before any step is finished. */
 static uint32_t phase_bits(const struct ab_config *cfg)
 {
 	uint32_t bits = 0;

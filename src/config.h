@@ -168,6 +168,15 @@ gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GE
 /* The phases whose options cfg holds (bit 1u << enum ab_phase_id: sweep,
  * wal, oltp, latency-curve). */
 uint32_t ab_config_phase_options(const struct ab_config *cfg);
+/* Does cfg ask for phase id, or for any phase with one of `flags`? */
+gboolean ab_config_asks_for(const struct ab_config *cfg, unsigned flags, unsigned id);
+/* Does a step of cfg's profile (any: workload_phases) ask for phase id? */
+gboolean ab_config_some_step_asks_for(const struct ab_config *cfg, unsigned id);
+/* Does another step of the profile ask for phase id?  Then an option of
+ * phase `family` (wal's for oltp+wal too), given on the command line or in
+ * [workload] for every step, is for it; one the step's own keys gave is
+ * this step's mistake. */
+gboolean ab_config_another_step_asks_for(const struct ab_config *cfg, unsigned family, unsigned id);
 /* RAM the cache rule is checked against: -r, the cgroup default, or all of it. */
 uint64_t ab_config_effective_ram_mib(const struct ab_config *cfg, uint64_t physical_ram_bytes);
 

@@ -2,8 +2,10 @@
 /* The latency curve's steps, each a timed run of the latency-curve phase at
  * one offered rate, and the sizing answer after them. */
 #include "curve-run.h"
+#include "curve-options.h"
 #include "progress.h"
 #include "rng.h"
+#include "step-files.h"
 #include "../workloads/curve-math.h"
 #include "../workloads/phase.h"
 
@@ -40,8 +42,9 @@ static void key_result(struct ab_result *res, const struct ab_step *st, const ch
 }
 
 gboolean ab_curve_run(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step, uint64_t seed,
-		      gboolean laid_out, struct ab_run *run, GError **error)
+		      struct ab_run *run, GError **error)
 {
+	gboolean laid_out = s->io_from_layout;
 	const struct ab_phase *ph = step->phase;
 	gboolean have_pass = FALSE, have_fail = FALSE;
 	double pass_rate = NAN, fail_rate = NAN;
@@ -53,7 +56,7 @@ gboolean ab_curve_run(struct ab_suite *s, struct ab_runner *r, const struct ab_s
 		st.curve_ios = ab_curve_step_ios(st.curve_rate, step->curve_seconds, step->curve_procs);
 		g_autoptr(ab_result) res = ab_result_new(ph->name);
 		gboolean cold;
-		if (!ab_suite_prepare_cache(s, r, &st, &cold, &res->resident_at_start, error))
+		if (!ab_step_files_prepare_cache(s, r, &st, &cold, &res->resident_at_start, error))
 			return FALSE;
 		g_autofree char *detail = g_strdup_printf("step %u: %.6g IOPS offered", n, st.curve_rate);
 		ab_progress_phase_begin(ph->name, detail, "I/Os");
@@ -64,7 +67,7 @@ gboolean ab_curve_run(struct ab_suite *s, struct ab_runner *r, const struct ab_s
 			g_prefix_error(error, "latency curve step %u (%.6g IOPS): ", n, st.curve_rate);
 			return FALSE;
 		}
-		ab_suite_describe_cache(s, ph, cold, res);
+		ab_step_files_describe_cache(s, ph, cold, res);
 		g_autofree char *test = g_strdup_printf("step %u", n);
 		key_result(res, &st, test, laid_out);
 		res->offered_rate = st.curve_rate;
@@ -102,3 +105,11 @@ gboolean ab_curve_run(struct ab_suite *s, struct ab_runner *r, const struct ab_s
 	ab_run_add_result(run, g_steal_pointer(&sz));
 	return TRUE;
 }
+
+const struct ab_phase_driver ab_curve_driver = {
+	.phase_id = AB_PHASE_LATENCY_CURVE,
+	.run = ab_curve_run,
+	.results = ab_curve_results,
+	.finish = ab_curve_finish,
+	.option_given = ab_curve_option_given,
+};

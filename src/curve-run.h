@@ -5,7 +5,7 @@
 #include <glib.h>
 
 #include "runner.h"
-#include "suite.h"
+#include "phase-driver.h"
 
 /*
  * Runs a latency-curve step (workloads/curve.c): steps of --curve-seconds
@@ -15,9 +15,10 @@
  * ran.  Each step is a result (test "step N": offered_rate, the achieved
  * rate, latency from the due times, late_ops); then the "sizing" result,
  * the highest rate meeting the target (workloads/curve-math.h says how it
- * is read off).  `laid_out`: the test file was written untimed.
+ * is read off).  The suite lays the test file out first when it is
+ * short (s->io_from_layout then says so in each result).
  */
 gboolean ab_curve_run(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step, uint64_t seed,
-		      gboolean laid_out, struct ab_run *run, GError **error);
+		      struct ab_run *run, GError **error);
 
 #endif

@@ -2,10 +2,11 @@
 /* The oltp step: a cold data file, then each process count timed, its
  * reads and writes made results of their own. */
 #include "oltp-run.h"
+#include "oltp-options.h"
 #include "error.h"
 #include "progress.h"
-#include "residency.h"
 #include "rng.h"
+#include "step-files.h"
 #include "../workloads/oltp.h"
 
 #include <errno.h>
@@ -29,27 +30,6 @@ char *ab_oltp_sync_mode(uint64_t sync_every)
 			       sync_every, sync_every == 1 ? "" : "s");
 }
 
-/* The test file, opened by the parent: never following a link or blocking,
- * and only the regular file with one link of whoever makes it (with -u its
- * directory is the user's). */
-static int open_data(const struct ab_suite *s, int flags, GError **error)
-{
-	int fd = openat(s->run_dir->dir_fd, s->run_dir->io_name, flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-	struct stat st;
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1 &&
-	    st.st_uid == s->run_dir->io_owner)
-		return fd;
-	int e = fd < 0 ? errno : 0;
-	if (fd >= 0)
-		close(fd);
-	if (e)
-		ab_set_error_errno(error, AB_ERROR_PHASE, e, "cannot open '%s'", s->run_dir->io_path);
-	else
-		g_set_error(error, AB_ERROR, AB_ERROR_PHASE,
-			    "cannot use '%s': not the regular file, with one link, the run made", s->run_dir->io_path);
-	return -1;
-}
-
 /* Is the test file already at least the data file's size? */
 static gboolean data_ready(const struct ab_suite *s, uint64_t size)
 {
@@ -64,7 +44,7 @@ static gboolean data_ready(const struct ab_suite *s, uint64_t size)
 static gboolean check_space(const struct ab_suite *s, const struct ab_step *step, GError **error)
 {
 	uint64_t free_bytes;
-	if (!ab_run_dir_room(s->run_dir, &free_bytes) || step->oltp_size <= free_bytes)
+	if (!ab_step_files_room(s, TRUE, &free_bytes) || step->oltp_size <= free_bytes)
 		return TRUE;
 	g_autofree char *dir = ab_one_line(s->run_dir->dir);
 	g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
@@ -77,36 +57,6 @@ static gboolean check_space(const struct ab_suite *s, const struct ab_step *step
 void ab_oltp_space(const struct ab_step *step, struct ab_step_space *out)
 {
 	out->test_file = step->oltp_size;
-}
-
-/* Untimed, before each count: the file's dirty pages (the last count's
- * writes) written back, then all its pages dropped: the processes start
- * from the device, as the sweep's cold reads do. */
-static gboolean evict(const struct ab_suite *s, GError **error)
-{
-	int fd = open_data(s, O_RDONLY, error);
-	if (fd < 0)
-		return FALSE;
-	gboolean ok = TRUE;
-	if (fdatasync(fd) != 0) {
-		ab_set_error_errno(error, AB_ERROR_PHASE, errno, "cannot write back '%s'", s->run_dir->io_path);
-		ok = FALSE;
-	} else if ((errno = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)) != 0) {
-		ab_set_error_errno(error, AB_ERROR_PHASE, errno, "cannot evict '%s'", s->run_dir->io_path);
-		ok = FALSE;
-	}
-	close(fd);
-	return ok;
-}
-
-static double resident(const struct ab_suite *s, uint64_t size)
-{
-	int fd = open_data(s, O_RDONLY, NULL);
-	if (fd < 0)
-		return NAN;
-	double share = ab_file_resident_share(fd, size);
-	close(fd);
-	return share;
 }
 
 /* What the workers of one role did: their own figures in `row`, which
@@ -201,10 +151,14 @@ void ab_oltp_add_rows(const struct ab_oltp_split *sp, const struct ab_result *st
 
 gboolean ab_oltp_make_cold(struct ab_suite *s, const struct ab_step *st, struct ab_oltp_cold *out, GError **error)
 {
+	/* The file's dirty pages (the last count's writes) written back, then
+	 * all its pages dropped: the processes start from the device, as the
+	 * sweep's cold reads do. */
+	const struct ab_run_dir *rd = s->run_dir;
 	out->evicted = s->cfg->cache != AB_CACHE_NONE;
-	if (out->evicted && !evict(s, error))
+	if (out->evicted && !ab_step_files_evict(rd->dir_fd, rd->io_name, rd->io_path, rd->io_owner, error))
 		return FALSE;
-	out->resident = resident(s, st->oltp_size);
+	out->resident = ab_step_files_share(rd->dir_fd, rd->io_name, rd->io_path, rd->io_owner, st->oltp_size, NULL);
 	return TRUE;
 }
 
@@ -274,3 +228,13 @@ gboolean ab_oltp_run(struct ab_suite *s, struct ab_runner *r, const struct ab_st
 	}
 	return TRUE;
 }
+
+const struct ab_phase_driver ab_oltp_driver = {
+	.phase_id = AB_PHASE_OLTP,
+	.run = ab_oltp_run,
+	.space = ab_oltp_space,
+	.results = ab_oltp_results,
+	.finish = ab_oltp_finish,
+	.option_given = ab_oltp_option_given,
+	.own_file_size = ab_oltp_own_file_size,
+};

@@ -6,7 +6,7 @@
 
 #include "runner.h"
 #include "step-space.h"
-#include "suite.h"
+#include "phase-driver.h"
 
 /*
  * Runs an oltp step (workloads/oltp.h): the data file laid out untimed at

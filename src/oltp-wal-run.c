@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Commits with and without the oltp load beside them, in one step. */
 #include "oltp-wal-run.h"
+#include "oltp-options.h"
 #include "error.h"
 #include "oltp-run.h"
 #include "wal-run.h"
@@ -142,3 +143,13 @@ gboolean ab_oltp_wal_run(struct ab_suite *s, struct ab_runner *r, const struct a
 	ab_wal_empty_logs(s, writers);
 	return ok;
 }
+
+const struct ab_phase_driver ab_oltp_wal_driver = {
+	.phase_id = AB_PHASE_OLTP_WAL,
+	.run = ab_oltp_wal_run,
+	.space = ab_oltp_wal_space,
+	/* Its options are oltp's (its load) and wal's (its committers):
+	 * their finish checks them for it. */
+	.results = ab_oltp_wal_results,
+	.own_file_size = ab_oltp_own_file_size,
+};

@@ -6,7 +6,7 @@
 
 #include "runner.h"
 #include "step-space.h"
-#include "suite.h"
+#include "phase-driver.h"
 
 /*
  * Runs an oltp+wal step (workloads/oltp-wal.c): for each commit size and

@@ -1,26 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The room the steps take in DIR (src/step-space.h): a row per phase family
- * that lays out more than bonnie++'s files, the flags for the rest, and the
- * walk over the steps that the pipeline checks before any phase. */
+/* The room the steps take in DIR (src/step-space.h): a phase family's own
+ * statement (its driver's `space`), the flags for the rest, and the walk
+ * over the steps that the pipeline checks before any phase. */
 #include "step-space.h"
 #include "error.h"
-#include "oltp-run.h"
-#include "oltp-wal-run.h"
-#include "sweep-run.h"
-#include "wal-run.h"
+#include "phase-driver.h"
 #include "../workloads/phase.h"
 
 #include <stdio.h>
 #include <string.h>
-
-/* The families whose steps lay out their own files (their drivers'
- * functions).  A new family with files of its own adds its row here. */
-static const ab_step_space_fn family_space[AB_PHASE_ID_COUNT] = {
-	[AB_PHASE_SWEEP] = ab_sweep_space,
-	[AB_PHASE_WAL] = ab_wal_space,
-	[AB_PHASE_OLTP] = ab_oltp_space,
-	[AB_PHASE_OLTP_WAL] = ab_oltp_wal_space,
-};
 
 void ab_space_size_text(uint64_t bytes, char *out, size_t len)
 {
@@ -71,9 +59,9 @@ static void space_by_flags(const struct ab_step *step, struct ab_step_space *out
 void ab_step_space(const struct ab_step *step, struct ab_step_space *out)
 {
 	memset(out, 0, sizeof(*out));
-	ab_step_space_fn fn = step->phase->id < AB_PHASE_ID_COUNT ? family_space[step->phase->id] : NULL;
-	if (fn)
-		fn(step, out);
+	const struct ab_phase_driver *driver = ab_phase_driver_of(step->phase->id);
+	if (driver && driver->space)
+		driver->space(step, out);
 	else
 		space_by_flags(step, out);
 }

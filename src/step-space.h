@@ -4,8 +4,8 @@
 
 /*
  * The room the steps of a run take in DIR, known before any phase runs:
- * each phase family states what one of its steps lays out (the row of
- * step-space.c's table, a function beside the family's driver), and the
+ * each phase family states what one of its steps lays out (its driver's
+ * `space`, src/phase-driver.h, a function beside the driver), and the
  * steps are walked in order, the test file carried from one to the next,
  * so the check counts only what the chosen steps really write.
  */
@@ -33,7 +33,7 @@ struct ab_step_space {
 /* A family's statement: fills *out (zeroed by the caller) for `step`. */
 typedef void (*ab_step_space_fn)(const struct ab_step *step, struct ab_step_space *out);
 
-/* What one step takes: its family's row, or for a phase without one
+/* What one step takes: its family's statement, or for a phase without one
  * (bonnie++'s and the latency curve) what its flags say. */
 void ab_step_space(const struct ab_step *step, struct ab_step_space *out);
 

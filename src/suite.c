@@ -2,16 +2,10 @@
 #include "suite.h"
 #include "error.h"
 #include "progress.h"
-#include "residency.h"
 #include "rng.h"
 #include "runner.h"
-#include "oltp-run.h"
-#include "oltp-wal-run.h"
-#include "sweep-run.h"
-#include "wal-run.h"
-#include "curve-run.h"
+#include "step-files.h"
 #include "../workloads/fileset.h"
-#include "../fs-setup/target-build.h"
 
 #include <fcntl.h>
 #include <math.h>
@@ -56,105 +50,6 @@ static gboolean io_file_ready(const struct ab_suite *s, const struct ab_step *st
 	uint64_t need = (step->phase->flags & AB_PHASE_PER_CHAR) ? step->per_char_bytes : step->file_size;
 	return fstatat(s->run_dir->dir_fd, s->run_dir->io_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	       (uint64_t)st.st_size >= need;
-}
-
-/* How much of the test file the page cache held just before the phase
- * started: what "cold" or "warm" really meant for it.  With -u the file's
- * directory is the user's: only a regular file is looked at. */
-static double io_file_resident(const struct ab_suite *s, const struct ab_step *step)
-{
-	int fd = openat(s->run_dir->dir_fd, s->run_dir->io_name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-	uint64_t reads = (step->phase->flags & AB_PHASE_PER_CHAR) ? step->per_char_bytes : step->file_size;
-	double share = ab_file_resident_share(fd, reads);
-	if (fd >= 0)
-		close(fd);
-	return share;
-}
-
-/* Does phase ph start cold?  The phases bonnie++ measures from disk do,
- * unless --cache none; stat and delete only with --cold-metadata. */
-static gboolean starts_cold(const struct ab_config *cfg, const struct ab_phase *ph)
-{
-	if (cfg->cache == AB_CACHE_NONE)
-		return FALSE;
-	return (ph->flags & AB_PHASE_READS) || ((ph->flags & AB_PHASE_METADATA) && cfg->cold_metadata);
-}
-
-/* Is phase ph made cold by remounting?  Under --cache remount, and for
- * --cold-metadata on a built target (a drop leaves ext4's fresh metadata
- * pinned by its journal; an unmount does not). */
-static gboolean remounts(const struct ab_suite *s, const struct ab_phase *ph)
-{
-	if (!s->target || !ab_target_spec_builds(&s->cfg->target))
-		return FALSE;
-	return s->cfg->cache == AB_CACHE_REMOUNT || (ph->flags & AB_PHASE_METADATA);
-}
-
-/* Cold cache before phase ph, for the I/O file when it has one.  With -u
- * its directory is the user's: whatever is there is opened without blocking
- * (a FIFO would hang us) and used only if it is a regular file. */
-static gboolean make_cold(struct ab_suite *s, struct ab_runner *r, const struct ab_phase *ph, GError **error)
-{
-	if (remounts(s, ph)) {
-		/* Our own hold on the directories would keep it busy. */
-		ab_run_dir_release(s->run_dir);
-		ab_progress_activity("unmounting and mounting the target again");
-		gboolean ok = ab_target_remount(s->target, error);
-		ok = ab_run_dir_reopen(s->run_dir, ok ? error : NULL) && ok;
-		r->dir_fd = s->run_dir->dir_fd;
-		r->run_fd = s->run_dir->fd;
-		return ok;
-	}
-	gboolean io = (ph->flags & AB_PHASE_IO) != 0;
-	int fd = io ? openat(s->run_dir->dir_fd, s->run_dir->io_name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
-		    : -1;
-	struct stat st;
-	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
-		close(fd);
-		g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "cannot use '%s': not a regular file", s->run_dir->io_path);
-		return FALSE;
-	}
-	gboolean ok = ab_cache_before_read(s->cache, fd, (ph->flags & AB_PHASE_METADATA) != 0, error);
-	if (fd >= 0)
-		close(fd);
-	return ok;
-}
-
-/* What the cache held when phase ph began, and why, for its result. */
-static void describe_cache(const struct ab_suite *s, const struct ab_phase *ph, gboolean cold,
-			   struct ab_result *res)
-{
-	const struct ab_config *cfg = s->cfg;
-	g_autofree char *mode = ab_cache_describe(s->cache);
-	const char *how;
-	const char *cold_why = (ph->flags & AB_PHASE_METADATA) ? "cold (--cold-metadata)" : "cold";
-	if (cold && remounts(s, ph))
-		how = "the target was unmounted and mounted again before the phase";
-	else if (cold && (ph->flags & AB_PHASE_METADATA))
-		how = "the machine's caches were dropped before the phase";
-	else if (cold && cfg->cache == AB_CACHE_DROP)
-		how = "the machine's caches were dropped before the phase";
-	else if (cold && cfg->cache == AB_CACHE_CGROUP)
-		how = "the test file was evicted and the group's cache emptied before the phase";
-	else if (cold)
-		how = "the test file was written back and evicted before the phase";
-	else if (cfg->cache == AB_CACHE_NONE)
-		how = "warm: nothing is evicted";
-	else if (ph->flags & AB_PHASE_METADATA)
-		how = "warm: right after create, as bonnie++ measures it";
-	else if (cfg->cache == AB_CACHE_CGROUP && (ph->flags & AB_PHASE_IO))
-		how = "warm: nothing evicted before a write phase; the page cache is capped by the group";
-	else if (cfg->cache == AB_CACHE_CGROUP)
-		how = "warm: file phases run outside the group";
-	else
-		how = "warm: nothing evicted before a write phase";
-	g_free(res->cache_state);
-	g_free(res->cache_mode);
-	res->cache_state = g_strdup(cold ? "cold" : "warm");
-	if (cold)
-		res->cache_mode = g_strdup_printf("%s, %s: %s", mode, cold_why, how);
-	else
-		res->cache_mode = g_strdup_printf("%s, %s", mode, how);
 }
 
 /* The seed of the n-th (0-based) step of phase `id` in the run: a phase's
@@ -207,7 +102,7 @@ static gboolean run_measured(struct ab_suite *s, struct ab_runner *r, const stru
 			     struct ab_run *run, gboolean laid_out, GError **error)
 {
 	const struct ab_phase *ph = step->phase;
-	gboolean cold = starts_cold(s->cfg, ph);
+	gboolean cold = ab_step_files_starts_cold(s->cfg, ph);
 	gboolean grow = ph->id == AB_PHASE_SEEKS && step->grow_seeks;
 	struct ab_step pass = *step; /* only the seek count differs between passes */
 	g_autoptr(ab_result) res = NULL;
@@ -216,14 +111,14 @@ static gboolean run_measured(struct ab_suite *s, struct ab_runner *r, const stru
 		/* Each pass measures afresh: only the last is reported. */
 		g_clear_pointer(&res, ab_result_free);
 		res = ab_result_new(ph->name);
-		ok = !cold || make_cold(s, r, ph, error);
+		ok = !cold || ab_step_files_make_cold(s, r, ph, error);
 		if (!ok)
 			break;
 		g_autofree char *again = grow && pass.seeks != step->seeks
 			? g_strdup_printf("again with %" G_GUINT64_FORMAT " seeks", pass.seeks) : NULL;
 		ab_progress_phase_begin(ph->name, again, work_noun(ph));
 		if (ph->flags & AB_PHASE_NEEDS_FILE)
-			res->resident_at_start = io_file_resident(s, step);
+			res->resident_at_start = ab_step_files_test_file_share(s, step);
 		ok = ab_runner_run_step(r, &pass, seed, res, error);
 		ab_progress_phase_end(ok, ok ? work_rate(ph, res) : NAN);
 		if (!ok || !grow || res->elapsed_s >= AB_SEEKS_MIN_S || pass.seeks >= AB_SEEKS_MAX)
@@ -237,7 +132,7 @@ static gboolean run_measured(struct ab_suite *s, struct ab_runner *r, const stru
 		pass.seeks = MIN(pass.seeks * factor, AB_SEEKS_MAX);
 	}
 	if (ok) {
-		describe_cache(s, ph, cold, res);
+		ab_step_files_describe_cache(s, ph, cold, res);
 		res->laid_out_untimed = laid_out;
 		gboolean io = (ph->flags & AB_PHASE_IO) != 0;
 		res->key.file_size = !io ? AB_UNSET : (ph->flags & AB_PHASE_PER_CHAR) ? step->per_char_bytes : step->file_size;
@@ -248,22 +143,6 @@ static gboolean run_measured(struct ab_suite *s, struct ab_runner *r, const stru
 		ab_run_add_result(run, g_steal_pointer(&res));
 	}
 	return ok;
-}
-
-gboolean ab_suite_prepare_cache(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step,
-				 gboolean *cold, double *resident, GError **error)
-{
-	*cold = starts_cold(s->cfg, step->phase);
-	if (*cold && !make_cold(s, r, step->phase, error))
-		return FALSE;
-	*resident = io_file_resident(s, step);
-	return TRUE;
-}
-
-void ab_suite_describe_cache(const struct ab_suite *s, const struct ab_phase *ph, gboolean cold,
-			     struct ab_result *res)
-{
-	describe_cache(s, ph, cold, res);
 }
 
 gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
@@ -282,30 +161,14 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 		const struct ab_step *step = &g_array_index(cfg->steps, struct ab_step, i);
 		const struct ab_phase *ph = step->phase;
 		uint64_t seed = phase_seed(run->seed, ph->id, seen[ph->id]++);
-		if (ph->id == AB_PHASE_SWEEP) {
-			ok = ab_sweep_run(s, &r, step, seed, run, error);
-			/* It leaves the test file empty. */
-			s->io_from_layout = FALSE;
-			continue;
-		}
-		if (ph->id == AB_PHASE_WAL) {
-			ok = ab_wal_run(s, &r, step, seed, run, error);
-			continue;
-		}
-		if (ph->id == AB_PHASE_OLTP) {
-			ok = ab_oltp_run(s, &r, step, seed, run, error);
-			continue;
-		}
-		if (ph->id == AB_PHASE_OLTP_WAL) {
-			ok = ab_oltp_wal_run(s, &r, step, seed, run, error);
-			continue;
-		}
 		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !io_file_ready(s, step)) {
 			ok = run_untimed(&r, &ab_phase_layout, step, seed, error);
 			s->io_from_layout = TRUE;
 		}
-		if (ok && ph->id == AB_PHASE_LATENCY_CURVE) {
-			ok = ab_curve_run(s, &r, step, seed, s->io_from_layout, run, error);
+		/* A family with a driver runs its step itself. */
+		const struct ab_phase_driver *driver = ab_phase_driver_of(ph->id);
+		if (ok && driver) {
+			ok = driver->run(s, &r, step, seed, run, error);
 			continue;
 		}
 		if (ok && (ph->flags & AB_PHASE_FILES)) {

@@ -3,10 +3,11 @@
  * each a timed run of the sweep phase with the cache made what the cell
  * says it was. */
 #include "sweep-run.h"
+#include "sweep-options.h"
 #include "error.h"
 #include "progress.h"
-#include "residency.h"
 #include "rng.h"
+#include "step-files.h"
 #include "sweep-grid.h"
 #include "../workloads/sweep.h"
 
@@ -72,49 +73,16 @@ static void cell_files_clear(struct cell_files *cf)
 	memset(cf, 0, sizeof(*cf));
 }
 
-/* A file of the cell, opened by the parent: never following a link, never
- * blocking, and only the regular file with one link of the user who makes
- * it, as the workers check (with -u its directory is the user's, who could
- * put a hard link to another file by that name between two cells: root
- * would then truncate that file at the end). */
-static int open_file(const struct cell_files *cf, unsigned k, int flags, GError **error)
-{
-	int fd = openat(cf->dir_fd[k], cf->name[k], flags | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-	struct stat st;
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1 && st.st_uid == cf->owner)
-		return fd;
-	int e = fd < 0 ? errno : 0;
-	if (fd >= 0)
-		close(fd);
-	if (e)
-		ab_set_error_errno(error, AB_ERROR_PHASE, e, "cannot open '%s'", cf->path[k]);
-	else
-		g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "cannot use '%s': not the regular file, with one link, the run made",
-			    cf->path[k]);
-	return -1;
-}
-
-/* Untimed, before a cold read test: the files' dirty pages written back,
- * then all of their pages dropped.  Only these files': it needs no root and
- * leaves the rest of the machine's cache alone. */
+/* Untimed, before a cold read test: the cell's files written back and
+ * evicted.  Each is opened as src/step-files.h opens the run's files: with
+ * -u their directory is the user's, who could put a hard link to another
+ * file by that name between two cells (root would then truncate that file
+ * at the end). */
 static gboolean evict(const struct cell_files *cf, GError **error)
 {
-	for (unsigned k = 0; k < cf->count; k++) {
-		int fd = open_file(cf, k, O_RDONLY, error);
-		if (fd < 0)
+	for (unsigned k = 0; k < cf->count; k++)
+		if (!ab_step_files_evict(cf->dir_fd[k], cf->name[k], cf->path[k], cf->owner, error))
 			return FALSE;
-		gboolean ok = TRUE;
-		if (fdatasync(fd) != 0) {
-			ab_set_error_errno(error, AB_ERROR_PHASE, errno, "cannot write back '%s'", cf->path[k]);
-			ok = FALSE;
-		} else if ((errno = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)) != 0) {
-			ab_set_error_errno(error, AB_ERROR_PHASE, errno, "cannot evict '%s'", cf->path[k]);
-			ok = FALSE;
-		}
-		close(fd);
-		if (!ok)
-			return FALSE;
-	}
 	return TRUE;
 }
 
@@ -123,17 +91,11 @@ static double resident_share(const struct cell_files *cf)
 {
 	double cached = 0, total = 0;
 	for (unsigned k = 0; k < cf->count; k++) {
-		int fd = open_file(cf, k, O_RDONLY, NULL);
-		struct stat st;
-		if (fd < 0)
-			return NAN;
-		/* Only what the test reads: the user of -u could have made the
-		 * file a sparse exabyte, whose every window root would map. */
-		double share = fstat(fd, &st) == 0 ? ab_file_resident_share(fd, cf->read_bytes) : NAN;
-		close(fd);
+		double weight = 0;
+		double share = ab_step_files_share(cf->dir_fd[k], cf->name[k], cf->path[k], cf->owner, cf->read_bytes,
+						   &weight);
 		if (isnan(share))
 			return NAN;
-		double weight = (double)MIN((uint64_t)st.st_size, cf->read_bytes);
 		cached += share * weight;
 		total += weight;
 	}
@@ -146,17 +108,9 @@ static double resident_share(const struct cell_files *cf)
  * truncate under the others. */
 static gboolean empty_files(const struct cell_files *cf, GError **error)
 {
-	for (unsigned k = 0; k < cf->count; k++) {
-		int fd = open_file(cf, k, O_WRONLY, error);
-		if (fd < 0)
+	for (unsigned k = 0; k < cf->count; k++)
+		if (!ab_step_files_empty(cf->dir_fd[k], cf->name[k], cf->path[k], cf->owner, error))
 			return FALSE;
-		int e = ftruncate(fd, 0) == 0 ? 0 : errno;
-		close(fd);
-		if (e) {
-			ab_set_error_errno(error, AB_ERROR_PHASE, e, "cannot empty '%s'", cf->path[k]);
-			return FALSE;
-		}
-	}
 	return TRUE;
 }
 
@@ -169,7 +123,7 @@ static gboolean check_space(const struct ab_suite *s, const GArray *cells, uint6
 	for (guint i = 0; i < cells->len; i++)
 		largest = MAX(largest, g_array_index(cells, struct ab_sweep_cell, i).file_size);
 	uint64_t free_bytes;
-	if (!ab_run_dir_room(s->run_dir, &free_bytes))
+	if (!ab_step_files_room(s, TRUE, &free_bytes))
 		return TRUE;
 	uint64_t need = largest * files, streams = files;
 	if (need / files != largest || need > free_bytes) {
@@ -353,5 +307,17 @@ gboolean ab_sweep_run(struct ab_suite *s, struct ab_runner *r, const struct ab_s
 		empty_files(&cf, NULL);
 	}
 	cell_files_clear(&cf);
+	/* It leaves the test file empty. */
+	s->io_from_layout = FALSE;
 	return ok;
 }
+
+const struct ab_phase_driver ab_sweep_driver = {
+	.phase_id = AB_PHASE_SWEEP,
+	.run = ab_sweep_run,
+	.space = ab_sweep_space,
+	.results = ab_sweep_results,
+	.finish = ab_sweep_finish,
+	.option_given = ab_sweep_option_given,
+	.sizes_own_files = TRUE,
+};

@@ -6,7 +6,7 @@
 
 #include "runner.h"
 #include "step-space.h"
-#include "suite.h"
+#include "phase-driver.h"
 
 /*
  * Runs a sweep step (workloads/sweep.h) over its grid: for each cell, in

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "wal-options.h"
+#include "config.h"
 #include "error.h"
 #include "parse.h"
 #include "../workloads/wal.h"
@@ -103,5 +104,75 @@ gboolean ab_wal_parse_seconds(const char *name, const char *text, double *out, G
 		return bad(error, name, text, why);
 	}
 	*out = s;
+	return TRUE;
+}
+
+/* The first wal option given, for the message when no wal phase runs. */
+const char *ab_wal_option_given(const struct ab_config *cfg)
+{
+	return cfg->wal_syncs ? "--wal-sync" : cfg->wal_commits ? "--wal-records"
+	       : cfg->wal_writers ? "--wal-writers" : cfg->wal_seconds > 0 ? "--wal-seconds"
+	       : cfg->wal_count ? "--wal-commits" : cfg->wal_rewrite ? "--wal-rewrite" : NULL;
+}
+
+uint64_t ab_wal_results(const struct ab_config *cfg)
+{
+	return cfg->wal_syncs->len * cfg->wal_commits->len;
+}
+
+/* The wal phase: its options only with it, its defaults, and its results
+ * (one per method and commit size) added to `results`. */
+gboolean ab_wal_finish(struct ab_config *cfg, const struct ab_family_env *env, uint64_t *results, GError **error)
+{
+	const char *given = ab_wal_option_given(cfg);
+	const struct ab_phase_driver *wal = ab_phase_driver_of(AB_PHASE_WAL);
+	guint wals = ab_phase_driver_count(wal, cfg);
+	/* oltp+wal runs the committers too (oltp's finish counts its results). */
+	if (!wals && !ab_config_asks_for(cfg, 0, AB_PHASE_OLTP_WAL)) {
+		if (given && !ab_config_another_step_asks_for(cfg, AB_PHASE_WAL, AB_PHASE_WAL) &&
+		    !ab_config_another_step_asks_for(cfg, AB_PHASE_WAL, AB_PHASE_OLTP_WAL)) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "%s applies to the wal phase, which is not asked for (--phases wal)", given);
+			return FALSE;
+		}
+		return TRUE;
+	}
+	/* oltp+wal's commits run for --oltp-seconds beside their load: a
+	 * time or count of the wal phase's own, with no wal phase to take
+	 * it, would be quietly ignored. */
+	const char *timing = cfg->wal_seconds > 0 ? "--wal-seconds" : cfg->wal_count ? "--wal-commits" : NULL;
+	if (!wals && timing && (cfg->step_own_wal_timing || !ab_config_some_step_asks_for(cfg, AB_PHASE_WAL))) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "%s does not apply to oltp+wal, whose commits run for --oltp-seconds beside the load "
+			    "(it times --phases wal)", timing);
+		return FALSE;
+	}
+	if (cfg->wal_seconds > 0 && cfg->wal_count) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "--wal-seconds and --wal-commits exclude each other: a method runs for a time or a count");
+		return FALSE;
+	}
+	if (!cfg->wal_syncs) {
+		unsigned m = AB_WAL_FDATASYNC; /* PostgreSQL's default on Linux */
+		cfg->wal_syncs = g_array_new(FALSE, FALSE, sizeof(unsigned));
+		g_array_append_val(cfg->wal_syncs, m);
+	}
+	if (!cfg->wal_commits) {
+		struct ab_wal_commit c = { 1, AB_DEFAULT_CHUNK };
+		cfg->wal_commits = g_array_new(FALSE, FALSE, sizeof(struct ab_wal_commit));
+		g_array_append_val(cfg->wal_commits, c);
+	}
+	if (!cfg->wal_count && !(cfg->wal_seconds > 0))
+		cfg->wal_seconds = AB_WAL_DEFAULT_SECONDS;
+	for (guint i = 0; cfg->direct && i < cfg->wal_commits->len; i++) {
+		const struct ab_wal_commit *c = &g_array_index(cfg->wal_commits, struct ab_wal_commit, i);
+		if (c->write_size % 4096) {
+			g_autofree char *label = ab_wal_commit_label(c);
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "invalid --wal-records '%s' with --direct: O_DIRECT writes are whole 4k blocks", label);
+			return FALSE;
+		}
+	}
+	*results += ab_phase_driver_more_results(wal, cfg);
 	return TRUE;
 }

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The wal step: a timed run per commit size and sync method. */
 #include "wal-run.h"
+#include "wal-options.h"
 #include "error.h"
 #include "progress.h"
 #include "rng.h"
+#include "step-files.h"
 #include "../workloads/wal.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 /* The logs back to the file system (their names stay until the run
@@ -23,12 +23,10 @@ void ab_wal_empty_logs(const struct ab_suite *s, unsigned writers)
 	for (unsigned k = 1; k <= writers; k++) {
 		char name[32];
 		snprintf(name, sizeof(name), AB_STREAM_FILE_FMT, k);
-		int fd = openat(s->run_dir->fd, name, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-		struct stat st;
+		int fd = ab_step_files_open(s->run_dir->fd, name, name, s->run_dir->io_owner, O_WRONLY, NULL);
 		if (fd < 0)
 			continue;
-		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1 && st.st_uid == s->run_dir->io_owner)
-			(void)!ftruncate(fd, 0);
+		(void)!ftruncate(fd, 0);
 		close(fd);
 	}
 }
@@ -80,10 +78,9 @@ static gboolean run_one(struct ab_runner *r, const struct ab_step *step, const s
  * left to the writes. */
 static gboolean check_space(const struct ab_suite *s, const struct ab_step *step, unsigned writers, GError **error)
 {
-	struct statvfs vfs;
-	if (fstatvfs(s->run_dir->fd, &vfs) != 0 || vfs.f_blocks == 0)
+	uint64_t free_bytes;
+	if (!ab_step_files_room(s, FALSE, &free_bytes))
 		return TRUE;
-	uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 	uint64_t need = (uint64_t)writers * step->wal_log_size;
 	if (need <= free_bytes)
 		return TRUE;
@@ -142,3 +139,13 @@ void ab_wal_set_cache(struct ab_result *res, const struct ab_step *st)
 						     "(POSIX_FADV_DONTNEED), as PostgreSQL drops a closed WAL segment's"
 						   : "warm: the log was written once untimed just before; nothing evicted");
 }
+
+const struct ab_phase_driver ab_wal_driver = {
+	.phase_id = AB_PHASE_WAL,
+	.run = ab_wal_run,
+	.space = ab_wal_space,
+	.results = ab_wal_results,
+	.finish = ab_wal_finish,
+	.option_given = ab_wal_option_given,
+	.sizes_own_files = TRUE,
+};

@@ -6,7 +6,7 @@
 
 #include "runner.h"
 #include "step-space.h"
-#include "suite.h"
+#include "phase-driver.h"
 
 /*
  * Runs a wal step (workloads/wal.h): for each commit size in the order

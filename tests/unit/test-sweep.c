@@ -11,7 +11,7 @@
 
 #include "../../src/config.h"
 #include "../../src/error.h"
-#include "../../src/residency.h"
+#include "../../src/step-files.h"
 #include "../../src/run-options.h"
 #include "run-args.h"
 #include "../../src/rundir.h"
