@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "plan.h"
 #include "../src/error.h"
+#include "../src/raid-level.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -22,9 +23,12 @@ static const struct {
 	[L1_0] = { "1+0", 4, TRUE, FALSE },
 };
 
+/* The spellings are src/raid-level.c's, which reports/ reads a run's
+ * recorded level with: its canonical form is "raid" and the name here. */
 static gboolean parse_level(const char *text, enum level *out, GError **error)
 {
-	const char *bare = text && g_str_has_prefix(text, "raid") ? text + 4 : text;
+	const char *canonical = ab_raid_level_canonical(text);
+	const char *bare = canonical ? canonical + strlen("raid") : NULL;
 	for (size_t l = 0; bare && l < G_N_ELEMENTS(levels); l++)
 		if (g_str_equal(bare, levels[l].name)) {
 			*out = (enum level)l;

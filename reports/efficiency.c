@@ -8,6 +8,7 @@
 #include "text-block.h"
 #include "format.h"
 #include "../src/backend-list.h"
+#include "../src/raid-level.h"
 #include "../workloads/phase.h"
 
 #include <stdio.h>
@@ -37,9 +38,20 @@ static const struct backend_facts *facts_of(const char *backend)
 	return &unknown;
 }
 
-double ab_efficiency_ceiling(const char *backend, const char *level, unsigned n, double sum, double slowest,
-			     enum ab_efficiency_dir dir)
+/* The level a run records is the --array word as the user typed it (md's
+ * "10", "1+0" as well as "raid10"), in a saved run too: the rules below
+ * read its canonical form.  A word that is no md level ("single", none)
+ * is read as it is. */
+static const char *level_of(const char *recorded)
 {
+	const char *canonical = ab_raid_level_canonical(recorded);
+	return canonical ? canonical : recorded;
+}
+
+double ab_efficiency_ceiling(const char *backend, const char *recorded_level, unsigned n, double sum,
+			     double slowest, enum ab_efficiency_dir dir)
+{
+	const char *level = level_of(recorded_level);
 	if (!n || !(sum > 0) || !(slowest > 0))
 		return NAN;
 	if (dir == AB_EFFICIENCY_REWRITE) {
@@ -49,8 +61,9 @@ double ab_efficiency_ceiling(const char *backend, const char *level, unsigned n,
 		return 1 / (1 / r + 1 / w);
 	}
 	gboolean every_member = facts_of(backend)->raid1_writes == AB_MIRROR_EVERY_MEMBER;
-	/* Parity is on every member but carries no data, read or written. */
-	if (g_strcmp0(level, "raid5") == 0)
+	/* Parity carries no data, read or written: a share of the members
+	 * (raid4's one member, raid5's spread over all). */
+	if (g_strcmp0(level, "raid4") == 0 || g_strcmp0(level, "raid5") == 0)
 		return n > 1 ? sum * (n - 1) / n : NAN;
 	if (g_strcmp0(level, "raid6") == 0)
 		return n > 2 ? sum * (n - 2) / n : NAN;
@@ -59,7 +72,7 @@ double ab_efficiency_ceiling(const char *backend, const char *level, unsigned n,
 		return sum;
 	if (g_strcmp0(level, "raid1") == 0)
 		return every_member ? slowest : sum / 2; /* md: every member holds all; btrfs: two copies */
-	if (g_strcmp0(level, "raid10") == 0)
+	if (g_strcmp0(level, "raid10") == 0 || g_strcmp0(level, "raid1+0") == 0)
 		return sum / 2;
 	if (g_strcmp0(level, "raid0") == 0 || g_strcmp0(level, "single") == 0 || !level)
 		return sum;
@@ -68,14 +81,14 @@ double ab_efficiency_ceiling(const char *backend, const char *level, unsigned n,
 
 static const char *write_rule(const char *backend, const char *level)
 {
-	if (g_strcmp0(level, "raid5") == 0 || g_strcmp0(level, "raid6") == 0)
+	if (g_strcmp0(level, "raid4") == 0 || g_strcmp0(level, "raid5") == 0 || g_strcmp0(level, "raid6") == 0)
 		return "both vs the members' sum less the parity share";
 	if (g_strcmp0(level, "raid1") == 0)
 		return facts_of(backend)->raid1_writes == AB_MIRROR_EVERY_MEMBER
 			       ? "reads vs the members' sum, writes vs the slowest member "
 				 "(each member writes every block)"
 			       : "reads vs the members' sum, writes vs half of it (two copies)";
-	if (g_strcmp0(level, "raid10") == 0)
+	if (g_strcmp0(level, "raid10") == 0 || g_strcmp0(level, "raid1+0") == 0)
 		return "reads vs the members' sum, writes vs half of it (two copies)";
 	return "reads and writes vs the members' sum";
 }
@@ -106,11 +119,12 @@ void ab_text_efficiency(GString *s, const struct ab_run *run)
 	/* The array's own device (md's) read raw too: the file system against it. */
 	const struct ab_result *array = facts_of(t->backend)->own_device ? raw_row(run, t->source) : NULL;
 	unsigned n = t->members->len;
+	const char *level = level_of(t->level);
 	char sum_text[32];
 	ab_format_rate(sum, sum_text, sizeof(sum_text));
 	g_string_append_printf(s, "efficiency: %s %s of %u, members' raw reads %s KiB/s in all; %s%s\n",
-			       t->backend ? t->backend : "?", t->level ? t->level : "?", n, sum_text,
-			       write_rule(t->backend, t->level), "; rewrite vs both in turn (each byte read, then written)");
+			       t->backend ? t->backend : "?", level ? level : "?", n, sum_text,
+			       write_rule(t->backend, level), "; rewrite vs both in turn (each byte read, then written)");
 	g_string_append(s, "            writes are set against raw reads (a raw write would destroy the members)\n");
 	/* --loop images are sparse until written: a raw read of them is
 	 * mostly holes, which the host file system answers with zeros and no

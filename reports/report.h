@@ -136,7 +136,9 @@ char ab_text_sweep_mark(const struct ab_result *r);
 gboolean ab_text_raw_header(GString *s, const struct ab_run *run);
 /* run --raw-baseline (reports/efficiency.c): what the members' raw reads
  * allow a phase, by direction and level, in the rates' unit; NAN when the
- * level is unknown.  sum and slowest: of the members' raw read rates. */
+ * level is unknown.  level: as a run records it, in any spelling --array
+ * takes ("10", "raid10", "1+0": src/raid-level.h).  sum and slowest: of
+ * the members' raw read rates. */
 enum ab_efficiency_dir { AB_EFFICIENCY_READ, AB_EFFICIENCY_WRITE, AB_EFFICIENCY_REWRITE };
 double ab_efficiency_ceiling(const char *backend, const char *level, unsigned n, double sum, double slowest,
 			     enum ab_efficiency_dir dir);

@@ -39,19 +39,7 @@ struct matrix_opts {
 	GPtrArray *args;        /* the FILE */
 };
 
-static gboolean opt_out(const char *name, const char *value, gpointer data, GError **error)
-{
-	struct matrix_opts *o = data;
-	if (!*value) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "invalid %s '': empty directory name", name);
-		return FALSE;
-	}
-	g_free(o->out_dir);
-	o->out_dir = g_strdup(value);
-	return TRUE;
-}
-
-static gboolean opt_repeat_until(const char *name, const char *value, gpointer data, GError **error)
+static gboolean opt_repeat_until(const char *name, const char *value, void *data, GError **error)
 {
 	struct matrix_opts *o = data;
 	g_autofree char *text = g_strdup(value);
@@ -73,7 +61,7 @@ static gboolean opt_repeat_until(const char *name, const char *value, gpointer d
 	return TRUE;
 }
 
-static gboolean opt_max_repeats(const char *name, const char *value, gpointer data, GError **error)
+static gboolean opt_max_repeats(const char *name, const char *value, void *data, GError **error)
 {
 	guint64 n;
 	if (!g_ascii_string_to_unsigned(value, 10, 1, AB_MATRIX_MAX_REPEATS, &n, NULL)) {
@@ -85,50 +73,38 @@ static gboolean opt_max_repeats(const char *name, const char *value, gpointer da
 	return TRUE;
 }
 
-static gboolean opt_arg(const char *name, const char *value, gpointer data, GError **error)
+static gboolean opt_arg(const char *name, const char *value, void *data, GError **error)
 {
 	(void)name, (void)error;
 	g_ptr_array_add(((struct matrix_opts *)data)->args, g_strdup(value));
 	return TRUE;
 }
 
-#define CB(f) G_OPTION_ARG_CALLBACK, (gpointer)(f)
-#define NOARG G_OPTION_FLAG_NO_ARG
+#define OPTS(f) AB_OPTION_FIELD(struct matrix_opts, f)
+#define CUSTOM(fn) .kind = AB_OPTION_CUSTOM, .parse = (fn)
 
-static gboolean opt_flag(const char *name, const char *value, gpointer data, GError **error)
-{
-	(void)value, (void)error;
-	struct matrix_opts *o = data;
-	if (g_str_equal(name, "--dry-run"))
-		o->dry_run = TRUE;
-	else if (g_str_equal(name, "--fresh"))
-		o->fresh = TRUE;
-	else if (g_str_equal(name, "--retry-failed"))
-		o->retry_failed = TRUE;
-	else
-		o->quiet = TRUE;
-	return TRUE;
-}
-
-static const GOptionEntry entries[] = {
-	{ "output", 'o', G_OPTION_FLAG_FILENAME, CB(opt_out),
-	  "Results directory (made if missing): results.jsonl, results.csv, copies of the matrix file and its "
-	  "profiles", "DIR" },
-	{ "dry-run", 0, NOARG, CB(opt_flag),
-	  "Check every cell as run would, then list the cells and each visit's run command, in order; touch nothing",
-	  NULL },
-	{ "quiet", 'q', NOARG, CB(opt_flag), "No line per visit, no progress", NULL },
-	{ "fresh", 0, NOARG, CB(opt_flag),
-	  "Start over: move the matrix's own files in DIR aside (to NAME.old-STAMP), even for a changed matrix file",
-	  NULL },
-	{ "retry-failed", 0, NOARG, CB(opt_flag), "On resuming, run the visits that failed again", NULL },
-	{ "repeat-until", 0, 0, CB(opt_repeat_until),
-	  "Repeat a cell beyond the file's repeats until each rate's coefficient of variation is at most CV percent "
-	  "(over 3 repeats at least)", "CV%" },
-	{ "max-repeats", 0, 0, CB(opt_max_repeats), "With --repeat-until: at most N repeats of a cell (2 x repeats)",
-	  "N" },
-	{ G_OPTION_REMAINING, 0, G_OPTION_FLAG_FILENAME, CB(opt_arg), NULL, NULL },
-	G_OPTION_ENTRY_NULL
+static const struct ab_option_row rows[] = {
+	{ "output", 'o', .kind = AB_OPTION_PATH, OPTS(out_dir), .why = "directory name", .family = AB_OPTION_OUTPUT,
+	  .help = "Results directory (made if missing): results.jsonl, results.csv, copies of the matrix file and its "
+		  "profiles",
+	  .arg = "DIR" },
+	{ "dry-run", 0, .kind = AB_OPTION_SWITCH, OPTS(dry_run),
+	  .help = "Check every cell as run would, then list the cells and each visit's run command, in order; touch "
+		  "nothing" },
+	{ "quiet", 'q', .kind = AB_OPTION_SWITCH, OPTS(quiet), .family = AB_OPTION_OUTPUT,
+	  .help = "No line per visit, no progress" },
+	{ "fresh", 0, .kind = AB_OPTION_SWITCH, OPTS(fresh),
+	  .help = "Start over: move the matrix's own files in DIR aside (to NAME.old-STAMP), even for a changed matrix "
+		  "file" },
+	{ "retry-failed", 0, .kind = AB_OPTION_SWITCH, OPTS(retry_failed),
+	  .help = "On resuming, run the visits that failed again" },
+	{ "repeat-until", 0, CUSTOM(opt_repeat_until),
+	  .help = "Repeat a cell beyond the file's repeats until each rate's coefficient of variation is at most CV "
+		  "percent (over 3 repeats at least)",
+	  .arg = "CV%" },
+	{ "max-repeats", 0, CUSTOM(opt_max_repeats),
+	  .help = "With --repeat-until: at most N repeats of a cell (2 x repeats)", .arg = "N" },
+	{ G_OPTION_REMAINING, 0, CUSTOM(opt_arg), .flags = AB_OPTION_FILENAME },
 };
 
 static const char description[] =
@@ -497,7 +473,7 @@ int ab_cmd_matrix(int argc, char **argv, GError **error)
 	struct matrix_opts o = { .cv_limit = NAN, .args = g_ptr_array_new_with_free_func(g_free) };
 	int status = AB_ERROR_USAGE;
 	if (ab_cmd_options_parse("matrix", "FILE", "Run every cell of a matrix file, interleaved, and resume after an interruption.",
-				 description, entries, &o, argc, argv, error))
+				 description, rows, G_N_ELEMENTS(rows), &o, argc, argv, error))
 		status = matrix_main(&o, error);
 	g_free(o.out_dir);
 	g_ptr_array_unref(o.args);

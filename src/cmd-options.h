@@ -4,16 +4,15 @@
 
 #include <glib.h>
 
-/* A sub-command's options, parsed by GOptionContext with its usage line
- * ("arraybench NAME [OPTION...] PARAMS"), summary and description for
- * --help; entries' callbacks get data.  FALSE with an AB_ERROR_USAGE error
- * (or the callback's own AB_ERROR) on a bad option. */
-gboolean ab_cmd_options_parse(const char *name, const char *params, const char *summary, const char *description,
-			      const GOptionEntry *entries, void *data, int argc, char **argv, GError **error);
+#include "option-table.h"
 
-/* A failed g_option_context_parse's error into *error: glib's own (an
- * unknown option, a missing value) become AB_ERROR_USAGE; ours pass as
- * they are.  Takes local. */
-void ab_cmd_options_error(GError *local, GError **error);
+/* A sub-command's options: its rows (src/option-table.h) parsed by
+ * GOptionContext with its usage line ("arraybench NAME [OPTION...]
+ * PARAMS"), summary and description for --help; the rows land in data.
+ * FALSE with an AB_ERROR_USAGE error (or a parser's own AB_ERROR) on a bad
+ * option. */
+gboolean ab_cmd_options_parse(const char *name, const char *params, const char *summary, const char *description,
+			      const struct ab_option_row *rows, size_t n_rows, void *data, int argc, char **argv,
+			      GError **error);
 
 #endif

@@ -34,20 +34,20 @@ struct raw_opts {
 	char *extra;
 };
 
-static gboolean opt_device(const char *name, const char *value, gpointer data, GError **error)
+static gboolean opt_device(const char *name, const char *value, void *data, GError **error)
 {
 	(void)name, (void)error;
 	g_ptr_array_add(((struct raw_opts *)data)->devices, g_strdup(value));
 	return TRUE;
 }
 
-static gboolean opt_block(const char *name, const char *value, gpointer data, GError **error)
+static gboolean opt_block(const char *name, const char *value, void *data, GError **error)
 {
 	(void)name;
 	return ab_rawdev_parse_block(value, &((struct raw_opts *)data)->params.block, error);
 }
 
-static gboolean opt_bytes(const char *name, const char *value, gpointer data, GError **error)
+static gboolean opt_bytes(const char *name, const char *value, void *data, GError **error)
 {
 	struct raw_opts *o = data;
 	if (g_str_equal(value, "all")) {
@@ -68,7 +68,7 @@ static gboolean opt_bytes(const char *name, const char *value, gpointer data, GE
 	return TRUE;
 }
 
-static gboolean opt_seconds(const char *name, const char *value, gpointer data, GError **error)
+static gboolean opt_seconds(const char *name, const char *value, void *data, GError **error)
 {
 	uint64_t *out = &((struct raw_opts *)data)->params.seconds;
 	char *end = NULL;
@@ -84,12 +84,12 @@ static gboolean opt_seconds(const char *name, const char *value, gpointer data, 
 	return TRUE;
 }
 
-static gboolean opt_yes_destroy(const char *name, const char *value, gpointer data, GError **error)
+static gboolean opt_yes_destroy(const char *name, const char *value, void *data, GError **error)
 {
 	return ab_safety_replace_confirmed(name, value, &((struct raw_opts *)data)->confirmed, error);
 }
 
-static gboolean opt_json(const char *name, const char *value, gpointer data, GError **error)
+static gboolean opt_json(const char *name, const char *value, void *data, GError **error)
 {
 	(void)name, (void)error;
 	struct raw_opts *o = data;
@@ -98,7 +98,7 @@ static gboolean opt_json(const char *name, const char *value, gpointer data, GEr
 	return TRUE;
 }
 
-static gboolean opt_rest(const char *name, const char *value, gpointer data, GError **error)
+static gboolean opt_rest(const char *name, const char *value, void *data, GError **error)
 {
 	(void)name, (void)error;
 	struct raw_opts *o = data;
@@ -108,26 +108,25 @@ static gboolean opt_rest(const char *name, const char *value, gpointer data, GEr
 	return TRUE;
 }
 
-static gboolean opt_write(const char *name, const char *value, gpointer data, GError **error)
-{
-	(void)name, (void)value, (void)error;
-	((struct raw_opts *)data)->write = TRUE;
-	return TRUE;
-}
+#define CUSTOM(fn) .kind = AB_OPTION_CUSTOM, .parse = (fn)
+#define FILENAME .flags = AB_OPTION_FILENAME
 
-#define CB(f) G_OPTION_ARG_CALLBACK, (gpointer)(f)
-static const GOptionEntry entries[] = {
-	{ "device", 0, G_OPTION_FLAG_FILENAME, CB(opt_device), "Block device to measure (repeat for more)", "DEV" },
-	{ "block-size", 0, 0, CB(opt_block), "Bytes per read or write: a multiple of 4k up to 256m (default 4m)",
-	  "SIZE" },
-	{ "bytes", 0, 0, CB(opt_bytes), "Bytes from the start of each device, or 'all' (default 1g)", "SIZE" },
-	{ "seconds", 0, 0, CB(opt_seconds), "At most this long per device and direction; 0: no cap (default 60)", "N" },
-	{ "write", 0, G_OPTION_FLAG_NO_ARG, CB(opt_write), "Also write random data over that range (destroys it)", NULL },
-	{ "yes-destroy", 0, G_OPTION_FLAG_FILENAME, CB(opt_yes_destroy),
-	  "With --write: every device it writes, confirmed", "DEV,..." },
-	{ "json", 0, G_OPTION_FLAG_FILENAME, CB(opt_json), "Append the run as one JSON line to FILE", "FILE" },
-	{ G_OPTION_REMAINING, 0, G_OPTION_FLAG_FILENAME, CB(opt_rest), NULL, NULL },
-	G_OPTION_ENTRY_NULL
+static const struct ab_option_row rows[] = {
+	{ "device", 0, CUSTOM(opt_device), .family = AB_OPTION_TARGET, FILENAME,
+	  .help = "Block device to measure (repeat for more)", .arg = "DEV" },
+	{ "block-size", 0, CUSTOM(opt_block),
+	  .help = "Bytes per read or write: a multiple of 4k up to 256m (default 4m)", .arg = "SIZE" },
+	{ "bytes", 0, CUSTOM(opt_bytes), .help = "Bytes from the start of each device, or 'all' (default 1g)",
+	  .arg = "SIZE" },
+	{ "seconds", 0, CUSTOM(opt_seconds), .help = "At most this long per device and direction; 0: no cap (default 60)",
+	  .arg = "N" },
+	{ "write", 0, .kind = AB_OPTION_SWITCH, AB_OPTION_FIELD(struct raw_opts, write),
+	  .help = "Also write random data over that range (destroys it)" },
+	{ "yes-destroy", 0, CUSTOM(opt_yes_destroy), .family = AB_OPTION_TARGET, FILENAME,
+	  .help = "With --write: every device it writes, confirmed", .arg = "DEV,..." },
+	{ "json", 0, CUSTOM(opt_json), .family = AB_OPTION_OUTPUT, FILENAME,
+	  .help = "Append the run as one JSON line to FILE", .arg = "FILE" },
+	{ G_OPTION_REMAINING, 0, CUSTOM(opt_rest), FILENAME },
 };
 
 static const char raw_description[] =
@@ -163,7 +162,7 @@ static gboolean parse(int argc, char **argv, struct raw_opts *o, GError **error)
 {
 	if (!ab_cmd_options_parse("raw", "--device DEV [--device DEV...]",
 				  "Measure block devices' raw sequential throughput (the dd baseline).", raw_description,
-				  entries, o, argc, argv, error))
+				  rows, G_N_ELEMENTS(rows), o, argc, argv, error))
 		return FALSE;
 	if (o->extra_arg)
 		return usage_error(error, "raw: unexpected argument '%s' (devices go with --device)", o->extra);

@@ -27,7 +27,7 @@ struct report_opts {
 	char *baseline;
 };
 
-static gboolean opt_format(const char *name, const char *value, gpointer data, GError **error)
+static gboolean opt_format(const char *name, const char *value, void *data, GError **error)
 {
 	struct report_opts *o = data;
 	o->writer = ab_writer_by_name(value);
@@ -44,14 +44,14 @@ static gboolean opt_format(const char *name, const char *value, gpointer data, G
 
 /* Each FILE, as bytes; through G_OPTION_REMAINING, which drops the "--"
  * that ends the options (left in argv, it was read as a FILE). */
-static gboolean opt_file(const char *name, const char *value, gpointer data, GError **error)
+static gboolean opt_file(const char *name, const char *value, void *data, GError **error)
 {
 	(void)name, (void)error;
 	g_ptr_array_add(((struct report_opts *)data)->files, g_strdup(value));
 	return TRUE;
 }
 
-static gboolean opt_html(const char *name, const char *value, gpointer data, GError **error)
+static gboolean opt_html(const char *name, const char *value, void *data, GError **error)
 {
 	struct report_opts *o = data;
 	if (!*value) {
@@ -63,14 +63,7 @@ static gboolean opt_html(const char *name, const char *value, gpointer data, GEr
 	return TRUE;
 }
 
-static gboolean opt_compare(const char *name, const char *value, gpointer data, GError **error)
-{
-	(void)name, (void)value, (void)error;
-	((struct report_opts *)data)->compare = TRUE;
-	return TRUE;
-}
-
-static gboolean opt_baseline(const char *name, const char *value, gpointer data, GError **error)
+static gboolean opt_baseline(const char *name, const char *value, void *data, GError **error)
 {
 	struct report_opts *o = data;
 	if (!*value) {
@@ -82,17 +75,19 @@ static gboolean opt_baseline(const char *name, const char *value, gpointer data,
 	return TRUE;
 }
 
-static const GOptionEntry entries[] = {
-	{ "format", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)opt_format, "Output format: text (default), csv, json or sweep-csv",
-	  "FORMAT" },
-	{ "compare", 0, G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK, (gpointer)opt_compare,
-	  "Group the runs by cell and compare them: statistics, ratios to a baseline, noise", NULL },
-	{ "baseline", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)opt_baseline,
-	  "The group --compare gives ratios to (default: each table's first group with the figure)", "LABEL" },
-	{ "html", 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (gpointer)opt_html,
-	  "Also write one self-contained HTML page of charts to FILE", "FILE" },
-	{ G_OPTION_REMAINING, 0, G_OPTION_FLAG_FILENAME, G_OPTION_ARG_CALLBACK, (gpointer)opt_file, NULL, NULL },
-	G_OPTION_ENTRY_NULL
+#define CUSTOM(fn) .kind = AB_OPTION_CUSTOM, .parse = (fn)
+
+static const struct ab_option_row rows[] = {
+	{ "format", 0, CUSTOM(opt_format), .family = AB_OPTION_OUTPUT,
+	  .help = "Output format: text (default), csv, json or sweep-csv", .arg = "FORMAT" },
+	{ "compare", 0, .kind = AB_OPTION_SWITCH, AB_OPTION_FIELD(struct report_opts, compare),
+	  .help = "Group the runs by cell and compare them: statistics, ratios to a baseline, noise" },
+	{ "baseline", 0, CUSTOM(opt_baseline),
+	  .help = "The group --compare gives ratios to (default: each table's first group with the figure)",
+	  .arg = "LABEL" },
+	{ "html", 0, CUSTOM(opt_html), .family = AB_OPTION_OUTPUT, .flags = AB_OPTION_FILENAME,
+	  .help = "Also write one self-contained HTML page of charts to FILE", .arg = "FILE" },
+	{ G_OPTION_REMAINING, 0, CUSTOM(opt_file), .flags = AB_OPTION_FILENAME },
 };
 
 static const char report_description[] =
@@ -272,7 +267,7 @@ int ab_cmd_report(int argc, char **argv, GError **error)
 	gboolean parsed = ab_cmd_options_parse("report", "FILE...",
 					       "Write saved results (arraybench JSON, bonnie++ CSV) as a table, CSV or JSON, "
 					       "or compare them.",
-					       report_description, entries, &o, argc, argv, error);
+					       report_description, rows, G_N_ELEMENTS(rows), &o, argc, argv, error);
 	g_autofree char *format = o.format, *baseline = o.baseline, *html_path = o.html;
 	if (!parsed)
 		return AB_ERROR_USAGE;

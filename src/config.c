@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Defaults and cross-checks for struct ab_config. */
 #include "config.h"
-#include "phase-driver.h"
+#include "phase-family.h"
 #include "steps.h"
 #include "error.h"
 #include "rng.h"
@@ -156,8 +156,8 @@ static const char *phase_blocked(const struct ab_config *cfg, const struct ab_ph
 {
 	if ((ph->flags & AB_PHASE_FILES) && !cfg->num_files)
 		return "-n 0 skips the file phases";
-	const struct ab_phase_driver *driver = ab_phase_driver_of(ph->id);
-	gboolean own_size = driver && driver->own_file_size && driver->own_file_size(cfg);
+	const struct ab_phase_family *family = ab_phase_family_of(ph->id);
+	gboolean own_size = family && family->own_file_size && family->own_file_size(cfg);
 	if ((ph->flags & AB_PHASE_IO) && !cfg->file_size && !own_size)
 		return "-s 0 skips the I/O phases";
 	if ((ph->flags & AB_PHASE_PER_CHAR) && !cfg->byte_io_size)
@@ -218,7 +218,7 @@ G_STATIC_ASSERT(AB_PHASE_ID_COUNT <= 32); /* a bit per phase id */
 uint32_t ab_config_phase_options(const struct ab_config *cfg)
 {
 	uint32_t bits = 0;
-	for (const struct ab_phase_driver *const *d = ab_phase_drivers; *d; d++)
+	for (const struct ab_phase_family *const *d = ab_phase_families; *d; d++)
 		if ((*d)->option_given && (*d)->option_given(cfg))
 			bits |= 1u << (*d)->phase_id;
 	return bits;
@@ -228,7 +228,7 @@ uint32_t ab_config_phase_options(const struct ab_config *cfg)
  * sweep, wal)? */
 static gboolean asks_for_own_sizes(const struct ab_config *cfg)
 {
-	for (const struct ab_phase_driver *const *d = ab_phase_drivers; *d; d++)
+	for (const struct ab_phase_family *const *d = ab_phase_families; *d; d++)
 		if ((*d)->sizes_own_files && ab_config_asks_for(cfg, 0, (*d)->phase_id))
 			return TRUE;
 	return FALSE;
@@ -241,7 +241,7 @@ static gboolean finish_families(struct ab_config *cfg, uint64_t physical_ram_byt
 {
 	const struct ab_family_env env = { .physical_ram_bytes = physical_ram_bytes, .ram_mib = ram_mib };
 	*results = cfg->phase_ids->len;
-	for (const struct ab_phase_driver *const *d = ab_phase_drivers; *d; d++)
+	for (const struct ab_phase_family *const *d = ab_phase_families; *d; d++)
 		if ((*d)->finish && !(*d)->finish(cfg, &env, results, error))
 			return FALSE;
 	return TRUE;

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include "parse.h"
+#include "run-option-rows.h"
 #include "sweep-grid.h"
 #include "../fs-setup/target.h"
 #include "../workloads/step.h"
@@ -92,7 +93,6 @@ struct ab_config {
 	/* The record-size sweep (--phases sweep). */
 	struct ab_sweep_grid sweep_grid; /* iozone -a's unless the lists are given */
 	uint32_t sweep_tests;            /* bit per enum ab_sweep_test */
-	gboolean sweep_tests_given;
 	uint64_t stride;                 /* --stride, in records */
 	gboolean include_fsync;          /* iozone -e */
 	gboolean include_close;          /* iozone -c */
@@ -116,7 +116,6 @@ struct ab_config {
 					  * AB_OLTP_CACHE_FACTOR times a cgroup's limit if neither was given) */
 	uint64_t oltp_sync_every;        /* --oltp-sync-every K; 0: no fdatasync */
 	uint32_t oltp_seconds;           /* --oltp-seconds */
-	gboolean oltp_given;             /* any --oltp-* option */
 	/* The latency curve (--phases latency-curve; workloads/curve-math.h). */
 	uint32_t curve_procs;            /* --curve-procs */
 	uint32_t curve_block;            /* --curve-block, bytes */
@@ -126,7 +125,9 @@ struct ab_config {
 	double curve_seconds;            /* --curve-seconds */
 	uint64_t p99_target_ns;          /* --p99-target */
 	uint32_t curve_steps;            /* --curve-steps */
-	const char *curve_option_given;  /* the first curve option given, for the message when no curve runs */
+	/* Which options the parse took: bit i of options_given[s] is row i
+	 * of set s (enum ab_run_option_set); ab_run_option_given() reads it. */
+	uint64_t options_given[AB_RUN_OPTION_SETS];
 	/* What to build and mount before the phases (--device, --array, --loop). */
 	struct ab_target_spec target;
 	/* --workload: the profile's name (the run's "workload"), where this

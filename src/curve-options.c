@@ -4,11 +4,13 @@
 #include "curve-options.h"
 #include "config.h"
 #include "error.h"
+#include "run-options.h"
 #include "../workloads/curve-math.h"
+#include "../workloads/phase.h"
 
 const char *ab_curve_option_given(const struct ab_config *cfg)
 {
-	return cfg->curve_option_given;
+	return ab_run_option_given(cfg, AB_OPTION_CURVE);
 }
 
 uint64_t ab_curve_results(const struct ab_config *cfg)
@@ -21,10 +23,10 @@ uint64_t ab_curve_results(const struct ab_config *cfg)
 gboolean ab_curve_finish(struct ab_config *cfg, const struct ab_family_env *env, uint64_t *results, GError **error)
 {
 	if (!ab_config_asks_for(cfg, 0, AB_PHASE_LATENCY_CURVE)) {
-		if (cfg->curve_option_given && !ab_config_another_step_asks_for(cfg, AB_PHASE_LATENCY_CURVE, AB_PHASE_LATENCY_CURVE)) {
+		if (ab_curve_option_given(cfg) && !ab_config_another_step_asks_for(cfg, AB_PHASE_LATENCY_CURVE, AB_PHASE_LATENCY_CURVE)) {
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 				    "%s applies to the latency curve, which is not asked for (--phases latency-curve)",
-				    cfg->curve_option_given);
+				    ab_curve_option_given(cfg));
 			return FALSE;
 		}
 		return TRUE;
@@ -60,6 +62,13 @@ gboolean ab_curve_finish(struct ab_config *cfg, const struct ab_family_env *env,
 			    cfg->rate_factor);
 		return FALSE;
 	}
-	*results += ab_phase_driver_more_results(ab_phase_driver_of(AB_PHASE_LATENCY_CURVE), cfg);
+	*results += ab_phase_family_more_results(ab_phase_family_of(AB_PHASE_LATENCY_CURVE), cfg);
 	return TRUE;
 }
+
+const struct ab_phase_family ab_curve_family = {
+	.phase_id = AB_PHASE_LATENCY_CURVE,
+	.results = ab_curve_results,
+	.finish = ab_curve_finish,
+	.option_given = ab_curve_option_given,
+};

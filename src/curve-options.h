@@ -2,13 +2,13 @@
 #ifndef AB_CURVE_OPTIONS_H
 #define AB_CURVE_OPTIONS_H
 
-/* The latency curve's part of finishing a config (its driver's row,
- * src/curve-run.c). */
+/* The latency curve's part of finishing a config and the room of its steps
+ * (its family row, src/phase-family.h; its driver, src/curve-run.c). */
 
 #include <glib.h>
 #include <stdint.h>
 
-#include "phase-driver.h"
+#include "phase-family.h"
 
 /* The first curve option given, for the message when no curve runs. */
 const char *ab_curve_option_given(const struct ab_config *cfg);

@@ -109,7 +109,4 @@ gboolean ab_curve_run(struct ab_suite *s, struct ab_runner *r, const struct ab_s
 const struct ab_phase_driver ab_curve_driver = {
 	.phase_id = AB_PHASE_LATENCY_CURVE,
 	.run = ab_curve_run,
-	.results = ab_curve_results,
-	.finish = ab_curve_finish,
-	.option_given = ab_curve_option_given,
 };

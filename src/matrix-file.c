@@ -301,11 +301,14 @@ static gboolean parse_members(const struct parse *ps, struct ab_matrix_common *c
 }
 
 /* Options the matrix sets itself, per cell or per visit. */
-static const char *const own_options[] = {
-	"-d", "--directory", "--device", "--array", "--members", "--loop", "--backend", "--fs", "--mkfs-opts",
-	"--mount-opts", "--yes-destroy", "--workload", "-x", "--repeats", "-z", "--seed", "--csv", "--json",
-	"--sweep-csv", "--dry-run", "-q", "--quiet", "-h", "-?", "--help", "--help-all", "--help-run", NULL,
-};
+static const char *const help_options[] = { "-h", "-?", "--help", "--help-all", "--help-run", NULL };
+
+/* What the matrix sets for each cell itself: the run options whose rows
+ * say so (src/run-option-rows.c), and help. */
+static gboolean matrix_own(const char *opt)
+{
+	return ab_run_option_matrix_own(opt) || strv_has(help_options, opt);
+}
 
 static char **parse_options(const struct parse *ps, const char *group, gboolean *machine, GError **error)
 {
@@ -334,7 +337,7 @@ static char **parse_options(const struct parse *ps, const char *group, gboolean 
 			 * -s 1g -q; only -f takes the rest of the word. */
 			for (const char *c = *w + 1; *c; c++) {
 				char opt[3] = { '-', *c, '\0' };
-				if (strv_has(own_options, opt)) {
+				if (matrix_own(opt)) {
 					fail(ps, ln, error,
 					     "option '%s' in 'options' is the matrix's own (see arraybench-matrix(1))", opt);
 					return NULL;
@@ -347,7 +350,7 @@ static char **parse_options(const struct parse *ps, const char *group, gboolean 
 			continue;
 		}
 		g_autofree char *opt = g_strndup(*w, strcspn(*w, "="));
-		if (strv_has(own_options, opt)) {
+		if (matrix_own(opt)) {
 			fail(ps, ln, error, "option '%s' in 'options' is the matrix's own (see arraybench-matrix(1))", opt);
 			return NULL;
 		}

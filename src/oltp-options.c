@@ -5,11 +5,14 @@
 #include "config.h"
 #include "error.h"
 #include "run.h"
+#include "wal-options.h"
+#include "run-options.h"
 #include "../workloads/oltp.h"
+#include "../workloads/phase.h"
 
 const char *ab_oltp_option_given(const struct ab_config *cfg)
 {
-	return cfg->oltp_given ? "--oltp-*" : NULL;
+	return ab_run_option_given(cfg, AB_OPTION_OLTP) ? "--oltp-*" : NULL;
 }
 
 gboolean ab_oltp_own_file_size(const struct ab_config *cfg)
@@ -39,7 +42,7 @@ gboolean ab_oltp_finish(struct ab_config *cfg, const struct ab_family_env *env, 
 {
 	uint64_t ram_mib = env->ram_mib;
 	if (!ab_config_asks_for(cfg, 0, AB_PHASE_OLTP) && !ab_config_asks_for(cfg, 0, AB_PHASE_OLTP_WAL)) {
-		if (cfg->oltp_given && !ab_config_another_step_asks_for(cfg, AB_PHASE_OLTP, AB_PHASE_OLTP) &&
+		if (ab_oltp_option_given(cfg) && !ab_config_another_step_asks_for(cfg, AB_PHASE_OLTP, AB_PHASE_OLTP) &&
 		    !ab_config_another_step_asks_for(cfg, AB_PHASE_OLTP, AB_PHASE_OLTP_WAL)) {
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 				    "the --oltp-* options apply to the oltp phase, which is not asked for "
@@ -79,10 +82,10 @@ gboolean ab_oltp_finish(struct ab_config *cfg, const struct ab_family_env *env, 
 	}
 	/* Three results (read, write, all) per process count, where the
 	 * phase was counted once. */
-	*results += ab_phase_driver_more_results(ab_phase_driver_of(AB_PHASE_OLTP), cfg);
+	*results += ab_phase_family_more_results(ab_phase_family_of(AB_PHASE_OLTP), cfg);
 	/* oltp+wal: per commit size and method, the commits alone, then per
 	 * count the commits under load and the load's three rows. */
-	*results += ab_phase_driver_more_results(ab_phase_driver_of(AB_PHASE_OLTP_WAL), cfg);
+	*results += ab_phase_family_more_results(ab_phase_family_of(AB_PHASE_OLTP_WAL), cfg);
 	if (*results > AB_RUN_MAX_RESULTS) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 			    "the run makes %" G_GUINT64_FORMAT " results, more than the %d one run holds: give fewer "
@@ -91,3 +94,32 @@ gboolean ab_oltp_finish(struct ab_config *cfg, const struct ab_family_env *env, 
 	}
 	return TRUE;
 }
+
+void ab_oltp_space(const struct ab_step *step, struct ab_step_space *out)
+{
+	out->test_file = step->oltp_size;
+}
+
+void ab_oltp_wal_space(const struct ab_step *step, struct ab_step_space *out)
+{
+	ab_oltp_space(step, out);
+	ab_wal_space(step, out);
+}
+
+const struct ab_phase_family ab_oltp_family = {
+	.phase_id = AB_PHASE_OLTP,
+	.space = ab_oltp_space,
+	.results = ab_oltp_results,
+	.finish = ab_oltp_finish,
+	.option_given = ab_oltp_option_given,
+	.own_file_size = ab_oltp_own_file_size,
+};
+
+const struct ab_phase_family ab_oltp_wal_family = {
+	.phase_id = AB_PHASE_OLTP_WAL,
+	.space = ab_oltp_wal_space,
+	/* Its options are oltp's (its load) and wal's (its committers):
+	 * their finish checks them for it. */
+	.results = ab_oltp_wal_results,
+	.own_file_size = ab_oltp_own_file_size,
+};

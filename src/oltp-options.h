@@ -2,15 +2,16 @@
 #ifndef AB_OLTP_OPTIONS_H
 #define AB_OLTP_OPTIONS_H
 
-/* The oltp family's part of finishing a config (its drivers' rows,
- * src/oltp-run.c and src/oltp-wal-run.c): oltp+wal has no options of its
- * own, its load's are oltp's (checked here, with its result count) and
- * its committers' wal's (src/wal-options.h). */
+/* The oltp family's part of finishing a config and the room of its steps
+ * (its family rows, src/phase-family.h; its drivers, src/oltp-run.c and
+ * src/oltp-wal-run.c): oltp+wal has no options of its own, its load's are
+ * oltp's (checked here, with its result count) and its committers' wal's
+ * (src/wal-options.h). */
 
 #include <glib.h>
 #include <stdint.h>
 
-#include "phase-driver.h"
+#include "phase-family.h"
 
 /* "--oltp-*" when any --oltp-* option was given, else NULL. */
 const char *ab_oltp_option_given(const struct ab_config *cfg);
@@ -24,5 +25,13 @@ uint64_t ab_oltp_wal_results(const struct ab_config *cfg);
 /* The oltp options only with oltp or oltp+wal, their defaults (the data
  * file's size under a cgroup), checks, and both phases' results. */
 gboolean ab_oltp_finish(struct ab_config *cfg, const struct ab_family_env *env, uint64_t *results, GError **error);
+
+/* Its room (src/step-space.h): the test file at least the data file's
+ * size (laid out anew when smaller, used as it is when not). */
+void ab_oltp_space(const struct ab_step *step, struct ab_step_space *out);
+
+/* Its room (src/step-space.h): oltp's data file and the wal's logs beside
+ * it. */
+void ab_oltp_wal_space(const struct ab_step *step, struct ab_step_space *out);
 
 #endif

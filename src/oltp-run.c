@@ -54,10 +54,6 @@ static gboolean check_space(const struct ab_suite *s, const struct ab_step *step
 	return FALSE;
 }
 
-void ab_oltp_space(const struct ab_step *step, struct ab_step_space *out)
-{
-	out->test_file = step->oltp_size;
-}
 
 /* What the workers of one role did: their own figures in `row`, which
  * holds the step's (system CPU, iowait, devices, the workers' lives). */
@@ -232,9 +228,4 @@ gboolean ab_oltp_run(struct ab_suite *s, struct ab_runner *r, const struct ab_st
 const struct ab_phase_driver ab_oltp_driver = {
 	.phase_id = AB_PHASE_OLTP,
 	.run = ab_oltp_run,
-	.space = ab_oltp_space,
-	.results = ab_oltp_results,
-	.finish = ab_oltp_finish,
-	.option_given = ab_oltp_option_given,
-	.own_file_size = ab_oltp_own_file_size,
 };

@@ -5,7 +5,6 @@
 #include <glib.h>
 
 #include "runner.h"
-#include "step-space.h"
 #include "phase-driver.h"
 
 /*
@@ -21,9 +20,6 @@
 gboolean ab_oltp_run(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step, uint64_t seed,
 		     struct ab_run *run, GError **error);
 
-/* Its room (src/step-space.h): the test file at least the data file's
- * size (laid out anew when smaller, used as it is when not). */
-void ab_oltp_space(const struct ab_step *step, struct ab_step_space *out);
 /* The pieces, for the oltp+wal step (src/oltp-wal-run.c) too. */
 /* The data file at the step's size: laid out untimed unless the test file
  * already is that big; *laid_out says whether it holds a layout's data. */

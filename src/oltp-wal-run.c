@@ -101,11 +101,6 @@ static gboolean run_once(struct ab_suite *s, struct ab_runner *r, const struct a
 	return ok;
 }
 
-void ab_oltp_wal_space(const struct ab_step *step, struct ab_step_space *out)
-{
-	ab_oltp_space(step, out);
-	ab_wal_space(step, out);
-}
 
 gboolean ab_oltp_wal_run(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step, uint64_t seed,
 			 struct ab_run *run, GError **error)
@@ -147,9 +142,4 @@ gboolean ab_oltp_wal_run(struct ab_suite *s, struct ab_runner *r, const struct a
 const struct ab_phase_driver ab_oltp_wal_driver = {
 	.phase_id = AB_PHASE_OLTP_WAL,
 	.run = ab_oltp_wal_run,
-	.space = ab_oltp_wal_space,
-	/* Its options are oltp's (its load) and wal's (its committers):
-	 * their finish checks them for it. */
-	.results = ab_oltp_wal_results,
-	.own_file_size = ab_oltp_own_file_size,
 };

@@ -5,7 +5,6 @@
 #include <glib.h>
 
 #include "runner.h"
-#include "step-space.h"
 #include "phase-driver.h"
 
 /*
@@ -20,8 +19,5 @@
  */
 gboolean ab_oltp_wal_run(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step, uint64_t seed,
 			 struct ab_run *run, GError **error);
-/* Its room (src/step-space.h): oltp's data file and the wal's logs beside
- * it. */
-void ab_oltp_wal_space(const struct ab_step *step, struct ab_step_space *out);
 
 #endif

@@ -18,71 +18,51 @@ enum key_place {
 	STEP,    /* an option of one step */
 };
 
-static const struct profile_key {
+struct profile_key {
 	const char *name;
 	enum key_place place;
 	gboolean is_switch; /* true or false: the option given or not */
-} keys[] = {
+};
+
+/* A profile's own keys; the others are the run options whose rows say a
+ * profile may set them (src/run-option-rows.h). */
+static const struct profile_key text_keys[] = {
 	{ "summary", TEXT, FALSE },
 	{ "description", TEXT, FALSE },
-	{ "cache", RUN, FALSE },
-	{ "cold-metadata", RUN, TRUE },
-	{ "phases", STEP, FALSE },
-	{ "size", STEP, FALSE },
-	{ "files", STEP, FALSE },
-	{ "fast", STEP, FALSE },
-	{ "seekers", STEP, FALSE },
-	{ "seeks", STEP, FALSE },
-	{ "per-char", STEP, FALSE },
-	{ "data", STEP, FALSE },
-	{ "direct", STEP, TRUE },
-	{ "sync-each-write", STEP, TRUE },
-	{ "sweep-file-sizes", STEP, FALSE },
-	{ "sweep-records", STEP, FALSE },
-	{ "sweep-tests", STEP, FALSE },
-	{ "stride", STEP, FALSE },
-	{ "include-fsync", STEP, TRUE },
-	{ "include-close", STEP, TRUE },
-	{ "untimed-flush", STEP, TRUE },
-	{ "streams", STEP, FALSE },
-	{ "sweep-files", STEP, FALSE },
-	{ "shared-file", STEP, TRUE },
-	{ "wal-sync", STEP, FALSE },
-	{ "wal-records", STEP, FALSE },
-	{ "wal-writers", STEP, FALSE },
-	{ "wal-seconds", STEP, FALSE },
-	{ "wal-commits", STEP, FALSE },
-	{ "wal-rewrite", STEP, TRUE },
-	{ "oltp-procs", STEP, FALSE },
-	{ "oltp-block", STEP, FALSE },
-	{ "oltp-mix", STEP, FALSE },
-	{ "oltp-size", STEP, FALSE },
-	{ "oltp-sync-every", STEP, FALSE },
-	{ "oltp-seconds", STEP, FALSE },
-	{ "curve-procs", STEP, FALSE },
-	{ "curve-block", STEP, FALSE },
-	{ "curve-mix", STEP, FALSE },
-	{ "rate-start", STEP, FALSE },
-	{ "rate-factor", STEP, FALSE },
-	{ "curve-seconds", STEP, FALSE },
-	{ "p99-target", STEP, FALSE },
-	{ "curve-steps", STEP, FALSE },
 };
 
 const char *const *ab_profile_keys(void)
 {
-	static const char *names[G_N_ELEMENTS(keys) + 1];
-	for (size_t i = 0; i < G_N_ELEMENTS(keys); i++)
-		names[i] = keys[i].name;
+	static const char **names;
+	if (names)
+		return names;
+	size_t n_sets;
+	const struct ab_option_set *sets = ab_run_option_sets(&n_sets);
+	GPtrArray *all = g_ptr_array_new();
+	for (size_t i = 0; i < G_N_ELEMENTS(text_keys); i++)
+		g_ptr_array_add(all, (gpointer)text_keys[i].name);
+	for (size_t s = 0; s < n_sets; s++)
+		for (size_t i = 0; i < sets[s].n; i++)
+			if (sets[s].rows[i].profile != AB_OPTION_NO_PROFILE)
+				g_ptr_array_add(all, (gpointer)sets[s].rows[i].long_name);
+	g_ptr_array_add(all, NULL);
+	names = (const char **)g_ptr_array_free(all, FALSE); /* kept for the process */
 	return names;
 }
 
-static const struct profile_key *key_by_name(const char *name)
+static gboolean key_by_name(const char *name, struct profile_key *out)
 {
-	for (size_t i = 0; i < G_N_ELEMENTS(keys); i++)
-		if (g_str_equal(keys[i].name, name))
-			return &keys[i];
-	return NULL;
+	for (size_t i = 0; i < G_N_ELEMENTS(text_keys); i++)
+		if (g_str_equal(text_keys[i].name, name)) {
+			*out = text_keys[i];
+			return TRUE;
+		}
+	const struct ab_option_row *row = ab_run_option_row(name);
+	if (!row || row->profile == AB_OPTION_NO_PROFILE)
+		return FALSE;
+	*out = (struct profile_key){ row->long_name, row->profile == AB_OPTION_PROFILE_RUN ? RUN : STEP,
+				     row->kind == AB_OPTION_SWITCH };
+	return TRUE;
 }
 
 const char *const *ab_profile_builtin_names(void)
@@ -248,7 +228,8 @@ static gboolean take_key(const char *where, const struct ab_ini *ini, const stru
 			 const struct ab_ini_key *sc, struct ab_profile *p, struct ab_profile_step *step, GError **error)
 {
 	gboolean in_step = step != NULL;
-	const struct profile_key *k = key_by_name(sc->name);
+	struct profile_key key;
+	const struct profile_key *k = key_by_name(sc->name, &key) ? &key : NULL;
 	if (!k) {
 		if (ab_run_option_known(sc->name))
 			return at_line(error, where, sc->line,

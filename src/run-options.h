@@ -5,6 +5,7 @@
 #include <glib.h>
 
 #include "config.h"
+#include "option-table.h"
 
 #define AB_RUN_SYNOPSIS "run -d DIR [OPTION...]"
 
@@ -20,6 +21,16 @@ gboolean ab_run_option_known(const char *long_name);
  * the next letter of "-CX" is an option too: GLib reads "-bq" as -b -q
  * and "-sq 1g" as -s 1g -q. */
 gboolean ab_run_option_takes_rest(char short_name);
+/* The run's option rows (src/run-option-rows.h), in --help's order. */
+const struct ab_option_set *ab_run_option_sets(size_t *n_sets);
+/* The row of a long name ("streams"), or NULL. */
+const struct ab_option_row *ab_run_option_row(const char *long_name);
+/* "--NAME" of the first option of `family` (in the rows' order) that cfg's
+ * parse took, or NULL: one rule for every family. */
+const char *ab_run_option_given(const struct ab_config *cfg, enum ab_option_family family);
+/* Does a matrix set this option word ("-x", "--repeats") for each cell
+ * itself, so that no cell's options may? */
+gboolean ab_run_option_matrix_own(const char *word);
 /* Comma-separated phase names ("all": bonnie++'s) into cfg->phase_ids, in
  * the order given (a phase named twice runs twice). */
 gboolean ab_parse_phase_list(const char *text, struct ab_config *cfg, GError **error);

@@ -1,38 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The room the steps take in DIR (src/step-space.h): a phase family's own
- * statement (its driver's `space`), the flags for the rest, and the walk
- * over the steps that the pipeline checks before any phase. */
+ * statement (its row's `space`, src/phase-family.h), the flags for the
+ * rest, and the walk over the steps that the pipeline checks before any
+ * phase. */
 #include "step-space.h"
 #include "error.h"
-#include "phase-driver.h"
+#include "phase-family.h"
 #include "../workloads/phase.h"
 
 #include <stdio.h>
 #include <string.h>
 
-void ab_space_size_text(uint64_t bytes, char *out, size_t len)
-{
-	if (bytes && bytes % (AB_MIB << 20) == 0)
-		snprintf(out, len, "%" G_GUINT64_FORMAT "T", bytes / (AB_MIB << 20));
-	else if (bytes && bytes % (AB_MIB << 10) == 0)
-		snprintf(out, len, "%" G_GUINT64_FORMAT "G", bytes / (AB_MIB << 10));
-	else if (bytes && bytes % AB_MIB == 0)
-		snprintf(out, len, "%" G_GUINT64_FORMAT "M", bytes / AB_MIB);
-	else if (bytes && bytes % 1024 == 0)
-		snprintf(out, len, "%" G_GUINT64_FORMAT "k", bytes / 1024);
-	else
-		snprintf(out, len, "%" G_GUINT64_FORMAT, bytes);
-}
 
 static uint64_t add_sat(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-uint64_t ab_space_mul(uint64_t a, uint64_t b)
-{
-	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
-}
 
 /* bonnie++'s phases and the latency curve, by their flags: an I/O phase
  * the test file (a write phase makes it anew at its size, per-char write
@@ -59,9 +43,9 @@ static void space_by_flags(const struct ab_step *step, struct ab_step_space *out
 void ab_step_space(const struct ab_step *step, struct ab_step_space *out)
 {
 	memset(out, 0, sizeof(*out));
-	const struct ab_phase_driver *driver = ab_phase_driver_of(step->phase->id);
-	if (driver && driver->space)
-		driver->space(step, out);
+	const struct ab_phase_family *family = ab_phase_family_of(step->phase->id);
+	if (family && family->space)
+		family->space(step, out);
 	else
 		space_by_flags(step, out);
 }

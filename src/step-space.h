@@ -4,8 +4,8 @@
 
 /*
  * The room the steps of a run take in DIR, known before any phase runs:
- * each phase family states what one of its steps lays out (its driver's
- * `space`, src/phase-driver.h, a function beside the driver), and the
+ * each phase family states what one of its steps lays out (its family
+ * row's `space`, src/phase-family.h), and the
  * steps are walked in order, the test file carried from one to the next,
  * so the check counts only what the chosen steps really write.
  */
@@ -13,25 +13,8 @@
 #include <glib.h>
 #include <stdint.h>
 
+#include "step-room.h"
 #include "../workloads/step.h"
-
-struct ab_step_space {
-	/* What the test file holds while the step runs (0: it leaves the
-	 * file as it is). */
-	uint64_t test_file;
-	/* It truncates the test file before writing it: what the file held
-	 * before is freed first. */
-	gboolean anew;
-	/* It leaves the test file empty when it ends (the sweep). */
-	gboolean emptied;
-	/* Its other files at the same time, in bytes and in words: wal logs,
-	 * small files, other streams' files ("1 wal log of 16M"). */
-	uint64_t beside;
-	char beside_what[96];
-};
-
-/* A family's statement: fills *out (zeroed by the caller) for `step`. */
-typedef void (*ab_step_space_fn)(const struct ab_step *step, struct ab_step_space *out);
 
 /* What one step takes: its family's statement, or for a phase without one
  * (bonnie++'s and the latency curve) what its flags say. */
@@ -53,11 +36,5 @@ void ab_steps_space_need(const GArray *steps, unsigned repeats, struct ab_space_
  * TRUE. */
 gboolean ab_steps_check_space(const GArray *steps, unsigned repeats, const char *dir, uint64_t free_bytes,
 			      GError **error);
-
-/* A size in a family's words: "1G", "16M", "64k", "100" (bytes), exact. */
-void ab_space_size_text(uint64_t bytes, char *out, size_t len);
-/* a * b, or UINT64_MAX when that overflows: a need too large never wraps
- * round to a small one. */
-uint64_t ab_space_mul(uint64_t a, uint64_t b);
 
 #endif

@@ -6,35 +6,16 @@
 #include "config.h"
 #include "error.h"
 #include "run.h"
+#include "run-options.h"
 #include "sweep-grid.h"
 #include "../workloads/sweep.h"
+#include "../workloads/phase.h"
 
-/* The first sweep option given, for the message when no sweep runs. */
+/* The first sweep option given, for the message when no sweep runs (one
+ * rule for every family: src/run-options.c). */
 const char *ab_sweep_option_given(const struct ab_config *cfg)
 {
-	if (cfg->sweep_grid.file_sizes)
-		return "--sweep-file-sizes";
-	if (cfg->sweep_grid.records)
-		return "--sweep-records";
-	if (cfg->sweep_tests_given)
-		return "--sweep-tests";
-	if (cfg->stride != AB_DEFAULT_STRIDE)
-		return "--stride";
-	if (cfg->include_fsync)
-		return "--include-fsync";
-	if (cfg->include_close)
-		return "--include-close";
-	if (cfg->untimed_flush)
-		return "--untimed-flush";
-	if (cfg->sweep_csv_path)
-		return "--sweep-csv";
-	if (cfg->stream_counts)
-		return "--streams";
-	if (cfg->shared_file)
-		return "--shared-file";
-	if (cfg->files_per_stream)
-		return "--sweep-files";
-	return NULL;
+	return ab_run_option_given(cfg, AB_OPTION_SWEEP);
 }
 
 uint64_t ab_sweep_results(const struct ab_config *cfg)
@@ -135,7 +116,7 @@ gboolean ab_sweep_finish(struct ab_config *cfg, const struct ab_family_env *env,
 	int tests = __builtin_popcount(cfg->sweep_tests);
 	/* A pass of the grid per --streams count. */
 	uint64_t passes = cfg->stream_counts ? cfg->stream_counts->len : 1;
-	*results += ab_phase_driver_more_results(ab_phase_driver_of(AB_PHASE_SWEEP), cfg);
+	*results += ab_phase_family_more_results(ab_phase_family_of(AB_PHASE_SWEEP), cfg);
 	if (*results > AB_RUN_MAX_RESULTS) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 			    "the sweep makes %" G_GUINT64_FORMAT " results (%u cells x %d tests x %" G_GUINT64_FORMAT
@@ -146,3 +127,37 @@ gboolean ab_sweep_finish(struct ab_config *cfg, const struct ab_family_env *env,
 	}
 	return check_sweep_order(cfg, cells, most, env->physical_ram_bytes, error);
 }
+
+void ab_sweep_space(const struct ab_step *step, struct ab_step_space *out)
+{
+	if (!step->sweep_grid)
+		return;
+	g_autoptr(GArray) cells = ab_sweep_grid_cells(step->sweep_grid);
+	uint64_t largest = 0;
+	for (guint i = 0; i < cells->len; i++)
+		largest = MAX(largest, g_array_index(cells, struct ab_sweep_cell, i).file_size);
+	uint64_t streams = MAX(step->streams ? step->streams : 1, ab_most_streams(step->stream_counts));
+	uint64_t files = ab_space_mul(streams, step->files_per_stream ? step->files_per_stream : 1);
+	out->anew = out->emptied = TRUE;
+	if (step->shared_file && streams > 1) {
+		out->test_file = ab_space_mul(largest, files);
+		return;
+	}
+	out->test_file = largest;
+	if (files > 1) {
+		char size[32];
+		ab_space_size_text(largest, size, sizeof(size));
+		out->beside = ab_space_mul(largest, files - 1);
+		snprintf(out->beside_what, sizeof(out->beside_what), "%" G_GUINT64_FORMAT " stream file%s of %s",
+			 files - 1, files > 2 ? "s" : "", size);
+	}
+}
+
+const struct ab_phase_family ab_sweep_family = {
+	.phase_id = AB_PHASE_SWEEP,
+	.space = ab_sweep_space,
+	.results = ab_sweep_results,
+	.finish = ab_sweep_finish,
+	.option_given = ab_sweep_option_given,
+	.sizes_own_files = TRUE,
+};

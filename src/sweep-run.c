@@ -238,30 +238,6 @@ static gboolean run_cell(struct ab_suite *s, struct ab_runner *r, const struct c
 	return TRUE;
 }
 
-void ab_sweep_space(const struct ab_step *step, struct ab_step_space *out)
-{
-	if (!step->sweep_grid)
-		return;
-	g_autoptr(GArray) cells = ab_sweep_grid_cells(step->sweep_grid);
-	uint64_t largest = 0;
-	for (guint i = 0; i < cells->len; i++)
-		largest = MAX(largest, g_array_index(cells, struct ab_sweep_cell, i).file_size);
-	uint64_t streams = MAX(step->streams ? step->streams : 1, ab_most_streams(step->stream_counts));
-	uint64_t files = ab_space_mul(streams, step->files_per_stream ? step->files_per_stream : 1);
-	out->anew = out->emptied = TRUE;
-	if (step->shared_file && streams > 1) {
-		out->test_file = ab_space_mul(largest, files);
-		return;
-	}
-	out->test_file = largest;
-	if (files > 1) {
-		char size[32];
-		ab_space_size_text(largest, size, sizeof(size));
-		out->beside = ab_space_mul(largest, files - 1);
-		snprintf(out->beside_what, sizeof(out->beside_what), "%" G_GUINT64_FORMAT " stream file%s of %s",
-			 files - 1, files > 2 ? "s" : "", size);
-	}
-}
 
 gboolean ab_sweep_run(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step, uint64_t seed,
 		      struct ab_run *run, GError **error)
@@ -315,9 +291,4 @@ gboolean ab_sweep_run(struct ab_suite *s, struct ab_runner *r, const struct ab_s
 const struct ab_phase_driver ab_sweep_driver = {
 	.phase_id = AB_PHASE_SWEEP,
 	.run = ab_sweep_run,
-	.space = ab_sweep_space,
-	.results = ab_sweep_results,
-	.finish = ab_sweep_finish,
-	.option_given = ab_sweep_option_given,
-	.sizes_own_files = TRUE,
 };

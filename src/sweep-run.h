@@ -5,7 +5,6 @@
 #include <glib.h>
 
 #include "runner.h"
-#include "step-space.h"
 #include "phase-driver.h"
 
 /*
@@ -21,9 +20,5 @@
  */
 gboolean ab_sweep_run(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step, uint64_t seed,
 		      struct ab_run *run, GError **error);
-/* Its room (src/step-space.h): the largest cell's file for each of the
- * most streams' files at once, the test file the first (or, shared, the
- * one file of all their regions), made anew and left empty. */
-void ab_sweep_space(const struct ab_step *step, struct ab_step_space *out);
 
 #endif

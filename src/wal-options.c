@@ -3,7 +3,9 @@
 #include "config.h"
 #include "error.h"
 #include "parse.h"
+#include "run-options.h"
 #include "../workloads/wal.h"
+#include "../workloads/phase.h"
 
 #include <math.h>
 #include <string.h>
@@ -107,12 +109,11 @@ gboolean ab_wal_parse_seconds(const char *name, const char *text, double *out, G
 	return TRUE;
 }
 
-/* The first wal option given, for the message when no wal phase runs. */
+/* The first wal option given, for the message when no wal phase runs
+ * (one rule for every family: src/run-options.c). */
 const char *ab_wal_option_given(const struct ab_config *cfg)
 {
-	return cfg->wal_syncs ? "--wal-sync" : cfg->wal_commits ? "--wal-records"
-	       : cfg->wal_writers ? "--wal-writers" : cfg->wal_seconds > 0 ? "--wal-seconds"
-	       : cfg->wal_count ? "--wal-commits" : cfg->wal_rewrite ? "--wal-rewrite" : NULL;
+	return ab_run_option_given(cfg, AB_OPTION_WAL);
 }
 
 uint64_t ab_wal_results(const struct ab_config *cfg)
@@ -125,8 +126,8 @@ uint64_t ab_wal_results(const struct ab_config *cfg)
 gboolean ab_wal_finish(struct ab_config *cfg, const struct ab_family_env *env, uint64_t *results, GError **error)
 {
 	const char *given = ab_wal_option_given(cfg);
-	const struct ab_phase_driver *wal = ab_phase_driver_of(AB_PHASE_WAL);
-	guint wals = ab_phase_driver_count(wal, cfg);
+	const struct ab_phase_family *wal = ab_phase_family_of(AB_PHASE_WAL);
+	guint wals = ab_phase_family_count(wal, cfg);
 	/* oltp+wal runs the committers too (oltp's finish counts its results). */
 	if (!wals && !ab_config_asks_for(cfg, 0, AB_PHASE_OLTP_WAL)) {
 		if (given && !ab_config_another_step_asks_for(cfg, AB_PHASE_WAL, AB_PHASE_WAL) &&
@@ -173,6 +174,25 @@ gboolean ab_wal_finish(struct ab_config *cfg, const struct ab_family_env *env, u
 			return FALSE;
 		}
 	}
-	*results += ab_phase_driver_more_results(wal, cfg);
+	*results += ab_phase_family_more_results(wal, cfg);
 	return TRUE;
 }
+
+void ab_wal_space(const struct ab_step *step, struct ab_step_space *out)
+{
+	unsigned writers = step->wal_writers ? step->wal_writers : 1;
+	char size[32];
+	ab_space_size_text(step->wal_log_size, size, sizeof(size));
+	out->beside = ab_space_mul(writers, step->wal_log_size);
+	snprintf(out->beside_what, sizeof(out->beside_what), "%u wal log%s of %s", writers, writers == 1 ? "" : "s",
+		 size);
+}
+
+const struct ab_phase_family ab_wal_family = {
+	.phase_id = AB_PHASE_WAL,
+	.space = ab_wal_space,
+	.results = ab_wal_results,
+	.finish = ab_wal_finish,
+	.option_given = ab_wal_option_given,
+	.sizes_own_files = TRUE,
+};

@@ -9,7 +9,7 @@
 #include <glib.h>
 #include <stdint.h>
 
-#include "phase-driver.h"
+#include "phase-family.h"
 
 /* "fdatasync", "open_datasync,fsync" or "all" (every method, in
  * pg_test_fsync's order): unsigned enum ab_wal_sync, none twice. */
@@ -20,8 +20,9 @@ gboolean ab_wal_parse_commits(const char *name, const char *text, GArray **out, 
 /* Seconds per method, AB_WAL_MIN_SECONDS to AB_WAL_MAX_SECONDS ("5", "0.5"). */
 gboolean ab_wal_parse_seconds(const char *name, const char *text, double *out, GError **error);
 
-/* The wal family's part of finishing a config (its driver's row,
- * src/wal-run.c): the wal phase's and oltp+wal's committers. */
+/* The wal family's part of finishing a config and the room of its steps
+ * (its family row, src/phase-family.h; its driver, src/wal-run.c): the wal
+ * phase's and oltp+wal's committers. */
 /* The first wal option given, for the message when no wal phase runs. */
 const char *ab_wal_option_given(const struct ab_config *cfg);
 /* A wal step's results: one per sync method and commit size. */
@@ -29,5 +30,9 @@ uint64_t ab_wal_results(const struct ab_config *cfg);
 /* Its options only with a phase that commits (wal, oltp+wal), their
  * defaults, and the wal steps' results. */
 gboolean ab_wal_finish(struct ab_config *cfg, const struct ab_family_env *env, uint64_t *results, GError **error);
+
+/* Its room (src/step-space.h): a log per committer beside the test file,
+ * which it leaves as it is. */
+void ab_wal_space(const struct ab_step *step, struct ab_step_space *out);
 
 #endif

@@ -93,15 +93,6 @@ static gboolean check_space(const struct ab_suite *s, const struct ab_step *step
 	return FALSE;
 }
 
-void ab_wal_space(const struct ab_step *step, struct ab_step_space *out)
-{
-	unsigned writers = step->wal_writers ? step->wal_writers : 1;
-	char size[32];
-	ab_space_size_text(step->wal_log_size, size, sizeof(size));
-	out->beside = ab_space_mul(writers, step->wal_log_size);
-	snprintf(out->beside_what, sizeof(out->beside_what), "%u wal log%s of %s", writers, writers == 1 ? "" : "s",
-		 size);
-}
 
 gboolean ab_wal_run(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step, uint64_t seed,
 		    struct ab_run *run, GError **error)
@@ -143,9 +134,4 @@ void ab_wal_set_cache(struct ab_result *res, const struct ab_step *st)
 const struct ab_phase_driver ab_wal_driver = {
 	.phase_id = AB_PHASE_WAL,
 	.run = ab_wal_run,
-	.space = ab_wal_space,
-	.results = ab_wal_results,
-	.finish = ab_wal_finish,
-	.option_given = ab_wal_option_given,
-	.sizes_own_files = TRUE,
 };

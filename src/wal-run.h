@@ -5,7 +5,6 @@
 #include <glib.h>
 
 #include "runner.h"
-#include "step-space.h"
 #include "phase-driver.h"
 
 /*
@@ -20,9 +19,6 @@
  */
 gboolean ab_wal_run(struct ab_suite *s, struct ab_runner *r, const struct ab_step *step, uint64_t seed,
 		    struct ab_run *run, GError **error);
-/* Its room (src/step-space.h): a log per committer beside the test file,
- * which it leaves as it is. */
-void ab_wal_space(const struct ab_step *step, struct ab_step_space *out);
 /* The committers' logs emptied (their names stay until the run directory
  * goes); also at the end of oltp+wal. */
 void ab_wal_empty_logs(const struct ab_suite *s, unsigned writers);

@@ -20,12 +20,12 @@ for d in reports workloads fs-setup; do deps $d >"$T/$d.deps"; done
 # What a folder's files may read besides their own folder (an ERE over the
 # header's path); anything else they read is listed.
 bad() { grep -Ev ": ($1/|$2)" "$T/$1.deps"; }
-is "$(bad reports 'src/(run|units|histogram|error|stats|backend-list)\.h$|workloads/(phase|step|sweep|curve-math)\.h$')" "" \
-	"reports/ reads the results model, the statistics, the phase facts and the backend list: no config, runner or cache"
+is "$(bad reports 'src/(run|units|histogram|error|stats|backend-list|raid-level)\.h$|workloads/(phase|step|sweep|curve-math)\.h$')" "" \
+	"reports/ reads the results model, the statistics, the phase facts, the backend list and the level words: no config, runner or cache"
 is "$(bad workloads 'src/(histogram|timing|rng|units)\.h$')" "" \
 	"workloads/ reads only small utilities of src/, never config.h"
-is "$(bad fs-setup 'src/(error|runid|parse|units|backend-list)\.h$')" "" \
-	"fs-setup/ reads only error, run id, parse, units and the backend list of src/ (no runner, no phases)"
+is "$(bad fs-setup 'src/(error|runid|parse|units|backend-list|raid-level)\.h$')" "" \
+	"fs-setup/ reads only error, run id, parse, units, the backend list and the level words of src/ (no runner, no phases)"
 [ ! -s "$T/mm.err" ] && [ -s "$T/reports.deps" ] && [ -s "$T/fs-setup.deps" ]
 ok $? "gcc -MM read every file" || sed 's/^/#   /' "$T/mm.err"
 done_testing

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The raw baseline: the transfer loop on a plain file (counts, caps, stop,
  * a short device, the written data), --block-size's bounds, the phases'
- * registry facts, and a raw run through the table and a JSON round trip. */
+ * registry facts, a raw run through the table and a JSON round trip, and
+ * the efficiency lines (their ceilings, every md level spelling). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include "../../src/error.h"
+#include "../../src/raid-level.h"
 #include "../../src/rawdev.h"
 #include "../../reports/report.h"
 #include "../../workloads/raw.h"
@@ -289,6 +291,66 @@ static void test_efficiency_text(void **state)
 	assert_int_equal(s->len, 0);
 }
 
+/* Every md level spelling --array takes ("10" as "raid10", "1+0"): a run
+ * of the mdadm backend records the word as typed, and its efficiency
+ * lines read it as that level.  4 members read raw at 100, 100, 100 and
+ * 40 (the sum 340, the slowest 40). */
+static void test_efficiency_level_spellings(void **state)
+{
+	(void)state;
+	struct {
+		const char *word, *canonical;
+		const char *write_ceiling; /* as the line prints it */
+		const char *rule;
+	} cases[] = {
+		{ "0", "raid0", "340.0", "reads and writes vs the members' sum" },
+		{ "raid0", "raid0", "340.0", "reads and writes vs the members' sum" },
+		{ "1", "raid1", "40.0", "writes vs the slowest member" },
+		{ "raid1", "raid1", "40.0", "writes vs the slowest member" },
+		{ "4", "raid4", "255.0", "less the parity share" },
+		{ "raid4", "raid4", "255.0", "less the parity share" },
+		{ "5", "raid5", "255.0", "less the parity share" },
+		{ "raid5", "raid5", "255.0", "less the parity share" },
+		{ "6", "raid6", "170.0", "less the parity share" },
+		{ "raid6", "raid6", "170.0", "less the parity share" },
+		{ "10", "raid10", "170.0", "writes vs half of it (two copies)" },
+		{ "raid10", "raid10", "170.0", "writes vs half of it (two copies)" },
+		{ "1+0", "raid1+0", "170.0", "writes vs half of it (two copies)" },
+		{ "raid1+0", "raid1+0", "170.0", "writes vs half of it (two copies)" },
+	};
+	const char *members[] = { "/dev/loop4", "/dev/loop5", "/dev/loop6", "/dev/loop7" };
+	const double raw[] = { 100, 100, 100, 40 };
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(ab_run) run = ab_run_new();
+		run->target.backend = g_strdup("mdadm");
+		run->target.level = g_strdup(cases[i].word);
+		for (size_t m = 0; m < G_N_ELEMENTS(members); m++) {
+			g_ptr_array_add(run->target.members, g_strdup(members[m]));
+			struct ab_result *r = ab_result_new("raw-read");
+			r->key.test = g_strdup(members[m]);
+			r->rate = raw[m];
+			ab_run_add_result(run, r);
+		}
+		struct ab_result *bw = ab_result_new("block-write");
+		bw->rate = 17;
+		ab_run_add_result(run, bw);
+		g_autoptr(GString) s = g_string_new(NULL);
+		ab_text_efficiency(s, run);
+		g_autofree char *head = g_strdup_printf("efficiency: mdadm %s of 4,", cases[i].canonical);
+		g_autofree char *line = g_strdup_printf("  block-write           17.0 of %10s KiB/s", cases[i].write_ceiling);
+		if (!strstr(s->str, head) || !strstr(s->str, line) || !strstr(s->str, cases[i].rule))
+			fail_msg("--array '%s': want '%s', '%s' and '%s' in:\n%s", cases[i].word, head, line,
+				 cases[i].rule, s->str);
+		assert_string_equal(ab_raid_level_canonical(cases[i].word), cases[i].canonical);
+	}
+	/* Words that are no md level stay as they are. */
+	assert_null(ab_raid_level_canonical("single"));
+	assert_null(ab_raid_level_canonical("raid7"));
+	assert_null(ab_raid_level_canonical("raid"));
+	assert_null(ab_raid_level_canonical("10 "));
+	assert_null(ab_raid_level_canonical(NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,7 +359,7 @@ int main(void)
 		cmocka_unit_test(test_write),       cmocka_unit_test(test_parse_block),
 		cmocka_unit_test(test_registry),    cmocka_unit_test(test_text),
 		cmocka_unit_test(test_json_round_trip), cmocka_unit_test(test_efficiency_ceiling),
-		cmocka_unit_test(test_efficiency_text),
+		cmocka_unit_test(test_efficiency_text), cmocka_unit_test(test_efficiency_level_spellings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
