@@ -213,7 +213,7 @@ def out(*fields):
     print("\t".join(str(f) for f in fields))
 
 def evict(path, res_path):
-    # arraybench's own eviction (src/sweep-run.c evict()): write back, then
+    # arraybench's own eviction (src/suite/sweep-run.c evict()): write back, then
     # drop this file's pages; then the share still resident (fincore, as
     # arraybench's mincore) into res_path.
     fd = os.open(path, os.O_RDONLY)

@@ -3,7 +3,7 @@
  * (fs-setup/btrfs.c plans it), so nothing is assembled before, and the
  * mount names every member. */
 #include "backend.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 /* "raid10", "10" -> "raid10"; "single" -> "single"; NULL for others. */
 static const char *btrfs_profile(const char *level)

@@ -3,7 +3,7 @@
  * one device (--device, or the one --loop image or member) with mkfs and
  * mount(2). */
 #include "backend.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 static gboolean use_directory(struct ab_build *b, GError **error)
 {

@@ -3,7 +3,7 @@
  * any --fs goes on it with mkfs, stripe hints from its geometry, and
  * mount(2). */
 #include "backend.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 #include <unistd.h>
 

@@ -5,11 +5,11 @@
 #include <glib.h>
 
 #include "build.h"
-#include "../src/backend-list.h"
+#include "../src/model/backend-list.h"
 
 /*
  * A kind of target, one file each (fs-setup/backend-*.c), one row of
- * src/backend-list.h.  target-build.c gathers the members (named, or --loop
+ * src/model/backend-list.h.  target-build.c gathers the members (named, or --loop
  * images), then runs the ops in this order: assemble, the caller's
  * before-mkfs hook, format, mount; then the label.  The ops do the work,
  * journal their undo steps (plans through ab_build_run_plan(), or
@@ -24,7 +24,7 @@ enum ab_backend_shape {
 };
 
 struct ab_backend_ops {
-	const char *name;            /* as src/backend-list.h's row names it */
+	const char *name;            /* as src/model/backend-list.h's row names it */
 	enum ab_backend_shape shape;
 	const char *own_fs;          /* the one file system it makes itself, as it
 				      * builds (btrfs); NULL: any of --fs */
@@ -54,7 +54,7 @@ struct ab_backend_ops {
 AB_BACKEND_LIST(AB_BACKEND_DECLARE)
 #undef AB_BACKEND_DECLARE
 
-/* All of them, in src/backend-list.h's order, NULL-terminated. */
+/* All of them, in src/model/backend-list.h's order, NULL-terminated. */
 extern const struct ab_backend_ops *const ab_backends[];
 /* The backend of that name, or NULL. */
 const struct ab_backend_ops *ab_backend_by_name(const char *name);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The table of backends, made from src/backend-list.h, and the ways to
+/* The table of backends, made from src/model/backend-list.h, and the ways to
  * find one: by name, by --backend word, and the default for a spec. */
 #include "backend.h"
 

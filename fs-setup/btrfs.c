@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "plan.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
  * own tools) does not call these. */
 #include "build.h"
 #include "mount.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,7 @@
  * kept for -v. */
 #include "build.h"
 #include "spawn.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 #include <stdarg.h>
 #include <sys/stat.h>

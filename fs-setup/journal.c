@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "journal.h"
-#include "../src/runid.h"
+#include "../src/base/runid.h"
 
 #include <string.h>
 #include <sys/sysmacros.h>

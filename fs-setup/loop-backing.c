@@ -2,7 +2,7 @@
 /* Which block device backs each loop device: the relation holders/ does
  * not show, read for the safety checks (fs-setup/safety.c). */
 #include "loop-backing.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 #include <errno.h>
 #include <fcntl.h>

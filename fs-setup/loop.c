@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "loop.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "plan.h"
-#include "../src/error.h"
-#include "../src/raid-level.h"
+#include "../src/base/error.h"
+#include "../src/base/raid-level.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -23,7 +23,7 @@ static const struct {
 	[L1_0] = { "1+0", 4, TRUE, FALSE },
 };
 
-/* The spellings are src/raid-level.c's, which reports/ reads a run's
+/* The spellings are src/base/raid-level.c's, which reports/ reads a run's
  * recorded level with: its canonical form is "raid" and the name here. */
 static gboolean parse_level(const char *text, enum level *out, GError **error)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "optwords.h"
 #include "plan.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 #include <string.h>
 #include <sys/stat.h>

@@ -10,8 +10,8 @@
 #include "recover.h"
 #include "journal.h"
 #include "statedir.h"
-#include "../src/error.h"
-#include "../src/runid.h"
+#include "../src/base/error.h"
+#include "../src/base/runid.h"
 
 #include <dirent.h>
 #include <errno.h>

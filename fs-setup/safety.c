@@ -5,7 +5,7 @@
  * is mounted; libblkid reads signatures. */
 #include "safety.h"
 #include "loop-backing.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 #include <blkid.h>
 #include <errno.h>

@@ -11,7 +11,7 @@
 #include "diskstats.h"
 #include "loop.h"
 #include "safety.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 #include <stdio.h>
 #include <string.h>

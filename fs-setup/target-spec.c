@@ -5,8 +5,8 @@
 #include "mount.h"
 #include "optwords.h"
 #include "trust.h"
-#include "../src/parse.h"
-#include "../src/error.h"
+#include "../src/base/parse.h"
+#include "../src/base/error.h"
 
 #include <errno.h>
 #include <linux/magic.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "trust.h"
 
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 #include <errno.h>
 #include <limits.h>

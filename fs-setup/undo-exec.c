@@ -8,7 +8,7 @@
 #include "loop.h"
 #include "spawn.h"
 #include "undo.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 #include <blkid.h>
 #include <errno.h>
@@ -272,7 +272,7 @@ static enum ab_undo_outcome undo_cgroup(const struct ab_undo_step *step, GError 
 	return failed(error, errno, "rmdir");
 }
 
-/* The run's own directory and test file are the run's business (src/rundir.c
+/* The run's own directory and test file are the run's business (src/runner/rundir.c
  * knows which names in them are ours); fs-setup only journals them. */
 static ab_undo_exec_fn run_files_undo;
 

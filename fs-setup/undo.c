@@ -3,7 +3,7 @@
 #include "undo.h"
 #include "journal.h"
 #include "statedir.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -81,7 +81,7 @@ gboolean ab_undo_run_steps(GPtrArray *steps, ab_undo_exec_fn exec, int journal_f
 			   GError **error);
 
 /* Who undoes AB_UNDO_RUN_DIR and AB_UNDO_IO_FILE steps for the real
- * executor (src/rundir.c's ab_run_files_undo; main() registers it). */
+ * executor (src/runner/rundir.c's ab_run_files_undo; main() registers it). */
 void ab_undo_exec_set_run_files(ab_undo_exec_fn undo);
 /* The real executor (undo-exec.c). */
 enum ab_undo_outcome ab_undo_exec_real(const struct ab_undo_step *step, GError **error);

@@ -5,7 +5,7 @@
 #include "compare.h"
 #include "format.h"
 #include "report.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 #include <math.h>
 #include <stdio.h>

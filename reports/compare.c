@@ -2,7 +2,7 @@
 /* The comparison model (compare.h): runs grouped by cell, figures by column,
  * the statistics of each, all from the run set alone. */
 #include "compare.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 #include "../workloads/phase.h"
 
 #include <math.h>

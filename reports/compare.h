@@ -13,8 +13,8 @@
 #include <glib.h>
 #include <stdbool.h>
 
-#include "../src/run.h"
-#include "../src/stats.h"
+#include "../src/model/run.h"
+#include "../src/model/stats.h"
 
 #define AB_COMPARE_CONFIDENCE 0.95
 /* Welch's p at or above this: the difference is within the noise. */

@@ -3,7 +3,7 @@
  * phase's three fields to a result.  Shared by the 1.98 and 1.03 readers. */
 #include "report.h"
 #include "read.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 #include <string.h>
 
@@ -161,7 +161,7 @@ gboolean ab_csv_read_phase(struct ab_run *run, const struct ab_phase *ph, char *
 		g_autofree char *name = g_strdup_printf("%s_latency", ph->csv_name);
 		return ab_csv_field_error(error, latency_col, name, lat, "a latency");
 	}
-	/* The cell a live run gives it (src/suite.c). */
+	/* The cell a live run gives it (src/suite/suite.c). */
 	const struct ab_conditions *c = &run->cond;
 	gboolean io = (ph->flags & AB_PHASE_IO) != 0;
 	r->key.file_size = !io ? AB_UNSET : (ph->flags & AB_PHASE_PER_CHAR) ? c->per_char_bytes : c->file_size;

@@ -4,7 +4,7 @@
  * back to runs. */
 #include "report.h"
 #include "read.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
  * ab_csv_format_line writes our lines back byte for byte. */
 #include "report.h"
 #include "read.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 #include <string.h>
 

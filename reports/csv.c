@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* bonnie++-compatible CSV (format 1.98) that bon_csv2html and bon_csv2txt read. */
 #include "report.h"
-#include "../src/units.h"
+#include "../src/base/units.h"
 #include "../workloads/phase.h"
 
 #include <stdio.h>

@@ -7,14 +7,14 @@
 #include "report.h"
 #include "text-block.h"
 #include "format.h"
-#include "../src/backend-list.h"
-#include "../src/raid-level.h"
+#include "../src/model/backend-list.h"
+#include "../src/base/raid-level.h"
 #include "../workloads/phase.h"
 
 #include <stdio.h>
 
 /* What the ceiling needs to know of a backend, by the name a run records
- * (src/backend-list.h). */
+ * (src/model/backend-list.h). */
 struct backend_facts {
 	const char *name;
 	enum ab_mirror_writes raid1_writes;

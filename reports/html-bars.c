@@ -5,7 +5,7 @@
 #include "html-sections.h"
 #include "format.h"
 #include "compare.h"
-#include "../src/stats.h"
+#include "../src/model/stats.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * sizing answer on it, with a table of those answers under it. */
 #include "html-sections.h"
 #include "format.h"
-#include "../src/stats.h"
+#include "../src/model/stats.h"
 #include "../workloads/curve-math.h"
 
 #include <math.h>

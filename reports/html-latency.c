@@ -4,7 +4,7 @@
  * as a line that climbs away from the others. */
 #include "html-sections.h"
 #include "format.h"
-#include "../src/stats.h"
+#include "../src/model/stats.h"
 
 #include <math.h>
 #include <stdio.h>

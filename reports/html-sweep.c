@@ -5,7 +5,7 @@
  * cells that measured the page cache hatched as the text grid marks them. */
 #include "html-sections.h"
 #include "format.h"
-#include "../src/stats.h"
+#include "../src/model/stats.h"
 #include "../workloads/sweep.h"
 
 #include <math.h>

@@ -9,7 +9,7 @@
 #include <json-glib/json-glib.h>
 #include <stddef.h>
 
-#include "../src/run.h"
+#include "../src/model/run.h"
 
 enum ab_json_type {
 	AB_JSON_STR,   /* char *, NULL -> null */

@@ -7,7 +7,7 @@
 #include "report.h"
 #include "json-fields.h"
 #include "read.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 #include "../workloads/sweep.h"
 
 #include <json-glib/json-glib.h>
@@ -16,7 +16,7 @@
 /* Our objects nest 5 deep; json-glib 1.6 recurses once per level and a
  * line of a few million brackets overflows its stack. */
 #define MAX_DEPTH 32
-#define MAX_RESULTS AB_RUN_MAX_RESULTS /* src/run.h */
+#define MAX_RESULTS AB_RUN_MAX_RESULTS /* src/model/run.h */
 
 static gboolean fail(GError **error, const char *prefix, const char *key, const char *fmt, ...)
 	G_GNUC_PRINTF(4, 5);

@@ -7,7 +7,7 @@
 #include <glib.h>
 #include <stdint.h>
 
-#include "../src/run.h"
+#include "../src/model/run.h"
 #include "../workloads/phase.h"
 
 /* text quoted for a message: 'text', cut after a few dozen characters

@@ -2,13 +2,13 @@
 #ifndef AB_REPORT_H
 #define AB_REPORT_H
 
-/* Writers and readers of runs (src/run.h).  Nothing here runs I/O or reads
+/* Writers and readers of runs (src/model/run.h).  Nothing here runs I/O or reads
  * a live config: a run read back is written exactly as a live one. */
 
 #include <glib.h>
 #include <stdint.h>
 
-#include "../src/run.h"
+#include "../src/model/run.h"
 
 #define AB_CSV_FORMAT_VERSION "1.98"
 #define AB_CSV_FIELDS 50
@@ -137,7 +137,7 @@ gboolean ab_text_raw_header(GString *s, const struct ab_run *run);
 /* run --raw-baseline (reports/efficiency.c): what the members' raw reads
  * allow a phase, by direction and level, in the rates' unit; NAN when the
  * level is unknown.  level: as a run records it, in any spelling --array
- * takes ("10", "raid10", "1+0": src/raid-level.h).  sum and slowest: of
+ * takes ("10", "raid10", "1+0": src/base/raid-level.h).  sum and slowest: of
  * the members' raw read rates. */
 enum ab_efficiency_dir { AB_EFFICIENCY_READ, AB_EFFICIENCY_WRITE, AB_EFFICIENCY_REWRITE };
 double ab_efficiency_ceiling(const char *backend, const char *level, unsigned n, double sum, double slowest,

@@ -4,7 +4,7 @@
 #include "report.h"
 #include "text-block.h"
 #include "format.h"
-#include "../src/error.h"
+#include "../src/base/error.h"
 
 #include <stdio.h>
 

@@ -2,11 +2,11 @@
 /* Sub-command table; prints the error a command returns (the pipeline's
  * teardown failure after a run, and warnings, are printed where they
  * happen). */
-#include "commands.h"
-#include "rundir.h"
-#include "error.h"
-#include "outfile.h"
-#include "progress.h"
+#include "cmd/commands.h"
+#include "runner/rundir.h"
+#include "base/error.h"
+#include "cmd/outfile.h"
+#include "runner/progress.h"
 #include "../fs-setup/target.h"
 #include "../fs-setup/target-build.h"
 

@@ -3,7 +3,7 @@
  * as bonnie++ 2.00a times them. */
 #include "phase.h"
 #include "databuf.h"
-#include "../src/timing.h"
+#include "../src/base/timing.h"
 
 #include <errno.h>
 #include <fcntl.h>

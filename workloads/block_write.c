@@ -2,7 +2,7 @@
 /* Block write: the whole file in chunk-sized write()s; fsync + close timed. */
 #include "phase.h"
 #include "databuf.h"
-#include "../src/timing.h"
+#include "../src/base/timing.h"
 
 #include <errno.h>
 #include <fcntl.h>

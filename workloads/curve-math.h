@@ -18,7 +18,7 @@
 #include <glib.h>
 #include <stdint.h>
 
-#include "../src/histogram.h"
+#include "../src/base/histogram.h"
 
 /* Default parameters, and the bound on steps of one curve. */
 #define AB_CURVE_DEFAULT_PROCS 4u

@@ -4,14 +4,14 @@
  * the step's --curve-procs processes reads (or, by --curve-mix, writes) one
  * random block of the test file at each of its due times, one I/O in
  * flight; the loop and its arithmetic are workloads/curve-math.c's, given
- * the real clock here.  src/curve-run.c runs the steps and decides when the
+ * the real clock here.  src/suite/curve-run.c runs the steps and decides when the
  * curve ends.
  */
 #include "phase.h"
 #include "curve-math.h"
 #include "databuf.h"
-#include "../src/rng.h"
-#include "../src/timing.h"
+#include "../src/base/rng.h"
+#include "../src/base/timing.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "databuf.h"
-#include "../src/rng.h"
+#include "../src/base/rng.h"
 
 #include <stdlib.h>
 #include <string.h>

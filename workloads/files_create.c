@@ -9,7 +9,7 @@
 #include "phase.h"
 #include "databuf.h"
 #include "fileset.h"
-#include "../src/timing.h"
+#include "../src/base/timing.h"
 
 #include <errno.h>
 #include <fcntl.h>

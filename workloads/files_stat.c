@@ -7,7 +7,7 @@
 #include "phase.h"
 #include "databuf.h"
 #include "fileset.h"
-#include "../src/timing.h"
+#include "../src/base/timing.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "fileset.h"
-#include "../src/rng.h"
+#include "../src/base/rng.h"
 
 #include <stdio.h>
 #include <string.h>

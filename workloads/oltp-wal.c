@@ -5,7 +5,7 @@
  * wal_writers workers are wal committers (workloads/wal.h), each worker's
  * role by its index, so all are released at one barrier and run over the
  * same window.  With oltp_procs 0 it is the committers alone: the same
- * code measures the commits without the load (src/oltp-wal-run.c).
+ * code measures the commits without the load (src/suite/oltp-wal-run.c).
  */
 #include "phase.h"
 #include "oltp.h"

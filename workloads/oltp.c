@@ -11,7 +11,7 @@
 #include "phase.h"
 #include "databuf.h"
 #include "oltp.h"
-#include "../src/timing.h"
+#include "../src/base/timing.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -9,14 +9,14 @@
  * drawn per operation at the read:write mix, for a fixed time; each
  * process may fdatasync every K of its writes (the checkpointer's flush).
  * Reads and writes are timed apart (struct ab_sample's kind[]):
- * src/oltp-run.c makes the rows "read", "write" and "all" of each process
+ * src/suite/oltp-run.c makes the rows "read", "write" and "all" of each process
  * count.  The arithmetic is here, plain, for the unit tests.
  */
 
 #include <stdint.h>
 #include <string.h>
 
-#include "../src/rng.h"
+#include "../src/base/rng.h"
 
 struct ab_phase_ctx;
 

@@ -8,7 +8,7 @@
  */
 #include "phase.h"
 #include "databuf.h"
-#include "../src/timing.h"
+#include "../src/base/timing.h"
 
 #include <errno.h>
 #include <fcntl.h>

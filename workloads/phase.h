@@ -5,7 +5,7 @@
 #include <glib.h>
 #include <stdint.h>
 
-#include "../src/histogram.h"
+#include "../src/base/histogram.h"
 #include "step.h"
 
 
@@ -118,7 +118,7 @@ struct ab_sample {
 	struct ab_histogram latency;
 };
 
-/* The file phases' tree, in the run's directory (src/rundir.h).  Workers
+/* The file phases' tree, in the run's directory (src/runner/rundir.h).  Workers
  * reach it and the I/O file through directory descriptors, not by path, so
  * nothing swapped into DIR can redirect them. */
 #define AB_FILES_NAME "files"

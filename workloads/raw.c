@@ -2,7 +2,7 @@
 /* raw-read and raw-write: a block device's own sequential throughput, the
  * baseline a file system on it is measured against (`arraybench raw`). */
 #include "raw.h"
-#include "../src/timing.h"
+#include "../src/base/timing.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -85,7 +85,7 @@ int ab_raw_transfer(const struct ab_raw_io *io, struct ab_sample *sm)
 }
 
 /* Never a step of `run` (AB_PHASE_DEVICE): the loop above is driven by
- * src/rawdev.c on a device, not by the runner on the test file. */
+ * src/suite/rawdev.c on a device, not by the runner on the test file. */
 static int not_a_step(struct ab_phase_ctx *ctx)
 {
 	return ab_worker_fail(ctx, 0, "phase '%s' measures a device: use 'arraybench raw'", ctx->phase->name);

@@ -4,7 +4,7 @@
 
 /* The raw baseline's timed loop: sequential O_DIRECT transfers of one
  * block size from byte 0 of a block device, as `dd if=DEV of=/dev/null
- * bs=4M iflag=direct` reads it.  src/rawdev.c opens and checks the device
+ * bs=4M iflag=direct` reads it.  src/suite/rawdev.c opens and checks the device
  * and turns the sample into a result; this file only moves the bytes. */
 
 #include <signal.h>

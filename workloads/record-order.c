@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "record-order.h"
 
-#include "../src/rng.h"
+#include "../src/base/rng.h"
 
 /* The rng stream of record orders, apart from the data buffers' and the
  * seekers', so the order is not correlated with what is written. */

@@ -12,7 +12,7 @@
 
 /*
  * Fill order[0..n-1] with a permutation of 0..n-1 (Fisher-Yates driven by
- * src/rng.h), so a random pass visits every record exactly once, as iozone's
+ * src/base/rng.h), so a random pass visits every record exactly once, as iozone's
  * random read/write does, but without iozone's fixed seed: the same seed
  * gives the same order on every machine, a different seed another order.
  * The caller allocates the n entries; n = 0 writes nothing.

@@ -3,7 +3,7 @@
  * counts the file once, as bonnie++ does. */
 #include "phase.h"
 #include "databuf.h"
-#include "../src/timing.h"
+#include "../src/base/timing.h"
 
 #include <errno.h>
 #include <fcntl.h>

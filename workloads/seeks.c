@@ -9,8 +9,8 @@
  */
 #include "phase.h"
 #include "databuf.h"
-#include "../src/rng.h"
-#include "../src/timing.h"
+#include "../src/base/rng.h"
+#include "../src/base/timing.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,13 +3,13 @@
 #define AB_STEP_H
 
 /* One step of a run: a phase and the parameters it runs with.  A run is an
- * ordered list of steps (src/steps.c builds it from the options); phases
+ * ordered list of steps (src/options/steps.c builds it from the options); phases
  * read their parameters here, never from the config. */
 
 #include <glib.h>
 #include <stdint.h>
 
-#include "../src/units.h"
+#include "../src/base/units.h"
 
 enum ab_per_char_mode {
 	AB_PER_CHAR_SYSCALL, /* bonnie++ 2.00: 1-byte write()/read() over the per-char size */
@@ -52,7 +52,7 @@ struct ab_step {
 	/* The record-size sweep (workloads/sweep.h).  The sweep step names
 	 * its grid and tests; the suite runs one step per cell and test, with
 	 * file_size and io_chunk set to the cell and sweep_test to the test. */
-	const struct ab_sweep_grid *sweep_grid; /* src/sweep-grid.h */
+	const struct ab_sweep_grid *sweep_grid; /* src/options/sweep-grid.h */
 	uint32_t sweep_tests;      /* bit per enum ab_sweep_test */
 	unsigned sweep_test;       /* enum ab_sweep_test of this cell's step */
 	unsigned sweep_timing;     /* enum ab_sweep_timing */
@@ -62,7 +62,7 @@ struct ab_step {
 	gboolean shared_file;      /* streams share one file, each its own region */
 	uint64_t files_per_stream; /* files each stream goes through in turn (1) */
 	/* The wal phase (workloads/wal.h).  The step names its methods and
-	 * commit shapes; src/wal-run.c runs one step per pair, with wal_sync
+	 * commit shapes; src/suite/wal-run.c runs one step per pair, with wal_sync
 	 * and the commit's writes and write size set to that pair. */
 	const GArray *wal_syncs;   /* unsigned enum ab_wal_sync, in the order run */
 	const GArray *wal_commits; /* struct ab_wal_commit, --wal-records */
@@ -75,7 +75,7 @@ struct ab_step {
 	gboolean wal_rewrite;      /* each commit overwrites the log's start (pg_test_fsync) */
 	uint64_t wal_log_size;     /* bytes of each log file */
 	/* The oltp phase (workloads/oltp.h): oltp_procs processes of this
-	 * step (src/oltp-run.c runs one step per count of the list), each
+	 * step (src/suite/oltp-run.c runs one step per count of the list), each
 	 * doing oltp_block-byte preads and pwrites, oltp_read_pct of them
 	 * reads, at uniform block-aligned offsets of an oltp_size file, with
 	 * an fdatasync every oltp_sync_every writes (0: none), for
@@ -89,7 +89,7 @@ struct ab_step {
 	uint32_t oltp_seconds;
 	/* The latency curve (workloads/curve-math.h): --curve-procs processes
 	 * read (and write, by --curve-mix) random blocks of the test file at
-	 * scheduled times.  src/curve-run.c runs one step per offered rate,
+	 * scheduled times.  src/suite/curve-run.c runs one step per offered rate,
 	 * with curve_rate and curve_ios set to it. */
 	uint32_t curve_procs;
 	uint32_t curve_block;      /* bytes per I/O */

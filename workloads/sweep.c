@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The record-size sweep: one test of one cell (file size x record size) per
- * run of this phase.  The suite (src/sweep-run.c) walks the grid, evicts
+ * run of this phase.  The suite (src/suite/sweep-run.c) walks the grid, evicts
  * the file before the read tests and records what each cell held. */
 #include "phase.h"
 #include "sweep.h"
 #include "databuf.h"
 #include "record-order.h"
-#include "../src/timing.h"
+#include "../src/base/timing.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The wal phase: commits appended to a preallocated log, each synced by
- * the chosen method (workloads/wal.h); src/wal-run.c runs one result per
+ * the chosen method (workloads/wal.h); src/suite/wal-run.c runs one result per
  * method and commit shape. */
 #include "wal.h"
 #include "databuf.h"
-#include "../src/rng.h"
-#include "../src/timing.h"
+#include "../src/base/rng.h"
+#include "../src/base/timing.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -228,7 +228,7 @@ const struct ab_phase ab_phase_wal = {
 	.csv_name = "",
 	.csv_rate_col = -1,
 	.csv_latency_col = -1,
-	/* Each result says its method (src/wal-run.c sets it). */
+	/* Each result says its method (src/suite/wal-run.c sets it). */
 	.sync_plain = "per-method",
 	.sync_each = "per-method",
 	.summary = "WAL commits: appends to a preallocated log, each synced (--wal-sync, --wal-records, --wal-writers)",

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The worker's end of the runner's coordinator (src/coordinator.h): what
+ * The worker's end of the runner's coordinator (src/runner/coordinator.h): what
  * one step's workers on this host share while they run.  A phase never
  * includes this header: it reaches these words only through the
  * ab_worker_*() functions of phase.h (start barrier, tickets, stonewall,

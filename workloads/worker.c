@@ -3,7 +3,7 @@
  * and the I/O helpers the phases share. */
 #include "phase.h"
 #include "worker-coord.h"
-#include "../src/timing.h"
+#include "../src/base/timing.h"
 
 #include <errno.h>
 #include <fcntl.h>

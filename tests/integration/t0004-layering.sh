@@ -1,8 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Which folder may include which (HACKING.md), checked on what the compiler
-# reads, headers of headers included: data moves one way, and nothing in
-# reports/, workloads/ or fs-setup/ reaches the live config.
+# Which folder may include which (HACKING.md "Layers"): src/ is built in
+# layers (base, model, options, runner, suite, pipeline, matrix, cmd, then
+# main.c), each including only its own layer and those below; workloads/,
+# fs-setup/ and reports/ read of src/ only base/ and model/; no two modules
+# include each other in a circle.  Checked on what the compiler reads
+# (headers of headers included) and on every file's own includes, and the
+# checker is shown to fail on a tree that breaks each rule.
 . "$(dirname "$0")/lib.sh"
 # As -isystem, the libraries' headers are left out of gcc -MM's list.
 cflags=$(pkg-config --cflags glib-2.0 libgtop-2.0 json-glib-1.0 blkid mount gsl 2>"$T/pc.err" | sed 's/-I/-isystem /g')
@@ -20,12 +24,45 @@ for d in reports workloads fs-setup; do deps $d >"$T/$d.deps"; done
 # What a folder's files may read besides their own folder (an ERE over the
 # header's path); anything else they read is listed.
 bad() { grep -Ev ": ($1/|$2)" "$T/$1.deps"; }
-is "$(bad reports 'src/(run|units|histogram|error|stats|backend-list|raid-level)\.h$|workloads/(phase|step|sweep|curve-math)\.h$')" "" \
-	"reports/ reads the results model, the statistics, the phase facts, the backend list and the level words: no config, runner or cache"
-is "$(bad workloads 'src/(histogram|timing|rng|units)\.h$')" "" \
-	"workloads/ reads only small utilities of src/, never config.h"
-is "$(bad fs-setup 'src/(error|runid|parse|units|backend-list|raid-level)\.h$')" "" \
-	"fs-setup/ reads only error, run id, parse, units, the backend list and the level words of src/ (no runner, no phases)"
+is "$(bad reports 'src/(base|model)/|workloads/(phase|step|sweep|curve-math)\.h$')" "" \
+	"reports/ reads the base and the results model of src/ and the phase facts: no config, runner or cache"
+is "$(bad workloads 'src/base/')" "" \
+	"workloads/ reads only src/base/ (small utilities), never the config"
+is "$(bad fs-setup 'src/(base|model)/')" "" \
+	"fs-setup/ reads only src/base/ and src/model/ (no runner, no phases)"
 [ ! -s "$T/mm.err" ] && [ -s "$T/reports.deps" ] && [ -s "$T/fs-setup.deps" ]
 ok $? "gcc -MM read every file" || sed 's/^/#   /' "$T/mm.err"
+
+check=$top/tests/integration/include-layers.py
+python3 "$check" "$top" >"$T/layers.out" 2>"$T/layers.err"
+rc=$?
+is "$rc:$(cat "$T/layers.out")" "0:" "src/ in layers, each including only those below it; no include circle"
+grep -q '^[0-9][0-9]* files, [0-9][0-9]* includes read$' "$T/layers.err" && [ "$(cut -d' ' -f1 "$T/layers.err")" -gt 100 ]
+ok $? "the layer check read the tree ($(cat "$T/layers.err"))"
+
+# The checker on small trees that break one rule each: it must say so.
+fake() { # name: a tree with one file per layer, each including the one below
+	local d=$T/$1
+	mkdir -p "$d/src/base" "$d/src/model" "$d/src/cmd" "$d/workloads" "$d/fs-setup" "$d/reports"
+	printf '#include "low.h"\n' >"$d/src/model/mid.h"
+	: >"$d/src/base/low.h"
+	printf '#include "../model/mid.h"\n' >"$d/src/cmd/top.c"
+	printf '#include "../src/base/low.h"\n' >"$d/reports/r.c"
+	echo "$d"
+}
+d=$(fake up); printf '#include "../cmd/top.h"\n' >"$d/src/base/low.c"; : >"$d/src/cmd/top.h"
+out=$(python3 "$check" "$d" 2>/dev/null); rc=$?
+is "$rc:$out" "1:src/base/low.c includes src/cmd/top.h: a lower layer includes a higher one" \
+	"the check fails on a lower layer that includes a higher one"
+d=$(fake circle); printf '#include "b.h"\n' >"$d/src/model/a.c"; : >"$d/src/model/a.h"
+printf '#include "a.h"\n' >"$d/src/model/b.c"; : >"$d/src/model/b.h"
+out=$(python3 "$check" "$d" 2>/dev/null); rc=$?
+is "$rc:$out" "1:include circle: src/model/a -> src/model/b -> src/model/a" \
+	"the check fails on two modules that include each other (a.c reads b.h, b.c reads a.h)"
+d=$(fake flat); : >"$d/src/stray.c"; printf '#include "../src/options/config.h"\n' >"$d/reports/r2.c"
+mkdir -p "$d/src/options"; : >"$d/src/options/config.h"
+out=$(python3 "$check" "$d" 2>/dev/null | sort); rc=$?
+is "$out" "reports/r2.c includes src/options/config.h: reports/ may include only src/base/ and src/model/
+src/stray.c: a .c file at the top of src/ (only main.c sits there)" \
+	"the check fails on a .c file at the top of src/ and on reports/ reading a layer above the model"
 done_testing

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "../../src/matrix-file.h"
+#include "../../src/matrix/matrix-file.h"
 
 static struct ab_matrix *parse_ok(const char *text)
 {

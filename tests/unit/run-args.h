@@ -7,7 +7,7 @@
 
 #include <stdarg.h>
 
-#include "../../src/run-options.h"
+#include "../../src/options/run-options.h"
 
 static gboolean parse_args(struct ab_config *cfg, GError **error, ...)
 {

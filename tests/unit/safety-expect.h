@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "../../fs-setup/safety.h"
-#include "../../src/error.h"
+#include "../../src/base/error.h"
 
 static void expect_error(GError *e, int code, const char *message)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The backend table (fs-setup/backends.c): one row per line of
- * src/backend-list.h, the --backend words and their message, the backend a
+ * src/model/backend-list.h, the --backend words and their message, the backend a
  * spec builds with, the md steps the plan executor must not run over
  * someone else's array, and what the efficiency lines of reports/ learn of
  * a backend from its row. */

@@ -8,7 +8,7 @@
 
 #include <glib/gstdio.h>
 
-#include "../../src/cache.h"
+#include "../../src/runner/cache.h"
 
 static char *make_tree(const char *const *files, const char *const *contents)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../../reports/compare.h"
-#include "../../src/error.h"
+#include "../../src/base/error.h"
 
 /* A run of cell `cell` (NULL for none) with a block-write rate and CPU, and
  * a seq-create that bonnie++ would print as +++++ when rate is NAN. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The runner's coordinator (src/coordinator.h) with real forked workers,
+ * The runner's coordinator (src/runner/coordinator.h) with real forked workers,
  * as runner.c drives it: every worker passes the start barrier only once
  * the parent releases it, the ticket queue hands each ticket out once in
  * all, the first end makes the stonewall fall, one schedule origin holds
@@ -19,9 +19,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../src/coordinator.h"
-#include "../../src/error.h"
-#include "../../src/timing.h"
+#include "../../src/runner/coordinator.h"
+#include "../../src/base/error.h"
+#include "../../src/base/timing.h"
 
 enum { WORKERS = 3, TICKETS = 3000 };
 

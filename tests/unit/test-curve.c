@@ -10,9 +10,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../src/config.h"
-#include "../../src/error.h"
-#include "../../src/run.h"
+#include "../../src/options/config.h"
+#include "../../src/base/error.h"
+#include "../../src/model/run.h"
 #include "../../reports/report.h"
 #include "run-args.h"
 #include "../../workloads/curve-math.h"

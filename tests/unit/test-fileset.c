@@ -8,8 +8,8 @@
 
 #include <string.h>
 
-#include "../../src/config.h"
-#include "../../src/steps.h"
+#include "../../src/options/config.h"
+#include "../../src/options/steps.h"
 #include "../../workloads/fileset.h"
 
 #include <stdio.h>

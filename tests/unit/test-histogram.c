@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-#include "../../src/histogram.h"
+#include "../../src/base/histogram.h"
 
 static struct ab_histogram *new_hist(void)
 {

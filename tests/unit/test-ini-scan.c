@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../src/error.h"
-#include "../../src/ini-scan.h"
+#include "../../src/base/error.h"
+#include "../../src/base/ini-scan.h"
 
 static void expect_fault(const struct ab_ini_ops *ops, const char *text, gsize len, const char *want)
 {

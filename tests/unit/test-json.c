@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../../reports/report.h"
-#include "../../src/result.h"
+#include "../../src/model/result.h"
 
 #define AB_MIB ((uint64_t)1 << 20)
 

@@ -16,11 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../src/error.h"
-#include "../../src/matrix-file.h"
-#include "../../src/matrix-spread.h"
-#include "../../src/matrix-results.h"
-#include "../../src/matrix-state.h"
+#include "../../src/base/error.h"
+#include "../../src/matrix/matrix-file.h"
+#include "../../src/matrix/matrix-spread.h"
+#include "../../src/matrix/matrix-results.h"
+#include "../../src/matrix/matrix-state.h"
 #include "../../reports/report.h"
 #include "matrix-demo.h"
 

@@ -9,10 +9,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../src/config.h"
-#include "../../src/error.h"
-#include "../../src/oltp-run.h"
-#include "../../src/run-options.h"
+#include "../../src/options/config.h"
+#include "../../src/base/error.h"
+#include "../../src/suite/oltp-run.h"
+#include "../../src/options/run-options.h"
 #include "run-args.h"
 #include "../../workloads/oltp.h"
 #include "../../workloads/phase.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The option rows (src/option-table.h): each kind's handler and words,
+/* The option rows (src/options/option-table.h): each kind's handler and words,
  * the run's rows as the other places read them (profile keys, the given
  * mask, a matrix's own options). */
 #include <stdarg.h>
@@ -9,11 +9,11 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "../../src/config.h"
-#include "../../src/error.h"
-#include "../../src/option-table.h"
-#include "../../src/profile.h"
-#include "../../src/run-options.h"
+#include "../../src/options/config.h"
+#include "../../src/base/error.h"
+#include "../../src/options/option-table.h"
+#include "../../src/options/profile.h"
+#include "../../src/options/run-options.h"
 #include "run-args.h"
 
 /* One field of each kind, for rows that are not the run's. */

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "../../fs-setup/optwords.h"
-#include "../../src/error.h"
+#include "../../src/base/error.h"
 
 static void refused(const char *option, const char *text, const char *what, const char *why)
 {

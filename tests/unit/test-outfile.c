@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Result files opened for appending (src/outfile.c): no symbolic link, two
+/* Result files opened for appending (src/cmd/outfile.c): no symbolic link, two
  * outputs that are one file refused whatever the names, and a refusal
  * leaves nothing made; character devices and descriptor names still work. */
 #include <stdarg.h>
@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../src/error.h"
-#include "../../src/outfile.h"
+#include "../../src/base/error.h"
+#include "../../src/cmd/outfile.h"
 
 static int setup(void **state)
 {

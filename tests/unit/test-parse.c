@@ -6,10 +6,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../src/config.h"
-#include "../../src/error.h"
-#include "../../src/run-capture.h"
-#include "../../src/run-options.h"
+#include "../../src/options/config.h"
+#include "../../src/base/error.h"
+#include "../../src/pipeline/run-capture.h"
+#include "../../src/options/run-options.h"
 #include "run-args.h"
 #include "../../workloads/phase.h"
 

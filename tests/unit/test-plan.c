@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../../fs-setup/plan.h"
-#include "../../src/error.h"
+#include "../../src/base/error.h"
 
 /* One line per step: the command (or "-" when there is none) and its undo. */
 static char *dump(const struct ab_plan *plan)

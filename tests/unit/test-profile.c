@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../src/config.h"
-#include "../../src/error.h"
-#include "../../src/profile.h"
+#include "../../src/options/config.h"
+#include "../../src/base/error.h"
+#include "../../src/options/profile.h"
 #include "run-args.h"
 #include "../../workloads/phase.h"
 #include "../../workloads/sweep.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../src/progress.h"
+#include "../../src/runner/progress.h"
 
 #define S 1000000000ull /* ns per second */
 #define MIB (1024.0 * 1024.0)

@@ -17,9 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../src/error.h"
-#include "../../src/raid-level.h"
-#include "../../src/rawdev.h"
+#include "../../src/base/error.h"
+#include "../../src/base/raid-level.h"
+#include "../../src/suite/rawdev.h"
 #include "../../reports/report.h"
 #include "../../workloads/raw.h"
 

@@ -23,7 +23,7 @@
 #include "../../fs-setup/liveness.h"
 #include "../../fs-setup/recover.h"
 #include "../../fs-setup/statedir.h"
-#include "../../src/error.h"
+#include "../../src/base/error.h"
 
 static GString *trace;
 

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../src/error.h"
-#include "../../src/replace-file.h"
+#include "../../src/base/error.h"
+#include "../../src/base/replace-file.h"
 
 static int setup(void **state)
 {

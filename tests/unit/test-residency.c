@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../src/step-files.h"
+#include "../../src/suite/step-files.h"
 
 #define SIZE (8u << 20)
 

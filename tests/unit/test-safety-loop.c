@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "../../fs-setup/safety.h"
-#include "../../src/error.h"
+#include "../../src/base/error.h"
 #include "safety-expect.h"
 
 enum { LOOP_EXT4, LOOP_ZERO, LOOP_DOS, LOOP_COUNT };

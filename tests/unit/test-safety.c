@@ -38,7 +38,7 @@
 #include <unistd.h>
 
 #include "../../fs-setup/safety.h"
-#include "../../src/error.h"
+#include "../../src/base/error.h"
 #include "safety-expect.h"
 
 #define MAJ 60

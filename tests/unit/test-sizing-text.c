@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../src/run.h"
+#include "../../src/model/run.h"
 #include "../../reports/report.h"
 
 #define MS 1000000ull

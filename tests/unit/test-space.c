@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The room a run's steps take (src/step-space.c): each family states what
+/* The room a run's steps take (src/options/step-space.c): each family states what
  * its step lays out, and the check counts only what the chosen steps
  * write, the test file carried from step to step (issue 20: oltp with a
  * 100m data file was refused for the 300M -s default it never writes). */
@@ -10,10 +10,10 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "../../src/config.h"
-#include "../../src/error.h"
-#include "../../src/step-space.h"
-#include "../../src/run-options.h"
+#include "../../src/options/config.h"
+#include "../../src/base/error.h"
+#include "../../src/options/step-space.h"
+#include "../../src/options/run-options.h"
 
 #define M AB_MIB
 

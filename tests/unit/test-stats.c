@@ -8,9 +8,9 @@
 #include <math.h>
 #include <stdbool.h>
 
-#include "../../src/rng.h"
+#include "../../src/base/rng.h"
 
-#include "../../src/stats.h"
+#include "../../src/model/stats.h"
 
 /*
  * Expected values and where they come from.  Each figure below was derived

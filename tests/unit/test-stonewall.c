@@ -7,7 +7,7 @@
 
 #include <math.h>
 
-#include "../../src/stonewall.h"
+#include "../../src/model/stonewall.h"
 
 #define S 1000000000ull /* ns per second */
 #define MB 1000000ull

@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../src/error.h"
-#include "../../src/sweep-grid.h"
+#include "../../src/base/error.h"
+#include "../../src/options/sweep-grid.h"
 
 #define K ((uint64_t)1024)
 #define M (K * K)

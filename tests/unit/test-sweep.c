@@ -9,12 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../src/config.h"
-#include "../../src/error.h"
-#include "../../src/step-files.h"
-#include "../../src/run-options.h"
+#include "../../src/options/config.h"
+#include "../../src/base/error.h"
+#include "../../src/suite/step-files.h"
+#include "../../src/options/run-options.h"
 #include "run-args.h"
-#include "../../src/rundir.h"
+#include "../../src/runner/rundir.h"
 #include "../../reports/report.h"
 #include "../../workloads/phase.h"
 #include "../../workloads/sweep.h"

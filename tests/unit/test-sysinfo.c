@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../src/sysinfo.h"
+#include "../../src/base/sysinfo.h"
 
 struct fixture {
 	char *root; /* holds proc/self/mountinfo */

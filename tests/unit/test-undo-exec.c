@@ -14,11 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../src/config.h"
-#include "../../src/steps.h"
+#include "../../src/options/config.h"
+#include "../../src/options/steps.h"
 #include "../../fs-setup/undo.h"
-#include "../../src/error.h"
-#include "../../src/rundir.h"
+#include "../../src/base/error.h"
+#include "../../src/runner/rundir.h"
 #include "../../workloads/fileset.h"
 
 static int setup(void **state)

@@ -18,7 +18,7 @@
 
 #include "../../fs-setup/journal.h"
 #include "../../fs-setup/undo.h"
-#include "../../src/error.h"
+#include "../../src/base/error.h"
 
 static GString *trace;
 static const char *fail_path;

@@ -9,9 +9,9 @@
 
 #include <fcntl.h>
 
-#include "../../src/config.h"
-#include "../../src/error.h"
-#include "../../src/wal-options.h"
+#include "../../src/options/config.h"
+#include "../../src/base/error.h"
+#include "../../src/options/wal-options.h"
 #include "../../workloads/phase.h"
 #include "../../workloads/wal.h"
 #include "run-args.h"

@@ -19,10 +19,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../../src/config.h"
-#include "../../src/result.h"
-#include "../../src/steps.h"
-#include "../../src/timing.h"
+#include "../../src/options/config.h"
+#include "../../src/model/result.h"
+#include "../../src/options/steps.h"
+#include "../../src/base/timing.h"
 #include "../../workloads/phase.h"
 #include "../../workloads/worker-coord.h"
 

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `arraybench list`: the phases, in run order, and what each does. */
+#include "commands.h"
+#include "../base/error.h"
+#include "../options/profile.h"
+#include "../model/result.h"
+
+#include <stdio.h>
+
+static char *join(const GPtrArray *words)
+{
+	GString *s = g_string_new(NULL);
+	for (guint i = 0; i < words->len; i++)
+		g_string_append_printf(s, "%s%s", i ? " " : "", (const char *)g_ptr_array_index(words, i));
+	return g_string_free(s, FALSE);
+}
+
+int ab_cmd_list(int argc, char **argv, GError **error)
+{
+	if (argc > 1 && (g_str_equal(argv[1], "--help") || g_str_equal(argv[1], "-h"))) {
+		printf("Usage: arraybench list\n\nList the phases in the order they run, with the bonnie++ "
+		       "CSV column, the unit, and what each does, and the built-in workload profiles with their summaries and steps.\n");
+		return 0;
+	}
+	if (argc > 1) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "list: unexpected argument '%s'", argv[1]);
+		return AB_ERROR_USAGE;
+	}
+	printf("%-15s %-11s %-9s %s\n", "PHASE", "CSV", "UNIT", "WHAT IT DOES");
+	for (unsigned id = 0; id < AB_PHASE_COUNT; id++) {
+		const struct ab_phase *ph = ab_phase_by_id(id);
+		printf("%-15s %-11s %-9s %s%s\n", ph->name, ph->csv_name, ab_rate_unit_name(ph->unit), ph->summary,
+		       (ph->flags & AB_PHASE_MULTI) ? " (--seekers processes)" : "");
+	}
+	printf("\nRun only when named in --phases (not in 'all', not in the bonnie++ CSV line):\n");
+	for (unsigned id = AB_PHASE_COUNT; id < AB_PHASE_ID_COUNT; id++) {
+		const struct ab_phase *ph = ab_phase_by_id(id);
+		if (ph && !(ph->flags & AB_PHASE_DEVICE))
+			printf("%-15s %-11s %-9s %s\n", ph->name, "-", ab_rate_unit_name(ph->unit), ph->summary);
+	}
+	/* A device's own rows: never a --phases step (AB_PHASE_DEVICE). */
+	printf("\nMeasured on block devices by 'arraybench raw' and run --raw-baseline, never in --phases:\n");
+	for (unsigned id = AB_PHASE_COUNT; id < AB_PHASE_ID_COUNT; id++) {
+		const struct ab_phase *ph = ab_phase_by_id(id);
+		if (ph && (ph->flags & AB_PHASE_DEVICE))
+			printf("%-15s %-11s %-9s %s\n", ph->name, "-", ab_rate_unit_name(ph->unit), ph->summary);
+	}
+	printf("\nBuilt-in workload profiles (run --workload NAME; options given with it change every step;\n"
+	       "arraybench-workload(5) says how to write your own):\n");
+	for (const char *const *name = ab_profile_builtin_names(); *name; name++) {
+		g_autoptr(ab_profile_auto) p = ab_profile_load(*name, error);
+		if (!p)
+			return AB_ERROR_USAGE; /* a broken build: test-profile parses them all */
+		printf("%-15s %s\n", p->name, p->summary ? p->summary : "");
+		g_autofree char *run_words = join(p->run_words);
+		for (guint i = 0; i < p->steps->len; i++) {
+			const struct ab_profile_step *st = g_ptr_array_index(p->steps, i);
+			g_autofree char *words = join(st->words);
+			printf("%-15s   [step %s] %s%s%s\n", "", st->name, *run_words ? run_words : "",
+			       *run_words && *words ? " " : "", *words ? words : "(the default phases and sizes)");
+		}
+	}
+	return 0;
+}

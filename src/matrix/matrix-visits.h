@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_MATRIX_VISITS_H
+#define AB_MATRIX_VISITS_H
+
+/*
+ * The visits of a matrix: repeat 1 of every cell, then repeat 2..., each
+ * visit one `run` made in this process; the pipeline's sink here stamps
+ * the run with its cell, workload and matrix repeat and appends it to the
+ * results directory (results.jsonl, then its CSV line to results.csv).
+ * A visit that fails is recorded as a run with its failure.
+ */
+
+#include <glib.h>
+
+#include "matrix-file.h"
+#include "matrix-results.h"
+#include "../model/run.h"
+
+struct ab_matrix_visits {
+	const struct ab_matrix *m;
+	struct ab_matrix_dir *dir; /* opened, its results files open for appending */
+	gboolean quiet;            /* no line per visit */
+	double cv_limit;           /* --repeat-until, a fraction; NAN when not given */
+	unsigned max_repeats;      /* --max-repeats; 0 when not given */
+	GHashTable *done;          /* visit keys (ab_matrix_visit_key()) to skip; the caller's, freed here */
+	GHashTable *cell_runs;     /* label -> GPtrArray of struct ab_run * (for --repeat-until) */
+	unsigned ran, failed, skipped;
+	/* The visit in flight: did its error come from writing the results,
+	 * is its run in them? */
+	gboolean sink_failed;
+	gboolean delivered;
+};
+
+void ab_matrix_visits_init(struct ab_matrix_visits *v, const struct ab_matrix *m, struct ab_matrix_dir *dir,
+			   gboolean quiet, double cv_limit, unsigned max_repeats);
+void ab_matrix_visits_clear(struct ab_matrix_visits *v);
+/* A run of a cell (read back from results.jsonl, or just recorded) counted
+ * towards --repeat-until's spread; v takes it. */
+void ab_matrix_visits_keep(struct ab_matrix_visits *v, struct ab_run *run);
+/* How many rounds the visits may go to: the file's repeats, or with
+ * --repeat-until --max-repeats (twice the repeats without it). */
+unsigned ab_matrix_rounds(const struct ab_matrix *m, double cv_limit, unsigned max_repeats);
+/* Runs every visit not done yet, round-robin.  0 when all ran or their
+ * failures are recorded; otherwise the exit status that stopped the
+ * matrix (AB_ERROR_INTERRUPTED after a stop request). */
+int ab_matrix_visits_run(struct ab_matrix_visits *v, GError **error);
+
+#endif

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The coordinator of one step's workers, owned by the runner (runner.c
+ * forks and reaps; this holds what the workers share and starts them
+ * together): one mapping with the words they share (the ticket queue, the
+ * stonewall, the schedule's origin), a progress counter and a sample slot
+ * per worker, and the start barrier (two pipes).  The workers reach it
+ * through their end, workloads/worker-coord.h, and the ab_worker_*()
+ * functions of workloads/phase.h; never through pointers of their own.
+ *
+ * What differs when the step runs on many hosts at once (arraybench-mpi,
+ * issue 23) is behind `struct ab_coordinator_ops`: how the hosts meet
+ * at the start barrier and what the status line shows.  The worker's end
+ * stays the same: workers make no MPI call.
+ */
+#ifndef AB_COORDINATOR_H
+#define AB_COORDINATOR_H
+
+#include <glib.h>
+#include <signal.h>
+#include <stdint.h>
+
+#include "../../workloads/phase.h"
+#include "../../workloads/worker-coord.h"
+
+/* What a kind of coordinator decides, in the parent only: never from a
+ * worker, a timed loop or a signal handler. */
+struct ab_coordinator_ops {
+	const char *name;
+	/* Every worker on this host has said it is set up (`ready_here`), or
+	 * one could not be (a failed set-up or fork, a stop request): meet the
+	 * other hosts, carrying that status.  TRUE when every host is ready;
+	 * FALSE when any is not, and then every host skips the step (with
+	 * *error set when the fault is another host's). */
+	gboolean (*meet)(void *data, gboolean ready_here, GError **error);
+	/* The status line's figures: this host's sums in, what to show out
+	 * (every host's, under MPI).  NULL: this host's. */
+	void (*progress)(void *data, uint64_t *done, uint64_t *total);
+};
+
+/* This host alone: the meeting is this host's own status. */
+extern const struct ab_coordinator_ops ab_coordinator_one_host;
+
+struct ab_coordinator {
+	const struct ab_coordinator_ops *ops;
+	void *ops_data;
+	unsigned workers;
+	void *map;
+	size_t map_len;
+	struct ab_coord_shared *shared;
+	struct ab_coord_progress *progress; /* one per worker */
+	struct ab_sample *samples;          /* one per worker, zeroed */
+	int ready[2];                       /* workers write, the parent reads */
+	int go[2];                          /* the parent closes [1]: start */
+	struct ab_worker_coord worker;      /* in a worker: its end */
+};
+
+/* Maps the shared words, counters and `workers` sample slots and makes the
+ * barrier.  AB_ERROR_SKIPPED when the system refuses either. */
+gboolean ab_coordinator_init(struct ab_coordinator *c, const struct ab_coordinator_ops *ops, void *ops_data,
+			     unsigned workers, GError **error);
+/* In worker `i`'s process, just after fork: drops the parent's ends of the
+ * barrier and gives the worker its end (the phase's ctx->coord). */
+struct ab_worker_coord *ab_coordinator_worker_end(struct ab_coordinator *c, unsigned i);
+/* The two descriptors a worker keeps (its ends of the barrier). */
+void ab_coordinator_worker_fds(const struct ab_coordinator *c, int fds[2]);
+/* In the parent, once every fork was tried: drops the workers' ends. */
+void ab_coordinator_forked(struct ab_coordinator *c);
+/* Waits until every worker here is set up, then meets the other hosts:
+ * TRUE when all are ready.  `forked_all` FALSE (a fork failed) goes
+ * straight to the meeting.  The wait wakes at least every 200 ms with
+ * `unblocked` as the signal mask, and gives up when `stopped()` says so
+ * or a worker leaves before it is set up.  The caller stops the workers
+ * on FALSE, then releases them. */
+gboolean ab_coordinator_wait_ready(struct ab_coordinator *c, gboolean forked_all, const sigset_t *unblocked,
+				   gboolean (*stopped)(void), GError **error);
+/* Releases every worker at once: the start. */
+void ab_coordinator_go(struct ab_coordinator *c);
+/* The workers' progress summed (relaxed loads of relaxed stores: a figure
+ * a moment old is good enough), as the status line should show it. */
+void ab_coordinator_progress(const struct ab_coordinator *c, uint64_t *done, uint64_t *total);
+/* Unmaps; the samples go with it. */
+void ab_coordinator_clear(struct ab_coordinator *c);
+
+#endif

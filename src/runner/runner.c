@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "runner.h"
+#include "coordinator.h"
+#include "../base/error.h"
+#include "progress.h"
+#include "../base/sysinfo.h"
+#include "../base/timing.h"
+#include "../../fs-setup/spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+volatile sig_atomic_t ab_stop_requested;
+
+gboolean ab_runner_stop_requested(void)
+{
+	return ab_stop_requested != 0;
+}
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	ab_stop_requested = 1;
+}
+
+/* Only there so SIGCHLD interrupts ppoll(); the default action ignores it. */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
+void ab_runner_install_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_stop_signal; /* no SA_RESTART: blocking calls return EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+	/* A reader that went away must not kill us before the files are removed. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static int compare_fds(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* Close every descriptor the parent had but the barrier's two and the two
+ * directories: the undo journal, the state directory, the CSV and JSON
+ * files were opened by root and must not reach a worker running as -u USER. */
+static void close_inherited(int a, int b, int c, int d)
+{
+	int keep[4] = { a, b, c, d };
+	qsort(keep, 4, sizeof(int), compare_fds);
+	unsigned from = 3;
+	for (int i = 0; i < 4; i++) {
+		if (keep[i] < (int)from)
+			continue;
+		if ((unsigned)keep[i] > from)
+			close_range(from, (unsigned)keep[i] - 1, 0);
+		from = (unsigned)keep[i] + 1;
+	}
+	close_range(from, ~0u, 0);
+}
+
+static void worker_main(const struct ab_runner *r, const struct ab_phase *phase, struct ab_phase_ctx *ctx,
+			const int barrier_fds[2], const sigset_t *orig_mask, pid_t parent)
+{
+	close_inherited(barrier_fds[0], barrier_fds[1], ctx->dir_fd, ctx->run_fd);
+	/* A parent killed outright takes its workers along rather than leaving
+	 * them writing into the user's directory or holding a mount. */
+	ab_die_with_parent(parent);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	sigprocmask(SIG_SETMASK, orig_mask, NULL);
+	/* Only the I/O phases run in the memory cgroup: it is there to cap the
+	 * page cache of the big file.  The file phases' inodes and dentries are
+	 * kernel memory charged to the group that cannot be reclaimed while
+	 * dirty, so a cap sized for page cache OOM-kills them. */
+	int e = (phase->flags & AB_PHASE_IO) ? ab_cache_join(r->cache) : 0;
+	if (e) {
+		ab_worker_fail(ctx, e, "cannot join the memory cgroup");
+		_exit(1);
+	}
+	const struct ab_config *cfg = r->cfg;
+	if (cfg->user_given && geteuid() == 0) {
+		if (setgroups(0, NULL) != 0 || setgid(cfg->gid) != 0 || setuid(cfg->uid) != 0) {
+			ab_worker_fail(ctx, errno, "cannot switch to user %u group %u", (unsigned)cfg->uid,
+				       (unsigned)cfg->gid);
+			_exit(1);
+		}
+		/* Changing credentials clears the death signal: set it again. */
+		ab_die_with_parent(parent);
+	}
+	_exit(phase->run(ctx) == 0 ? 0 : 1);
+}
+
+static void kill_all(pid_t *pids, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (pids[i] > 0)
+			kill(pids[i], SIGKILL);
+}
+
+struct reaped {
+	unsigned left;
+	gboolean failed;
+	int status;
+	double user_s;
+	double sys_s;
+	long max_rss_kib;
+};
+
+/* The workers' progress, summed by the coordinator, to the status line. */
+static void show_progress(const struct ab_coordinator *coord)
+{
+	uint64_t done, total;
+	ab_coordinator_progress(coord, &done, &total);
+	ab_progress_work(done, total);
+}
+
+/* Reaps every worker.  The wait wakes on SIGCHLD, on a stop signal, and at
+ * least every 200 ms; each wake passes the workers' counters to the status
+ * line (which redraws at most every AB_PROGRESS_INTERVAL_NS). */
+static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, const struct ab_coordinator *coord,
+		     struct reaped *out)
+{
+	gboolean killed = FALSE;
+	/* Only the workers that were forked: a failed fork leaves its slot 0. */
+	out->left = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (pids[i] > 0)
+			out->left++;
+	while (out->left) {
+		if (ab_stop_requested && !killed) {
+			kill_all(pids, n);
+			killed = TRUE;
+		}
+		gboolean any = FALSE;
+		for (unsigned i = 0; i < n; i++) {
+			if (pids[i] <= 0)
+				continue;
+			int st;
+			struct rusage ru;
+			pid_t p = wait4(pids[i], &st, WNOHANG, &ru);
+			if (p == 0)
+				continue;
+			if (p < 0 && errno == EINTR)
+				continue;
+			any = TRUE;
+			pids[i] = 0;
+			out->left--;
+			if (p < 0)
+				continue;
+			out->user_s += (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+			out->sys_s += (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+			out->max_rss_kib = MAX(out->max_rss_kib, ru.ru_maxrss);
+			if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+				if (!out->failed)
+					out->status = st;
+				out->failed = TRUE;
+			}
+		}
+		if (!any && out->left) {
+			show_progress(coord);
+			struct timespec ts = { 0, 200 * 1000 * 1000 };
+			ppoll(NULL, 0, &ts, unblocked);
+		}
+	}
+}
+
+/* What the parent adds to the workers' own figures. */
+static void finish_result(const struct ab_step *step, const struct reaped *rp, struct ab_result *res)
+{
+	res->life_user_s = rp->user_s;
+	res->life_sys_s = rp->sys_s;
+	res->max_rss_kib = rp->max_rss_kib;
+	const struct ab_phase *phase = step->phase;
+	res->direct = step->direct && (phase->flags & AB_PHASE_DIRECT_OK);
+	g_free(res->sync_mode);
+	res->sync_mode = g_strdup(step->sync_each_write ? phase->sync_each : phase->sync_plain);
+	/* The cache state is the suite's to say (it made it). */
+}
+
+static gboolean phase_error(const struct ab_runner *r, const struct ab_phase *phase, struct ab_sample *samples,
+			    unsigned n, const struct reaped *rp, GError **error)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (samples[i].error_code) {
+			g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "phase '%s': %s", phase->name,
+				    samples[i].error);
+			return FALSE;
+		}
+	uint64_t oom_kills = ab_cache_oom_kills(r->cache);
+	if (WIFSIGNALED(rp->status) && WTERMSIG(rp->status) == SIGKILL && oom_kills > 0)
+		g_set_error(error, AB_ERROR, AB_ERROR_PHASE,
+			    "phase '%s': the memory cgroup's out-of-memory killer stopped a worker "
+			    "(limit %" G_GUINT64_FORMAT "M from -r): raise -r",
+			    phase->name, r->cache->limit_bytes / AB_MIB);
+	else if (WIFSIGNALED(rp->status))
+		g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "phase '%s': a worker was killed by signal %d (%s)",
+			    phase->name, WTERMSIG(rp->status), strsignal(WTERMSIG(rp->status)));
+	else
+		g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "phase '%s': a worker failed with status %d",
+			    phase->name, WEXITSTATUS(rp->status));
+	return FALSE;
+}
+
+gboolean ab_runner_run_step(const struct ab_runner *r, const struct ab_step *step, uint64_t seed,
+			    struct ab_result *res, GError **error)
+{
+	return ab_runner_run_step_samples(r, step, seed, res, NULL, NULL, error);
+}
+
+gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_step *step, uint64_t seed,
+				    struct ab_result *res, ab_samples_fn each, void *data, GError **error)
+{
+	const struct ab_phase *phase = step->phase;
+	if (ab_stop_requested) {
+		g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted");
+		return FALSE;
+	}
+	unsigned n = phase->worker_count ? phase->worker_count(step) : 1;
+	struct ab_coordinator coord;
+	if (!ab_coordinator_init(&coord, r->coordinator, r->coordinator_data, n, error))
+		return FALSE;
+	struct ab_sample *samples = coord.samples;
+	for (unsigned i = 0; i < n; i++) {
+		ab_histogram_init(&samples[i].latency);
+		for (unsigned k = 0; k < G_N_ELEMENTS(samples[i].kind); k++)
+			ab_histogram_init(&samples[i].kind[k].latency);
+	}
+	sigset_t block, orig;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &orig);
+	sigset_t unblocked = orig;
+	sigdelset(&unblocked, SIGINT);
+	sigdelset(&unblocked, SIGTERM);
+	sigdelset(&unblocked, SIGHUP);
+	sigdelset(&unblocked, SIGCHLD);
+
+	fflush(stdout);
+	fflush(stderr);
+	struct ab_cpu_snapshot cpu_a, cpu_b;
+	struct ab_disk_set disks_a, disks_b;
+	ab_diskstats_read("", r->disk_names, &disks_a);
+	ab_sysinfo_cpu(&cpu_a);
+	pid_t *pids = g_new0(pid_t, n);
+	pid_t self = getpid();
+	gboolean ok = TRUE;
+	for (unsigned i = 0; i < n; i++) {
+		pid_t pid = fork();
+		if (pid < 0) {
+			ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot fork worker %u of %u", i + 1, n);
+			ok = FALSE;
+			break;
+		}
+		if (pid == 0) {
+			struct ab_worker_coord *wc = ab_coordinator_worker_end(&coord, i);
+			int barrier_fds[2];
+			ab_coordinator_worker_fds(&coord, barrier_fds);
+			struct ab_phase_ctx ctx = {
+				.phase = phase, .step = step, .dir_fd = r->dir_fd, .io_name = r->io_name,
+				.run_fd = r->run_fd, .io_path = r->io_path,
+				.files_dir = r->files_dir, .run_path = r->run_path,
+				.files = r->files, .seed = seed, .worker = i, .workers = n,
+				.sample = &samples[i], .coord = wc,
+			};
+			worker_main(r, phase, &ctx, barrier_fds, &orig, self);
+		}
+		pids[i] = pid;
+	}
+	ab_coordinator_forked(&coord);
+	/* Not ready (a worker failed its set-up, a fork failed, a stop came, or
+	 * under many hosts another's did): stop them before the release, so
+	 * none starts its timed work. */
+	GError *meet_error = NULL;
+	if (!ab_coordinator_wait_ready(&coord, ok, &unblocked, ab_runner_stop_requested, &meet_error))
+		kill_all(pids, n);
+	ab_coordinator_go(&coord);
+	struct reaped rp = { 0 };
+	reap_all(pids, n, &unblocked, &coord, &rp);
+	ab_sysinfo_cpu(&cpu_b);
+	ab_diskstats_read("", r->disk_names, &disks_b);
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	g_free(pids);
+
+	if (ok && ab_stop_requested) {
+		g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted during phase '%s'", phase->name);
+		ok = FALSE;
+	}
+	/* Another host's fault, which its meeting named. */
+	if (ok && meet_error) {
+		g_propagate_prefixed_error(error, g_steal_pointer(&meet_error), "phase '%s': ", phase->name);
+		ok = FALSE;
+	}
+	g_clear_error(&meet_error);
+	if (ok && rp.failed)
+		ok = phase_error(r, phase, samples, n, &rp, error);
+	if (ok) {
+		ab_result_merge(phase, samples, n, res);
+		finish_result(step, &rp, res);
+		res->iowait_percent = ab_sysinfo_iowait_percent(&cpu_a, &cpu_b);
+		res->sys_busy_percent = ab_sysinfo_busy_percent(&cpu_a, &cpu_b);
+		struct ab_disk_set delta;
+		ab_diskstats_delta(&disks_a, &disks_b, &delta);
+		ab_result_add_devices(res, &delta);
+		if (each)
+			each(samples, n, data);
+	}
+	ab_coordinator_clear(&coord);
+	return ok;
+}
