@@ -9,7 +9,9 @@
 #include "step.h"
 
 
-/* The registry, in bonnie++'s run order: X(id, file-stem). */
+/* The registry, in bonnie++'s run order: X(id, stem), the phase's
+ * definition being ab_phase_<stem> (not always its file's name:
+ * per_char_write is in per_char.c, seq_create in files_create.c). */
 #define AB_PHASE_LIST(X)                     \
 	X(PER_CHAR_WRITE, per_char_write)    \
 	X(BLOCK_WRITE, block_write)          \
@@ -187,11 +189,12 @@ struct ab_phase {
 const struct ab_phase *ab_phase_by_id(unsigned id);
 /* By its --phases name, bonnie++'s or an extra one; NULL when unknown. */
 const struct ab_phase *ab_phase_by_name(const char *name);
-/* "KiB/s", "seeks/s", "files/s". */
+/* "KiB/s", "seeks/s", "files/s", "commits/s", "IOPS". */
 const char *ab_rate_unit_name(enum ab_rate_unit unit);
 /* Rate from bytes/ops and elapsed time, as bonnie++ computes it. */
 double ab_phase_rate(const struct ab_phase *phase, uint64_t bytes, uint64_t ops, double elapsed_s);
-/* Writes the I/O file untimed, for read phases asked for without a write. */
+/* Writes the I/O file untimed: for read phases asked for without a write,
+ * and for oltp's data file (src/suite/oltp-run.c). */
 extern const struct ab_phase ab_phase_layout;
 
 /* Worker helpers (workloads/worker.c). */

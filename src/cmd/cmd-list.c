@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `arraybench list`: the phases, in run order, and what each does. */
+/* `arraybench list`: bonnie++'s phases in run order, the phases beyond
+ * them (named only), the raw device phases and the built-in workloads,
+ * each with what it does. */
 #include "commands.h"
 #include "../base/error.h"
 #include "../options/profile.h"

@@ -9,7 +9,8 @@
 #include "../model/result.h"
 #include "../runner/rundir.h"
 
-/* One pass over the chosen phases in bonnie++'s order, with the untimed
+/* One pass over the run's steps in their order (cfg->steps: --phases as
+ * given, or a profile's steps in file order), with the untimed
  * preparation each needs (layout, file names, cold cache); a phase with a
  * driver (src/suite/phase-driver.h: struct ab_suite is there) is run by it. */
 
