@@ -315,7 +315,7 @@ static int do_records(struct ab_phase_ctx *ctx, struct test_state *ts, struct io
  * The timed region: every file of the worker in turn, each ended as the
  * timing rule says (fsync, close).  The first file is opened before the
  * clock starts, as iozone opens its one file; the later ones inside it, as
- * dd's opens are (seed 001's ten files).  What the rule leaves untimed (the
+ * dd's opens are (the RAID lab workload's ten files).  What the rule leaves untimed (the
  * close, iozone's default fsync) happens after the clock stops: for the last
  * file, and for the others only when an untimed fsync must follow (iozone's
  * default); else a file done with is closed at once, so that thousands of
