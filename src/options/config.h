@@ -25,8 +25,8 @@
 #define AB_MAX_STEPS 256 /* --phases entries */
 #define AB_DEFAULT_STRIDE 17u /* iozone's -j */
 /* Limits of the sweep's lists: records of 1 KiB to 1 GiB (iozone stops at
- * 16 MiB, its default grid's last; the RAID lab workload writes 1 GiB blocks); files up
- * to 16 TiB. */
+ * 16 MiB, its default grid's last; the RAID lab workload writes 1 GiB
+ * blocks); files up to 16 TiB. */
 #define AB_SWEEP_RECORD_MIN (1 * AB_SWEEP_KIB)
 #define AB_SWEEP_RECORD_LIMIT ((uint64_t)1 << 30) /* given: up to dd's bs=1G */
 #define AB_SWEEP_FILE_LIMIT ((uint64_t)16 << 40)
