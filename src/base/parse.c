@@ -73,3 +73,13 @@ gboolean ab_parse_chunk(const char *text, uint32_t *out, GError **error)
 	*out = (uint32_t)v;
 	return TRUE;
 }
+
+gboolean ab_parse_all_digits(const char *s)
+{
+	if (!*s)
+		return FALSE;
+	for (; *s; s++)
+		if (!g_ascii_isdigit(*s))
+			return FALSE;
+	return TRUE;
+}

@@ -13,6 +13,8 @@
 gboolean ab_parse_size(const char *text, uint64_t unit, uint64_t *out, GError **error);
 gboolean ab_parse_count(const char *text, uint64_t max, uint64_t *out, GError **error);
 gboolean ab_parse_chunk(const char *text, uint32_t *out, GError **error);
+/* Is s one or more ASCII digits and nothing else? */
+gboolean ab_parse_all_digits(const char *s);
 /* One AB_ERROR_USAGE line "invalid WHAT 'TEXT': WHY"; FALSE. */
 gboolean ab_parse_refuse(GError **error, const char *what, const char *text, const char *why);
 /* Digits, then at most one suffix letter from `suffixes`, each 1024 times

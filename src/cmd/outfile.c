@@ -3,6 +3,7 @@
  * checked together, then opened. */
 #include "outfile.h"
 #include "../base/error.h"
+#include "../base/parse.h"
 #include "../../fs-setup/trust.h"
 
 #include <errno.h>
@@ -20,23 +21,13 @@ static gboolean foreign_owner(const struct stat *st)
 	return st->st_uid != 0 && st->st_uid != geteuid();
 }
 
-static gboolean digits(const char *s)
-{
-	if (!*s)
-		return FALSE;
-	for (; *s; s++)
-		if (!g_ascii_isdigit(*s))
-			return FALSE;
-	return TRUE;
-}
-
 gboolean ab_outfile_names_descriptor(const char *path)
 {
 	static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
 	if (g_str_equal(path, "/dev/stdout") || g_str_equal(path, "/dev/stderr"))
 		return TRUE;
 	for (size_t i = 0; i < G_N_ELEMENTS(dirs); i++)
-		if (g_str_has_prefix(path, dirs[i]) && digits(path + strlen(dirs[i])))
+		if (g_str_has_prefix(path, dirs[i]) && ab_parse_all_digits(path + strlen(dirs[i])))
 			return TRUE;
 	return FALSE;
 }
@@ -52,7 +43,7 @@ static int named_descriptor(const char *path)
 	if (g_str_equal(path, "/dev/stderr"))
 		return 2;
 	for (size_t i = 0; i < G_N_ELEMENTS(dirs); i++)
-		if (g_str_has_prefix(path, dirs[i]) && digits(path + strlen(dirs[i])) &&
+		if (g_str_has_prefix(path, dirs[i]) && ab_parse_all_digits(path + strlen(dirs[i])) &&
 		    strlen(path + strlen(dirs[i])) < 9)
 			return atoi(path + strlen(dirs[i]));
 	return -1;

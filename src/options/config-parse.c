@@ -105,16 +105,6 @@ gboolean ab_parse_files_spec(const char *text, struct ab_config *cfg, GError **e
 	return TRUE;
 }
 
-static gboolean all_digits(const char *s)
-{
-	if (!*s)
-		return FALSE;
-	for (; *s; s++)
-		if (!g_ascii_isdigit(*s))
-			return FALSE;
-	return TRUE;
-}
-
 /* A numeric id, below (uid_t)-1: setuid(-1) would change nothing. */
 static gboolean parse_id(const char *text, guint32 *out)
 {
@@ -131,7 +121,7 @@ gboolean ab_parse_user_spec(const char *text, struct ab_config *cfg, GError **er
 	if (!parts[0] || !*parts[0])
 		return ab_parse_refuse(error, "-u value", text, "expected USER[:GROUP]");
 	guint32 id;
-	if (all_digits(parts[0])) {
+	if (ab_parse_all_digits(parts[0])) {
 		if (!parse_id(parts[0], &id))
 			return ab_parse_refuse(error, "user id", parts[0], "out of range");
 		struct passwd *pw = getpwuid((uid_t)id);
@@ -145,7 +135,7 @@ gboolean ab_parse_user_spec(const char *text, struct ab_config *cfg, GError **er
 		cfg->gid = pw->pw_gid;
 	}
 	if (parts[1] && *parts[1]) {
-		if (all_digits(parts[1])) {
+		if (ab_parse_all_digits(parts[1])) {
 			if (!parse_id(parts[1], &id))
 				return ab_parse_refuse(error, "group id", parts[1], "out of range");
 			cfg->gid = (gid_t)id;
