@@ -10,6 +10,7 @@
 #include "../runner/progress.h"
 #include "../pipeline/run-prepare.h"
 #include "../pipeline/pipeline.h"
+#include "../options/run-option-parse.h"
 #include "../../workloads/phase.h"
 #include "../../reports/report.h"
 
@@ -31,22 +32,13 @@ struct outputs {
 	size_t n;
 };
 
-/* The file a writer's run option named, or NULL.  (The options are
- * config's fields until they are rows of one option table.) */
+/* The file a writer's run option ("--csv") named, or NULL: the field its
+ * row fills. */
 static const char *output_path(const struct ab_config *cfg, const char *option)
 {
-	static const struct {
-		const char *option;
-		size_t field;
-	} paths[] = {
-		{ "--csv", G_STRUCT_OFFSET(struct ab_config, csv_path) },
-		{ "--json", G_STRUCT_OFFSET(struct ab_config, json_path) },
-		{ "--sweep-csv", G_STRUCT_OFFSET(struct ab_config, sweep_csv_path) },
-	};
-	for (size_t i = 0; i < G_N_ELEMENTS(paths); i++)
-		if (g_str_equal(paths[i].option, option))
-			return G_STRUCT_MEMBER(const char *, cfg, paths[i].field);
-	g_return_val_if_reached(NULL);
+	const struct ab_option_row *row = ab_run_option_row(option + strlen("--"));
+	g_return_val_if_fail(row && row->kind == AB_OPTION_PATH && row->width == sizeof(char *), NULL);
+	return G_STRUCT_MEMBER(const char *, cfg, row->offset);
 }
 
 /* All or none (src/cmd/outfile.c): no symbolic link, no two of them one file. */
