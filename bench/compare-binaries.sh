@@ -16,47 +16,51 @@
 #   -d DIR    where the runs write (kept only while running)    [/var/tmp]
 #   -r N      rounds (>= 5 for a median worth reading)          [5]
 #   -o DIR    keep every run's JSON there                       [a temporary directory]
+#   -R        run nothing: report again from the JSON an earlier run kept in -o DIR
 #   run options after --                                        [-s 512m -n 16 -r 0 --cache none -q]
 set -u
 die() { echo "compare-binaries: $*" >&2; exit 1; }
-a= b=./arraybench dir=/var/tmp rounds=5 out=
-while getopts a:b:d:r:o: opt; do
+a= b=./arraybench dir=/var/tmp rounds=5 out= report_only=
+while getopts a:b:d:r:o:R opt; do
 	case $opt in
-	a) a=$OPTARG ;; b) b=$OPTARG ;; d) dir=$OPTARG ;; r) rounds=$OPTARG ;; o) out=$OPTARG ;;
+	a) a=$OPTARG ;; b) b=$OPTARG ;; d) dir=$OPTARG ;; r) rounds=$OPTARG ;; o) out=$OPTARG ;; R) report_only=1 ;;
 	*) die "usage: -a OLD -b NEW [-d DIR] [-r ROUNDS] [-o DIR] [-- run options]" ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ "${1:-}" = -- ] && shift
 [ $# -gt 0 ] || set -- -s 512m -n 16 -r 0 --cache none -q
-[ -x "$a" ] || die "no binary at '$a' (-a)"
-[ -x "$b" ] || die "no binary at '$b' (-b)"
-[ -d "$dir" ] || die "no directory '$dir' (-d)"
 case $rounds in '' | *[!0-9]*) die "rounds '$rounds' is not a number" ;; esac
 [ "$rounds" -ge 1 ] || die "rounds '$rounds' must be at least 1"
-work=$(mktemp -d "${TMPDIR:-/tmp}/ab-binaries.XXXXXX") || die "cannot make a work directory"
-trap 'rm -rf "$work"' EXIT
-[ -n "$out" ] || out=$work/json
-mkdir -p "$out" || die "cannot make '$out'"
-# Copies, so a rebuild of the tree meanwhile changes nothing.
-cp "$a" "$work/A" && cp "$b" "$work/B" || die "cannot copy the binaries"
-echo "# A: $a (sha256 $(sha256sum "$a" | cut -c1-12))"
-echo "# B: $b (sha256 $(sha256sum "$b" | cut -c1-12))"
-echo "# run options: $*; directory $dir; $rounds rounds, orders rotating; A/A = B against itself"
-
-for r in $(seq 1 "$rounds"); do
-	# The six orders of the three runs in turn (a Latin square over six
-	# rounds): each run takes each position equally often, and B runs
-	# before A in half the rounds.
-	orders=("A B B2" "B B2 A" "B2 A B" "B A B2" "A B2 B" "B2 B A")
-	order=${orders[$(((r - 1) % 6))]}
-	for who in $order; do
-		bin=${who%2}
-		"$work/$bin" run -d "$dir" "$@" --json "$out/$who.$r.json" >/dev/null 2>"$work/$who.$r.err" ||
-			die "round $r, $who failed: $(tail -1 "$work/$who.$r.err")"
+# The six orders of the three runs in turn (a Latin square over six
+# rounds): each run takes each position equally often, and B runs before A
+# in half the rounds.
+orders=("A B B2" "B B2 A" "B2 A B" "B A B2" "A B2 B" "B2 B A")
+if [ -n "$report_only" ]; then
+	[ -n "$out" ] && [ -d "$out" ] || die "-R reads the runs an earlier run kept: give its -o DIR"
+else
+	[ -x "$a" ] || die "no binary at '$a' (-a)"
+	[ -x "$b" ] || die "no binary at '$b' (-b)"
+	[ -d "$dir" ] || die "no directory '$dir' (-d)"
+	work=$(mktemp -d "${TMPDIR:-/tmp}/ab-binaries.XXXXXX") || die "cannot make a work directory"
+	trap 'rm -rf "$work"' EXIT
+	[ -n "$out" ] || out=$work/json
+	mkdir -p "$out" || die "cannot make '$out'"
+	# Copies, so a rebuild of the tree meanwhile changes nothing.
+	cp "$a" "$work/A" && cp "$b" "$work/B" || die "cannot copy the binaries"
+	echo "# A: $a (sha256 $(sha256sum "$a" | cut -c1-12))"
+	echo "# B: $b (sha256 $(sha256sum "$b" | cut -c1-12))"
+	echo "# run options: $*; directory $dir; $rounds rounds, orders rotating; A/A = B against itself"
+	for r in $(seq 1 "$rounds"); do
+		order=${orders[$(((r - 1) % 6))]}
+		for who in $order; do
+			bin=${who%2}
+			"$work/$bin" run -d "$dir" "$@" --json "$out/$who.$r.json" >/dev/null 2>"$work/$who.$r.err" ||
+				die "round $r, $who failed: $(tail -1 "$work/$who.$r.err")"
+		done
+		echo "# round $r done ($order)"
 	done
-	echo "# round $r done ($order)"
-done
+fi
 python3 - "$out" "$rounds" "${orders[@]}" <<'EOF'
 import json, statistics, sys
 out, rounds, orders = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
@@ -75,11 +79,12 @@ for r in range(1, rounds + 1):
             d['first' if o.index('B') < o.index('A') else 'second'].append(ratio)
             d['aa'].append(B2[name] / B[name])
 med = lambda xs: statistics.median(xs) if xs else float('nan')
-print('%-16s %8s %10s %11s %9s  %s' % ('phase', 'B/A', 'B before A', 'B after A', 'A/A', 'verdict'))
+print('%-16s %8s %10s %11s %9s %7s  %s' % ('phase', 'B/A', 'B before A', 'B after A', 'A/A', 'floor', 'verdict'))
 for name, d in rows.items():
     floor = med([abs(x - 1) for x in d['aa']])
     m = med(d['all'])
     verdict = 'within the floor' if abs(m - 1) <= floor else 'beyond the floor'
-    print('%-16s %8.3f %10.3f %11.3f %9.3f  %s' % (name, m, med(d['first']), med(d['second']), med(d['aa']), verdict))
+    print('%-16s %8.3f %10.3f %11.3f %9.3f %7.3f  %s' % (name, m, med(d['first']), med(d['second']), med(d['aa']), floor,
+                                                      verdict))
 print('# A/A: the median of B/B ratios in the same rounds; the floor is the median of |A/A - 1|')
 EOF
