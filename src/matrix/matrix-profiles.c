@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-static void profile_free(gpointer p)
+void ab_matrix_profile_free(gpointer p)
 {
 	struct ab_matrix_profile *mp = p;
 	g_free(mp->entry);
@@ -28,7 +28,7 @@ char *ab_matrix_profile_copy_name(const char *entry)
 
 GPtrArray *ab_matrix_profiles_read(const struct ab_matrix *m, GError **error)
 {
-	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(profile_free);
+	g_autoptr(GPtrArray) out = g_ptr_array_new_with_free_func(ab_matrix_profile_free);
 	for (guint k = 0; k < m->cells->len; k++) {
 		const struct ab_matrix_cell *cell = g_ptr_array_index(m->cells, k);
 		gboolean seen = !cell->workload;

@@ -25,6 +25,8 @@ struct ab_matrix_profile {
 	gsize len;
 	char *sha256; /* of text, hex */
 };
+/* Frees one (a GDestroyNotify for arrays of them). */
+void ab_matrix_profile_free(gpointer p);
 
 /* One per workload of the matrix, in the file's order, each read now as
  * run reads it (ab_profile_text()); empty without a workloads key.  A file

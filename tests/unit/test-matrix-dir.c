@@ -262,16 +262,6 @@ static struct ab_matrix_profile *profile(const char *entry, const char *text)
 	return p;
 }
 
-static void profile_free(gpointer p)
-{
-	struct ab_matrix_profile *mp = p;
-	g_free(mp->entry);
-	g_free(mp->copy);
-	g_free(mp->text);
-	g_free(mp->sha256);
-	g_free(mp);
-}
-
 static gboolean there(const char *dir, const char *name)
 {
 	g_autofree char *path = g_build_filename(dir, name, NULL);
@@ -381,7 +371,7 @@ static void test_profiles_in_dir(void **state)
 	ab_matrix_dir_init(&d);
 	assert_true(ab_matrix_dir_open(&d, dir, TRUE, &error));
 	g_autoptr(ab_matrix) m = parse_ok(demo);
-	g_autoptr(GPtrArray) profiles = g_ptr_array_new_with_free_func(profile_free);
+	g_autoptr(GPtrArray) profiles = g_ptr_array_new_with_free_func(ab_matrix_profile_free);
 	g_ptr_array_add(profiles, profile("/x/w.ini", "[step a]\nsize = 64m\n"));
 	g_ptr_array_add(profiles, profile("bonnie", "[step bonnie]\n"));
 	assert_true(ab_matrix_dir_start(&d, demo, strlen(demo), m->sha256, profiles, &error));
@@ -432,7 +422,7 @@ static void test_profiles_in_dir(void **state)
 	assert_int_equal(chmod(wl, 0755), 0);
 	assert_int_equal(planted.profiles_fd, -1);
 	/* One byte more in the profile: that one is named. */
-	g_autoptr(GPtrArray) edited = g_ptr_array_new_with_free_func(profile_free);
+	g_autoptr(GPtrArray) edited = g_ptr_array_new_with_free_func(ab_matrix_profile_free);
 	g_ptr_array_add(edited, profile("/x/w.ini", "[step a]\nsize = 128m\n"));
 	g_ptr_array_add(edited, profile("bonnie", "[step bonnie]\n"));
 	assert_true(ab_matrix_dir_profile_changed(&d, edited, &changed, &copy_changed, &error));
