@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/rounds.py, the ratio arithmetic every bench/ script reports with:
+# the balanced design, per-position medians, the A/A floor and the
+# order-bound mark, on made-up rounds where an order effect is planted.
+. "$(dirname "$0")/lib.sh"
+python3 "$top/tests/integration/bench-rounds-check.py" "$top" >"$T/checks" 2>"$T/err"
+ok $? "the checker ran to its end" || sed 's/^/#   /' "$T/err"
+while read -r word rest; do
+	case $word in
+	ok) ok 0 "$rest" ;;
+	not) ok 1 "${rest#ok }" ;;
+	esac
+done <"$T/checks"
+[ "$(grep -c '^ok\|^not ok' "$T/checks")" -ge 14 ]
+ok $? "the checker made all its checks ($(grep -c '^ok\|^not ok' "$T/checks") lines)"
+# The command line the shell scripts call.
+is "$(python3 "$top/bench/rounds.py" order 2 A B C)" "B C A" "order 2 of three tools"
+is "$(python3 "$top/bench/rounds.py" length 3):$(python3 "$top/bench/rounds.py" length 4)" "6:4" \
+	"a full design: 6 rounds for three tools, 4 for four"
+python3 "$top/bench/rounds.py" order 0 A B >/dev/null 2>&1
+ok $((! $?)) "round 0 is refused"
+done_testing
