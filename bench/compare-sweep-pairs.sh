@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # bench/compare-sweep-pairs.sh: each sweep test of each cell on its own,
-# arraybench and fio back to back in alternating pairs, on one loop-backed
-# ext4.  bench/compare-sweep.sh runs a whole cell (write, read, random-read,
+# arraybench against fio in balanced rounds, on one loop-backed ext4.
+# bench/compare-sweep.sh runs a whole cell (write, read, random-read,
 # random-write) per tool per round; on this VM the state one run leaves
 # (pages handed back to the host, writeback still going) made one cell's
 # ratio swing 0.5x-3x from round to round.  Here every measured run starts
@@ -13,8 +13,14 @@
 # fio its exec_prerun, after its set-up, with the same fdatasync +
 # POSIX_FADV_DONTNEED), nothing evicted before writes.
 #
-#   bench/compare-sweep-pairs.sh [-c FILE:RECORD,...] [-t TEST,...] [-n PAIRS]
-#                                [-R lfsr|tausworthe] [-A READ_AHEAD_KB] [-o DIR]
+# Rounds: each cell and test runs in rounds of three runs, arraybench,
+# arraybench-aa (the same binary a second time: the A/A pair, whose ratio
+# is the machine's noise floor) and fio, in the order bench/rounds.py gives
+# round R (a Williams design: 6 rounds to a full one, in which each run
+# takes each position twice and runs before each other run in half the
+# rounds).  This VM hands freed memory back to its host, so whichever run
+# follows a big free pays for it; a fixed or merely alternating order
+# measures the order.  -n not a multiple of 6 is warned about and run.
 #
 # Timing is the same on both sides (bench/RESULTS.md, "Timing"): writes
 # time their fsync (fio end_fsync=1), reads only the reads; one pread or
@@ -27,26 +33,143 @@
 # the end of the run reads long sequential stretches, which readahead turns
 # into fewer, larger I/Os.  Measured at 2g/64k: fio randread 610-621 MiB/s
 # with its default, 456-540 with lfsr, 512-604 with norandommap
-# (bench/RESULTS.md).  Prints per cell and
-# test the ratios arraybench / fio of every pair and their median.
-# Exit 0 when every median at records of 64k and up is 0.95-1.10.
+# (bench/RESULTS.md).
+#
+# Writes to the output directory: orders.tsv (ROUND POSITION TOOL),
+# results.tsv (ROUND TOOL CELL/TEST MiB/s), log.txt and report.txt.  The
+# report gives per cell and test the ratio arraybench / fio: median over
+# the rounds, min-max, the medians of the rounds where arraybench ran
+# before / after fio, the A/A median and floor (median |A/A - 1|), the
+# verdict and the ORDER-BOUND mark (the two positions' medians differ by
+# more than the floor); then each round's ratio with both tools' median
+# MiB/s, and the A/A pair by position.
+#
+# Options (defaults in brackets; sizes take a k/m/g suffix):
+#   -c CELLS   comma-separated FILE:RECORD cells         [2g:64k,2g:1m,2g:16m]
+#   -t TESTS   comma-separated tests, each run in every cell
+#              [write,read,random-read,random-write]
+#   -n ROUNDS  rounds per cell and test (6 to a full design)       [6]
+#   -R GEN     fio's random_generator: lfsr or tausworthe (fio's own
+#              default, with its random map)                        [lfsr]
+#   -A KB      the loop device's read_ahead_kb           [the kernel's, 2560]
+#   -i SIZE    sparse image size                                    [8g]
+#   -o DIR     keep the outputs (TSVs, log, report, last JSONs) in DIR
+#              [a temporary directory, removed at exit]
+#   -P         run nothing: report again from the TSVs an earlier run kept
+#              in -o DIR
+#   -b PATH    arraybench binary                  [../arraybench from here]
+#   -h         this help
+# A run (one tool, one test) takes 5-10 s at 2 GiB; the full default set,
+# 3 cells x 4 tests x 6 rounds x 3 runs, about 30 minutes.
+#
+# Exit status: 0 every median at records of 64k and up is 0.95-1.10, 1 one
+# is not (or a run failed), 2 bad usage or a missing tool, 3 set-up
+# failed.  The image, loop device and mount go away on exit, error, Ctrl-C
+# or TERM.
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 prog=compare-sweep-pairs.sh
-. "$here/lib.sh" # log, bench_fio
-cells_arg=2g:64k,2g:1m,2g:16m pairs=5 keep="" ab="$here/../arraybench" gen=lfsr ra_kb=""
-tests_arg=write,read,random-read,random-write
-while getopts ":c:n:o:b:R:t:A:" opt; do
+. "$here/lib.sh" # usage, bad, log, bench_fio, bench_other_option
+cells_arg=2g:64k,2g:1m,2g:16m rounds=6 keep="" ab="$here/../arraybench" gen=lfsr ra_kb="" image_size=8g
+tests_arg=write,read,random-read,random-write report_only=""
+while getopts ":c:n:o:b:R:t:A:i:Ph" opt; do
 	case $opt in
-	c) cells_arg=$OPTARG ;; n) pairs=$OPTARG ;; o) keep=$OPTARG ;; b) ab=$OPTARG ;;
-	R) gen=$OPTARG ;; t) tests_arg=$OPTARG ;; A) ra_kb=$OPTARG ;;
-	*) echo "usage: $0 [-c FILE:RECORD,...] [-t TEST,...] [-n PAIRS] [-R lfsr|tausworthe] [-o DIR] [-b ARRAYBENCH]" >&2
-	   exit 2 ;;
+	c) cells_arg=$OPTARG ;; n) rounds=$OPTARG ;; o) keep=$OPTARG ;; b) ab=$OPTARG ;;
+	R) gen=$OPTARG ;; t) tests_arg=$OPTARG ;; A) ra_kb=$OPTARG ;; i) image_size=$OPTARG ;;
+	P) report_only=1 ;;
+	*) bench_other_option "$opt" ;;
 	esac
 done
-command -v fio >/dev/null || { echo "compare-sweep-pairs.sh: fio is missing (apt-get install fio)" >&2; exit 2; }
-[ "$(id -u)" = 0 ] || { echo "compare-sweep-pairs.sh: run as root (loop device, mount)" >&2; exit 2; }
+shift $((OPTIND - 1))
+bench_no_operands "$@"
+
+# The three runs of a round, as bench/rounds.py places them.
+tools=(arraybench arraybench-aa fio)
+
+# The report: per cell and test, rounds.Comparison of arraybench / fio with
+# the A/A twin.  METRIC in results.tsv is CELL/TEST.
+report() { # OUT_DIR
+	python3 - "$1" "$rounds_py" <<'EOF'
+import os, statistics, sys
+out, rounds_py = sys.argv[1], sys.argv[2]
+sys.path.insert(0, os.path.dirname(rounds_py))
+sys.dont_write_bytecode = True  # no __pycache__ beside the copy
+import rounds
+values = rounds.read_results(os.path.join(out, "results.tsv"))
+positions = rounds.read_orders(os.path.join(out, "orders.tsv"))
+keys = []  # CELL/TEST in the order they ran
+for line in open(os.path.join(out, "results.tsv")):
+    f = line.rstrip("\n").split("\t")
+    if len(f) >= 3 and f[2] not in keys:
+        keys.append(f[2])
+
+def record_kib(cell):
+    rec = cell.split(":")[1].lower()
+    mult = {"k": 1, "m": 1024, "g": 1 << 20}.get(rec[-1:], None)
+    return int(rec[:-1]) * mult if mult else int(rec)
+
+nrounds = sorted({r for (r, t) in positions})
+print("arraybench / fio per cell and test, %d rounds; orders: %s" % (len(nrounds), ", ".join(
+    " ".join(t for t, p in sorted(((t, p) for (rr, t), p in positions.items() if rr == r), key=lambda x: x[1]))
+    for r in nrounds[:6])))
+print("verdict: median 0.95-1.10 at records of 64k and up, info below")
+print("%-8s %s" % ("cell", rounds.HEADER.replace("metric", "test  ", 1)))
+bad = 0
+comps = []
+for m in keys:
+    cell, test = m.split("/", 1)
+    c = rounds.Comparison(values, positions, "arraybench", "fio", m, "arraybench-aa")
+    c.metric = test  # the row's label; the cell goes in a column of its own
+    targeted = record_kib(cell) >= 64
+    lo, hi = (0.95, 1.10) if targeted else (None, None)
+    print("%-8s %s" % (cell, rounds.format_row(c, lo, hi)))
+    bad += targeted and c.verdict(lo, hi) != "PASS"
+    comps.append((m, c))
+print(rounds.LEGEND)
+print()
+print("%-24s %-48s %9s %9s %9s" % ("cell/test", "ratios arraybench/fio per round", "ab MiB/s", "aa MiB/s", "fio MiB/s"))
+for m, c in comps:
+    med = lambda tool: statistics.median([v for (r, t, mm), v in values.items() if t == tool and mm == m and v]
+                                         or [0])
+    print("%-24s %-48s %9.0f %9.0f %9.0f" % (m, " ".join("n/a" if x is None else "%.2f" % x for x in c.ratios),
+                                             med("arraybench"), med("arraybench-aa"), med("fio")))
+print()
+for m, _ in comps:
+    c = rounds.Comparison(values, positions, "arraybench", "arraybench-aa", m, "arraybench-aa")
+    c.metric = m.split("/", 1)[1]
+    print("%-8s %s" % (m.split("/", 1)[0], rounds.aa_line(c)))
+sys.exit(1 if bad else 0)
+EOF
+}
+
+if [ -n "$report_only" ]; then
+	[ -n "$keep" ] && [ -s "$keep/results.tsv" ] && [ -s "$keep/orders.tsv" ] ||
+		bad "-P reports again from the results.tsv and orders.tsv an earlier run kept: give its -o DIR"
+	rounds_py=$here/rounds.py
+	report "$keep" | tee "$keep/report.txt"
+	exit "${PIPESTATUS[0]}"
+fi
+
+IFS=, read -r -a cells <<<"$cells_arg"
+IFS=, read -r -a tests <<<"$tests_arg"
+[ ${#cells[@]} -gt 0 ] || bad "no cells (-c)"
+for cell in "${cells[@]}"; do
+	[[ $cell =~ ^[0-9]+[kKmMgG]?:[0-9]+[kKmMgG]?$ ]] || bad "invalid cell '$cell': want FILE:RECORD, e.g. 2g:1m"
+done
+[ ${#tests[@]} -gt 0 ] || bad "no tests (-t)"
+for test in "${tests[@]}"; do
+	case $test in write | read | random-read | random-write) ;;
+	*) bad "invalid test '$test': write, read, random-read or random-write" ;;
+	esac
+done
+[[ $rounds =~ ^[0-9]+$ ]] && [ "$rounds" -ge 1 ] || bad "invalid -n '$rounds': a number of rounds, 1 or more"
+case $gen in lfsr | tausworthe) ;; *) bad "invalid -R '$gen': lfsr or tausworthe" ;; esac
+[ -z "$ra_kb" ] || [[ $ra_kb =~ ^[0-9]+$ ]] || bad "invalid -A '$ra_kb': KiB, a number"
+[[ $image_size =~ ^[0-9]+[kKmMgG]?$ ]] || bad "invalid -i '$image_size': a size such as 8g"
+command -v fio >/dev/null || bad "fio is missing (apt-get install fio)"
+[ "$(id -u)" = 0 ] || bad "run as root (loop device, mount)"
+[ -x "$ab" ] || bad "no arraybench binary at '$ab' (run make, or -b PATH)"
 
 work=$(mktemp -d /var/tmp/abpairs.XXXXXX) || exit 3
 out=${keep:-$work/out}
@@ -55,7 +178,8 @@ dev="" mnt=$work/mnt
 cleanup() {
 	local st=$?
 	[ -n "$dev" ] && { umount "$mnt" 2>/dev/null; losetup -d "$dev" 2>/dev/null; }
-	rm -rf "$work/mnt" "$work/disk.img" "$work/evict.py" "$work"/*.prerun.txt
+	rm -rf "$work/mnt" "$work/disk.img" "$work/evict.py" "$work/arraybench" "$work/rounds.py" \
+		"$work/__pycache__" "$work"/*.prerun.txt
 	[ -n "$keep" ] && rmdir "$work" 2>/dev/null || rm -rf "$work"
 	exit "$st"
 }
@@ -63,7 +187,14 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-truncate -s 8g "$work/disk.img" &&
+# One copy of the ratio arithmetic for the whole run, beside the work files.
+cp "$here/rounds.py" "$work/rounds.py" || exit 3
+rounds_py=$work/rounds.py
+design_len=$(python3 "$rounds_py" length ${#tools[@]}) || exit 3
+[ $((rounds % design_len)) -eq 0 ] ||
+	log "warning: $rounds rounds is not a multiple of $design_len (a full design of ${#tools[@]} runs): positions are not balanced"
+
+truncate -s "$image_size" "$work/disk.img" &&
 	mkfs.ext4 -q -F -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 "$work/disk.img" &&
 	dev=$(losetup --direct-io=on -f --show "$work/disk.img") && mkdir "$mnt" && mount "$dev" "$mnt" || exit 3
 # -A: the loop device's readahead (its default here is 2560 KiB: a random
@@ -118,42 +249,32 @@ j = json.load(open(sys.argv[1]))["jobs"][0]
 print("%.1f" % ((j["read"]["bw"] + j["write"]["bw"]) / 1024))' "$out/fio.json"
 }
 
-: >"$out/pairs.tsv"
-IFS=, read -r -a cells <<<"$cells_arg"
-IFS=, read -r -a tests <<<"$tests_arg"
-log "fio random_generator=$gen; cells $cells_arg; tests $tests_arg; $pairs pairs"
+: >"$out/orders.tsv"
+: >"$out/results.tsv"
+log "fio random_generator=$gen; cells $cells_arg; tests $tests_arg; $rounds rounds of ${tools[*]}"
+# Round R of every cell and test runs in the design's order R, so one
+# orders.tsv serves them all.
+for ((r = 1; r <= rounds; r++)); do
+	read -r -a order < <(python3 "$rounds_py" order "$r" "${tools[@]}") || exit 3
+	for i in "${!order[@]}"; do printf '%s\t%s\t%s\n' "$r" $((i + 1)) "${order[$i]}" >>"$out/orders.tsv"; done
+done
 for cell in "${cells[@]}"; do
 	file=${cell%%:*} rec=${cell#*:}
 	for test in "${tests[@]}"; do
-		for ((p = 1; p <= pairs; p++)); do
-			if [ $((p % 2)) -eq 1 ]; then order=(ab fio); else order=(fio ab); fi
+		for ((r = 1; r <= rounds; r++)); do
+			read -r -a order < <(awk -F'\t' -v r="$r" '$1 == r { print $3 }' "$out/orders.tsv" | tr '\n' ' ')
+			words=()
 			for tool in "${order[@]}"; do
 				settle
-				v=$("run_$tool" "$file" "$rec" "$test") || { log "$cell $test pair $p: $tool failed"; exit 1; }
-				printf -v "rate_$tool" '%s' "$v"
+				case $tool in fio) fn=run_fio ;; *) fn=run_ab ;; esac
+				v=$("$fn" "$file" "$rec" "$test") || { log "$cell $test round $r: $tool failed"; exit 1; }
+				printf '%s\t%s\t%s\t%s\n' "$r" "$tool" "$cell/$test" "$v" >>"$out/results.tsv"
+				words+=("$tool $v")
 			done
-			log "$cell $test pair $p: arraybench $rate_ab fio $rate_fio MiB/s"
-			printf '%s\t%s\t%s\t%s\t%s\n' "$cell" "$test" "$p" "$rate_ab" "$rate_fio" >>"$out/pairs.tsv"
+			log "$cell $test round $r (MiB/s): $(IFS=,; echo "${words[*]}" | sed 's/,/, /g')"
 		done
 	done
 done
 
-python3 - "$out/pairs.tsv" <<'EOF' | tee "$out/report.txt"
-import statistics, sys
-rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
-cells = {}
-for cell, test, p, ab, fio in rows:
-    cells.setdefault((cell, test), []).append((float(ab), float(fio)))
-bad = 0
-print("%-10s %-13s %-34s %7s %9s %9s  %s" % ("cell", "test", "ratios arraybench/fio per pair", "median", "ab MiB/s", "fio MiB/s", "verdict"))
-for (cell, test), v in cells.items():
-    ratios = [a / f for a, f in v]
-    m = statistics.median(ratios)
-    rec_kib = cell.split(":")[1]
-    small = rec_kib.endswith("k") and int(rec_kib[:-1]) < 64
-    verdict = "INFO" if small else "PASS" if 0.95 <= m <= 1.10 else "HIGH" if m > 1.10 else "FAIL"
-    bad += verdict in ("FAIL", "HIGH")
-    print("%-10s %-13s %-34s %7.3f %9.0f %9.0f  %s" % (cell, test, " ".join("%.2f" % r for r in ratios), m,
-          statistics.median(a for a, _ in v), statistics.median(f for _, f in v), verdict))
-sys.exit(1 if bad else 0)
-EOF
+report "$out" | tee "$out/report.txt"
+exit "${PIPESTATUS[0]}"
