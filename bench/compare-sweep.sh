@@ -66,8 +66,17 @@
 #     includes the fsync (do_io() ends with it, before update_runtime()),
 #     and arraybench's default sweep timing times the fsync: same region.
 #  3. Rounds (-x): in round r the cells run in an order rotated by r-1, and
-#     in each cell the tool that goes first alternates (by round and cell),
-#     so neither tool always follows the other.  No memory cgroup: the
+#     in each cell three runs, arraybench, arraybench-aa (the same binary a
+#     second time: the A/A pair, whose ratio is the machine's noise floor)
+#     and fio, in the order bench/rounds.py gives round r (a Williams
+#     design: 6 rounds to a full one, in which each run takes each position
+#     twice and runs before each other run in half the rounds; this VM
+#     hands freed memory back to its host, so a fixed or merely alternating
+#     order measures the order).  -x not a multiple of 6 is warned about
+#     and run.  orders.tsv (ROUND POSITION TOOL) holds the orders,
+#     rounds-results.tsv (ROUND TOOL CELL/TEST KiB/s) the rates in the form
+#     bench/rounds.py reads (results.tsv: every run's rate, seconds and
+#     cache state).  No memory cgroup: the
 #     sweep's cache rule is explicit (writes timed to stable storage, cold
 #     reads evicted per file, random-write after random-read's pages), and
 #     arraybench's sweep workers do not join a cgroup anyway.
@@ -76,11 +85,16 @@
 #     the cache state each tool started from, and a verdict: PASS (median
 #     0.95 to 1.10), FAIL (under 0.95), HIGH (over 1.10: over-reporting is
 #     a defect too), INFO for records under 64 KiB (no target); NOMEAS when
-#     a cold read did not start cold on either side.
+#     a cold read did not start cold on either side.  Then per cell and
+#     test the same ratio by position (bench/rounds.py): median, min-max,
+#     the medians of the rounds where arraybench ran before / after fio,
+#     the A/A median and floor (median |A/A - 1|), and ORDER-BOUND when the
+#     two positions' medians differ by more than the floor; then the A/A
+#     pair by position.
 #
 # Options (defaults in brackets; sizes take a k/m/g suffix):
 #   -c CELLS   comma-separated FILE:RECORD cells  [2g:64k,2g:1m,2g:16m,256m:4k]
-#   -x ROUNDS  interleaved rounds                             [5]
+#   -x ROUNDS  rounds (6 to a full design)                    [6]
 #   -I 0|1     also run fio's read with invalidate=1 (for the record) [1]
 #   -i SIZE    sparse image size                              [8g]
 #   -w DIR     directory for the image and mount point        [/var/tmp]
@@ -97,8 +111,8 @@
 #              [a temporary directory, removed at exit]
 #   -b PATH    arraybench binary                  [../arraybench from here]
 #   -h         this help
-# With the defaults a round takes 2 to 3 minutes on the 2-core VM of
-# bench/RESULTS.md, 7 rounds about 16 minutes.
+# With the defaults a round (three runs of each cell) takes 3 to 4 minutes
+# on the 2-core VM of bench/RESULTS.md, 6 rounds about 20-25 minutes.
 #
 # Exit status: 0 every targeted cell passed, 1 at least one FAIL, HIGH or
 # unmeasured cell, 2 bad usage or a missing tool, 3 set-up failed.  The
@@ -107,7 +121,7 @@
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-cells_arg=2g:64k,2g:1m,2g:16m,256m:4k rounds=5 fio_inval=1 image_size=8g workdir=/var/tmp keep="" loop_dio=1 warm_mib=0
+cells_arg=2g:64k,2g:1m,2g:16m,256m:4k rounds=6 fio_inval=1 image_size=8g workdir=/var/tmp keep="" loop_dio=1 warm_mib=0
 ab="$here/../arraybench"
 
 prog=compare-sweep.sh
@@ -227,7 +241,7 @@ def evict(path, res_path):
     with open(res_path, "w") as f:
         f.write("%.4f\n" % (res / size if size else 0))
 
-def ab(rnd, cell, path):
+def ab(rnd, cell, path, tool="arraybench"):
     # One JSON line per run; the sweep's cells are phases named "sweep".
     for line in open(path):
         if not line.strip():
@@ -237,7 +251,7 @@ def ab(rnd, cell, path):
                 continue
             k = ph["key"]
             res = ph.get("resident_at_start")
-            out(rnd, cell, k["test"], "arraybench", ph["rate"], round(ph["elapsed_s"], 4),
+            out(rnd, cell, k["test"], tool, ph["rate"], round(ph["elapsed_s"], 4),
                 "" if res is None else round(res, 4), ph.get("cache_state", "?"),
                 "+".join(ph.get("timed") or []))
 
@@ -254,7 +268,43 @@ def fio(rnd, cell, test, tool, path, resident):
     out(rnd, cell, test, tool, dd["bw_bytes"] / 1024.0, dd["runtime"] / 1000.0,
         resident, "fio", "io=%d" % dd["io_bytes"])
 
-def report(path, failures_path, rounds):
+def balanced(rows, cells, orders_path, kib_label):
+    """The ratios by position, with the A/A floor (bench/rounds.py).  Also
+    writes rounds-results.tsv (ROUND TOOL CELL/TEST KiB/s) beside orders.tsv,
+    so that `rounds.py report` reads the same figures."""
+    sys.dont_write_bytecode = True  # no __pycache__ beside the copy
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import rounds
+    positions = rounds.read_orders(orders_path)
+    values = {}
+    with open(os.path.join(os.path.dirname(orders_path), "rounds-results.tsv"), "w") as f:
+        for (cell, test, tool, rnd), v in sorted(rows.items(), key=lambda kv: (kv[0][3], kv[0][0], kv[0][1])):
+            if tool == "fio-inval1":
+                continue
+            values[(rnd, tool, "%s/%s" % (cell, test))] = v[0] if v[0] > 0 else None
+            f.write("%d\t%s\t%s/%s\t%.1f\n" % (rnd, tool, cell, test, v[0]))
+    print()
+    print("by position (bench/rounds.py): arraybench / fio, and arraybench / arraybench-aa (A/A)")
+    print("%-9s %s" % ("cell", rounds.HEADER.replace("metric", "test  ", 1)))
+    for cell in cells:
+        fkib, rkib = cell.split(":")
+        label = "%s/%s" % (kib_label(fkib), kib_label(rkib))
+        lo, hi = (0.95, 1.10) if int(rkib) >= 64 else (None, None)
+        for test in TESTS:
+            c = rounds.Comparison(values, positions, "arraybench", "fio", "%s/%s" % (cell, test), "arraybench-aa")
+            c.metric = test
+            print("%-9s %s" % (label, rounds.format_row(c, lo, hi)))
+    print(rounds.LEGEND)
+    for cell in cells:
+        fkib, rkib = cell.split(":")
+        label = "%s/%s" % (kib_label(fkib), kib_label(rkib))
+        for test in TESTS:
+            c = rounds.Comparison(values, positions, "arraybench", "arraybench-aa", "%s/%s" % (cell, test),
+                                  "arraybench-aa")
+            c.metric = test
+            print("%-9s %s" % (label, rounds.aa_line(c)))
+
+def report(path, failures_path, rounds, orders_path):
     rows = {}
     for line in open(path):
         rnd, cell, test, tool, rate, el, res, cs, note = line.rstrip("\n").split("\t")
@@ -344,6 +394,7 @@ def report(path, failures_path, rounds):
                 print("%-9s %-24s" % (label, what) + "".join("%7s" % (("%.3f" % x) if x else "n/a") for x in rs)
                       + "%8s %10s" % (fmt(statistics.median(got)) if got else "n/a",
                                       "%.3f" % min(res) if res else "-"))
+    balanced(rows, cells, orders_path, kib_label)
     fails = [l.rstrip("\n").split("\t") for l in open(failures_path) if l.strip()]
     if fails:
         failed = True
@@ -364,11 +415,11 @@ if __name__ == "__main__":
     if cmd == "evict":
         evict(sys.argv[2], sys.argv[3])
     elif cmd == "ab":
-        ab(sys.argv[2], sys.argv[3], sys.argv[4])
+        ab(*sys.argv[2:6])
     elif cmd == "fio":
         fio(*sys.argv[2:8])
     elif cmd == "report":
-        sys.exit(report(sys.argv[2], sys.argv[3], int(sys.argv[4])))
+        sys.exit(report(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]))
 PYEOF
 
 # Share of FILE in the page cache now (fincore: mincore(2) over the file).
@@ -379,11 +430,13 @@ resident() {
 }
 
 # ---- the two tools -----------------------------------------------------------
-# run_arraybench ROUND FILE_KIB:RECORD_KIB
+# run_arraybench ROUND FILE_KIB:RECORD_KIB [LABEL]: LABEL arraybench-aa is
+# the A/A twin, the same binary run again.
 run_arraybench() {
-	local r=$1 cell=$2 base=$out/arraybench.${2/:/-}.r$1 st
+	local r=$1 cell=$2 tool=${3:-arraybench} base st
+	base=$out/$tool.${cell/:/-}.r$r
 	rm -f "$base.json"
-	log "round $r: arraybench ${cell%%:*}k file, ${cell#*:}k records"
+	log "round $r: $tool ${cell%%:*}k file, ${cell#*:}k records"
 	warm
 	run_waited "$ab" run -d "$tdir" --phases sweep --sweep-file-sizes "${cell%%:*}" \
 		--sweep-records "${cell#*:}k" --sweep-tests write,read,random-read,random-write \
@@ -391,10 +444,10 @@ run_arraybench() {
 	st=$?
 	tdir_clear
 	if [ "$st" -ne 0 ]; then
-		failed "$r" "arraybench $cell" "status $st: $(grep -m1 -i error "$base.txt")"
+		failed "$r" "$tool $cell" "status $st: $(grep -m1 -i error "$base.txt")"
 		return 0
 	fi
-	python3 "$python_helper" ab "$r" "$cell" "$base.json" >>"$results" || log "round $r: cannot parse $base.json"
+	python3 "$python_helper" ab "$r" "$cell" "$base.json" "$tool" >>"$results" || log "round $r: cannot parse $base.json"
 	[ -s "$base.txt" ] || rm -f "$base.txt"
 }
 
@@ -447,15 +500,29 @@ run_fio() {
 }
 
 # ---- rounds ------------------------------------------------------------------
+# The three runs of a round, in the order bench/rounds.py gives round r; the
+# copy beside the helper is the one the report imports.
+tools=(arraybench arraybench-aa fio)
+cp "$here/rounds.py" "$work/rounds.py" || die "cannot copy $here/rounds.py"
+design_len=$(python3 "$work/rounds.py" length ${#tools[@]}) || die "rounds.py length failed"
+[ $((rounds % design_len)) -eq 0 ] ||
+	log "warning: $rounds rounds is not a multiple of $design_len (a full design of ${#tools[@]} runs): positions are not balanced"
+orders=$out/orders.tsv
+: >"$orders"
 t_start=$(date +%s)
 n=${#cells[@]}
 for ((r = 1; r <= rounds; r++)); do
+	read -r -a order < <(python3 "$work/rounds.py" order "$r" "${tools[@]}") || die "rounds.py order failed"
+	for i in "${!order[@]}"; do printf '%s\t%s\t%s\n' "$r" $((i + 1)) "${order[$i]}" >>"$orders"; done
+	log "round $r: ${order[*]}"
 	for ((k = 0; k < n; k++)); do
 		cell=${cells[$(((r - 1 + k) % n))]}
-		if [ $(((r + k) % 2)) -eq 1 ]; then order=(arraybench fio); else order=(fio arraybench); fi
 		for tool in "${order[@]}"; do
 			settle
-			"run_$tool" "$r" "$cell"
+			case $tool in
+			fio) run_fio "$r" "$cell" ;;
+			*) run_arraybench "$r" "$cell" "$tool" ;;
+			esac
 		done
 	done
 	log "round $r done after $(($(date +%s) - t_start)) s"
@@ -464,11 +531,11 @@ done
 # ---- report -----------------------------------------------------------------
 {
 	echo "bench/compare-sweep.sh  $(date -u '+%Y-%m-%d %H:%M UTC')  $(uname -r)  $(nproc) CPUs  $(free -g | awk '/^Mem:/{print $2}') GiB RAM"
-	echo "ext4 on $dev (loop, dio=$loop_dio, image in $workdir); $rounds rounds; cells $cells_arg; tests write, read, random-read, random-write;" \
+	echo "ext4 on $dev (loop, dio=$loop_dio, image in $workdir); $rounds rounds of ${tools[*]} in rounds.py's orders; cells $cells_arg; tests write, read, random-read, random-write;" \
 		"arraybench default timing (fsync timed on writes) and cache (reads evicted); fio psync, invalidate=0 after" \
 		"eviction by exec_prerun for read and random-read, end_fsync=1 on writes, fadvise_hint=0, fallocate=none"
 	echo
-	python3 "$python_helper" report "$results" "$failures" "$rounds"
+	python3 "$python_helper" report "$results" "$failures" "$rounds" "$orders"
 } >"$out/report.txt"
 status=$?
 cat "$out/report.txt"

@@ -76,7 +76,7 @@ bench_cleanup() {
 	if [ -n "$mnt" ] && mountpoint -q "$mnt"; then
 		echo "$prog: left $work in place (still mounted)" >&3
 	elif [ -n "$work" ] && [ -d "$work" ]; then
-		rm -f "$work/disk.img" "$work/helper.py" "$work/arraybench" "$work/arraybench-old"
+		rm -f "$work/disk.img" "$work/helper.py" "$work/rounds.py" "$work/arraybench" "$work/arraybench-old"
 		rm -rf "$work/fiocwd"
 		rm -f "$work"/*.prerun.txt
 		rmdir "$work/mnt" 2>/dev/null
