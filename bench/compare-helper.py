@@ -163,7 +163,7 @@ def row_text(c, label, cl, target, verdict):
 def per_round(cs, nr):
     """Each ratio's per-round values, with the subject's position first
     ('<': it ran before the peer, '>': after)."""
-    print("%-15s %-21s" % ("phase", "subject / peer") + "".join("%9s" % ("r%d" % r) for r in range(1, nr + 1)))
+    print("%-15s %-30s" % ("phase", "subject / peer") + "".join("%9s" % ("r%d" % r) for r in range(1, nr + 1)))
     for c, label in cs:
         cells = []
         for r in range(1, nr + 1):
@@ -174,7 +174,7 @@ def per_round(cs, nr):
             pa, pp = c.pos.get((r, c.subject)), c.pos.get((r, c.peer))
             mark = "" if pa is None or pp is None else ("<" if pa < pp else ">")
             cells.append(mark + fmt(x))
-        print("%-15s %-21s" % (c.metric, label) + "".join("%9s" % x for x in cells))
+        print("%-15s %-30s" % (c.metric, label) + "".join("%9s" % x for x in cells))
 
 def read_table(path, width):
     if not os.path.exists(path):

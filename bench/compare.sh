@@ -3,7 +3,9 @@
 # shellcheck disable=SC2015,SC2317
 #
 # bench/compare.sh: arraybench side by side with fio and bonnie++ 2.00a on one
-# ext4 file system, under one page-cache rule, in interleaved rounds.
+# ext4 file system, under one page-cache rule, in interleaved rounds whose
+# order follows bench/rounds.py's balanced (Williams) design, with an A/A
+# twin of arraybench in every round as the noise floor.
 #
 # Run as root from anywhere:   bench/compare.sh [OPTION...]
 #
@@ -37,10 +39,22 @@
 #     ("warm"): on cgroup v1 the limit also counts dentries and inodes, and
 #     both tools got OOM-killed under 512 MiB at the file counts a stat phase
 #     needs to last about 2 s.
-#  3. I/O rounds (-x), each with, back to back in a rotating order:
+#  3. I/O rounds (-x), each with, back to back, arraybench, arraybench-aa,
+#     fio, bonnie++ and any -e variants in the order of that round of
+#     rounds.py's design over them (each tool in each position, and before
+#     each other tool, equally often over a full design: 4 rounds for the
+#     four tools, 10 with one variant, 6 with two; a warning when -x is not
+#     a multiple), written to orders-io.tsv (ROUND POSITION TOOL):
 #       arraybench -s SIZE -fPERCHAR -n 0 --seeks SEEKS --seekers SEEKERS
 #                  --cache none -r RAM (per-char, block write, rewrite,
-#                  block read, seeks in one run)
+#                  block read, seeks in one run); with -P bonnie
+#                  --phases block-write,rewrite,block-read,seeks instead of
+#                  -fPERCHAR (bonnie++'s own order, no per-char)
+#       arraybench-aa  the same binary and command again: the A/A twin,
+#                  placed by the design like any other tool
+#       VARIANT    (-e NAME=ARGS) the arraybench command with ARGS appended
+#                  (e.g. --data zeros), or another binary (bin=PATH, copied
+#                  into the work directory as the main one is)
 #       fio        three invocations in one group, bs=8k size=SIZE
 #                  ioengine=psync end_fsync=1 fallocate=none invalidate=0:
 #         write    rw=write, file removed first (a fresh file, as arraybench's
@@ -58,16 +72,21 @@
 #                  arraybench and bonnie++ (no FADV_SEQUENTIAL/FADV_RANDOM).
 #       bonnie++   -s SIZE:8k:SEEKS:SEEKERS -r RAM -n 0 -fPERCHAR -u root -q
 #                  (per-char: bonnie++ 2.00's 1-byte write()/read(), as
-#                  arraybench's default --per-char syscall)
-#     File rounds (-y), right after the I/O trio, each with, back to back and
-#     alternating which goes first, arraybench -s 0 -n NUM --cache none -r RAM
-#     and bonnie++ -s 0 -n NUM -r RAM -u root -q (0-byte files), no cgroup.
-#     Every ratio is arraybench / peer within one round; the table shows each
-#     round's ratio and their median.
-#  4. Seek-gap rounds (-g), each with, back to back in a rotating order, the
-#     seeks alone after a block write (--phases block-write,seeks; fio: its
-#     write job, then its seeks job), SEEKS seeks by SEEKERS:
+#                  arraybench's default --per-char syscall); with -P bonnie
+#                  -f (no per-char)
+#     File rounds (-y), right after the I/O tools, each with, back to back in
+#     the design's order over arraybench, arraybench-aa and bonnie++ (6
+#     rounds), written to orders-files.tsv, arraybench -s 0 -n NUM --cache
+#     none -r RAM (twice) and bonnie++ -s 0 -n NUM -r RAM -u root -q (0-byte
+#     files), no cgroup.  Every ratio is arraybench / peer within one round.
+#  4. Seek-gap rounds (-g), each with, back to back in the order of rounds.py's
+#     design over the runs below (8 runs with -O: 8 rounds; 7 without: 14),
+#     written to orders-gap.tsv, the seeks alone after a block write
+#     (--phases block-write,seeks; fio: its write job, then its seeks job),
+#     SEEKS seeks by SEEKERS:
 #       ab new tail    this arraybench, in the group, --cache none (as in 3)
+#       ab new tail aa the same again: the A/A twin, whose floor every
+#                      seek-gap ratio is set against
 #       ab old tail    the -O binary (seekers with fixed shares, 72dfef8),
 #                      the same way; left out without -O
 #       ab new evicted this arraybench --cache cgroup -r RAM: its own group,
@@ -84,12 +103,22 @@
 #  5. Peak RSS: arraybench --phases block-write,block-read,seeks at the two
 #     -R sizes (its own --cache cgroup); worker_max_rss_kib of each phase must
 #     not grow with the file.
-#  6. Prints the ratio table with the cache state, the target and the verdict
-#     next to each: PASS, FAIL (under target) or HIGH (median above 1.10, or
-#     above the range: arraybench over-reporting is a defect too, so HIGH
-#     fails the run until explained); then the median absolute rates and the
-#     shortest time of every phase, the seek-gap table, and the stall share
-#     (PSI) of each run.
+#  6. Prints the ratio table (bench/rounds.py's Comparison) with the cache
+#     state, the target, the median of the per-round ratios, min-max, the
+#     medians of the rounds where arraybench ran before / after the peer,
+#     the A/A median (arraybench / arraybench-aa), the floor (median
+#     |A/A - 1|), and the verdict next to each: PASS, FAIL (under target) or
+#     HIGH (median above 1.10, or above the range: arraybench over-reporting
+#     is a defect too, so HIGH fails the run until explained), marked
+#     ORDER-BOUND when the two positions' medians differ by more than the
+#     floor; -P bonnie leaves the per-char rows out (rewrite stays, as
+#     information).  Then the A/A pair by position, each -e variant's ratio
+#     to bonnie++ and fio per phase and to arraybench (the floor there is
+#     arraybench's A/A), each ratio per round, the median absolute rates and
+#     the shortest time of every phase, the seek-gap tables (ratios with the
+#     same columns), and the stall share (PSI) of each run.  results.tsv
+#     (ROUND TOOL PHASE VALUE ...), the orders-*.tsv, gap.tsv and psi.tsv
+#     stay in -o DIR.
 #
 # Options (defaults in brackets; sizes take MiB or a k/m/g/t suffix):
 #   -s SIZE        I/O file size for every tool                    [4g]
@@ -97,10 +126,20 @@
 #   -p SEEKERS     seeker processes = fio numjobs                  [5]
 #   -c MIB         per-char size, -fMIB on both sides              [20]
 #   -r MIB         memory cgroup limit of the I/O runs             [512]
-#   -x ROUNDS      I/O rounds (0 skips them)                       [5]
+#   -x ROUNDS      I/O rounds (0 skips them; 4 or 8 balance the design,
+#                  10 with one -e, 6 or 12 with two)               [5]
 #   -n NUM         files x 1024 for the file phases (0-byte files) [1024]
-#   -y ROUNDS      file rounds, best even (0 skips the file phases) [4]
-#   -g ROUNDS      seek-gap rounds (0 skips them)                  [5]
+#   -y ROUNDS      file rounds (0 skips them; 6 balances)          [4]
+#   -g ROUNDS      seek-gap rounds (0 skips them; 8 balances with -O,
+#                  14 without)                                     [5]
+#   -P PHASES      I/O phases of arraybench and bonnie++: all (per-char,
+#                  block write, rewrite, block read, seeks) or bonnie
+#                  (bonnie++ -f's: block write, rewrite, block read, seeks;
+#                  fio unchanged)                                  [all]
+#   -e NAME=ARGS   one more arraybench in the I/O rounds, labelled NAME, ARGS
+#                  appended to its run command; ARGS may begin "bin=PATH "
+#                  for another binary; repeatable (e.g. -e zeros='--data zeros')
+#                  [none]
 #   -O PATH        old arraybench (fixed seek shares) for the seek-gap rounds
 #                  [none: "ab old tail" is left out]
 #   -R SMALL,BIG   file sizes of the two peak-RSS runs, or none    [1g,8g]
@@ -113,8 +152,11 @@
 #   -H 0|1         fio fadvise_hint                                [0]
 #   -h             this help
 # With the defaults every phase but the two stat phases (1.5 to 1.8 s) lasts
-# over 2 s on a 2-core VM; the I/O and file rounds take about 17 minutes on
-# a quiet machine and the seek-gap rounds about 8 more (-g 0 skips them).
+# over 2 s on a 2-core VM.  Wall time on a quiet machine (from the runs of
+# 2026-12-03: an I/O run 10-24 s, a file run 78 s, a seek-gap run 6-16 s):
+# the defaults about 30 minutes (I/O 7, files 16, seek gap 6); the balanced
+# -x 8 -y 6 -g 8 -O PATH about 47 (I/O 11, files 24, seek gap 11); each -e
+# variant about 25 s more per I/O round.
 #
 # Exit status: 0 every check passed, 1 at least one FAIL, HIGH or unmeasured
 # check, 2 bad usage or a missing tool, 3 set-up failed.  The image, loop
@@ -193,7 +235,7 @@ for ((i = 0; i < ${#extra_names[@]}; i++)); do
 		[ -x "$bin" ] || bad "invalid -e $name: no arraybench binary at '$bin'"
 		bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 	fi
-	extra_bins+=("$bin") extra_args[$i]=$args
+	extra_bins+=("$bin") extra_args[i]=$args
 done
 [ "$ram" -ge 16 ] || bad "-r must be at least 16 (arraybench --cache cgroup)"
 [ "$size_mib" -ge $((2 * ram)) ] || bad "-s must be at least twice -r (bonnie++ and arraybench refuse less)"
@@ -324,6 +366,7 @@ cp "$here/compare-helper.py" "$python_helper" && cp "$here/rounds.py" "$work/rou
 if [ "$phases" = all ]; then
 	ab_io_phases=(-f"$perchar") bonnie_io_phases=(-f"$perchar")
 else
+	# shellcheck disable=SC2054 # one argument, a comma-separated list
 	ab_io_phases=(--phases block-write,rewrite,block-read,seeks) bonnie_io_phases=(-f)
 fi
 
@@ -602,7 +645,10 @@ log "all runs done after $(($(date +%s) - t_start)) s"
 		"nothing evicted (arraybench --cache none, fio invalidate=0), -s ${size_mib}M bs 8k," \
 		"$seeks seeks by $seekers seekers, per-char $perchar MiB, arraybench --data $data," \
 		"fio fadvise_hint=$fadvise_hint; files: $frounds rounds, -n $files (x1024, 0 bytes)," \
-		"no memory cgroup for either tool; seek gap: $grounds rounds"
+		"no memory cgroup for either tool; seek gap: $grounds rounds; I/O phases: -P $phases" \
+		"$(for ((i = 0; i < ${#extra_names[@]}; i++)); do printf "; variant %s: %s%s" "${extra_names[$i]}" \
+			"${extra_bins[$i]:+${extra_bins[$i]} }" "${extra_args[$i]}"; done)"
+	echo "orders: rounds.py's design, in orders-io.tsv, orders-files.tsv, orders-gap.tsv"
 	echo
 	python3 "$python_helper" report "$out" "$ram" "$rounds" "$frounds" "$grounds" "$phases" "${extra_names[@]}"
 } >"$out/report.txt"
