@@ -137,7 +137,8 @@
 #                  (bonnie++ -f's: block write, rewrite, block read, seeks;
 #                  fio unchanged)                                  [all]
 #   -e NAME=ARGS   one more arraybench in the I/O rounds, labelled NAME, ARGS
-#                  appended to its run command; ARGS may begin "bin=PATH "
+#                  (split at blanks, no quoting) appended to its run
+#                  command; ARGS may begin "bin=PATH "
 #                  for another binary; repeatable (e.g. -e zeros='--data zeros')
 #                  [none]
 #   -O PATH        old arraybench (fixed seek shares) for the seek-gap rounds
