@@ -3,7 +3,12 @@
 # bench/compare-helper.py: bench/compare.sh's parsers of each tool's output
 # (one TSV line per phase) and its report; compare.sh copies it into its
 # work directory at the start and runs the copy.
-import json, math, statistics, sys
+import json, math, os, statistics, sys
+# rounds.py (the design and the ratio arithmetic) sits beside this copy; no
+# __pycache__ left in the work directory.
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rounds
 
 def out(*fields):
     print("\t".join(str(f) for f in fields))
@@ -18,11 +23,11 @@ def ab_cache(ph):
     # "warm/none" when arraybench evicted nothing before the phase.
     return "%s/%s" % (ph.get("cache_state", "?"), ph.get("cache_mode", "?").split(",")[0])
 
-def ab(rnd, path):
+def ab(rnd, path, label="arraybench"):
     for run in ab_runs(path):
         for ph in run["phases"]:
             val = ph["rate"] if ph["measurable"] else "NA"
-            out(rnd, "arraybench", ph["name"], val, round(ph["elapsed_s"], 3),
+            out(rnd, label, ph["name"], val, round(ph["elapsed_s"], 3),
                 ph["worker_max_rss_kib"], "" if ph["measurable"] else "+++++", ab_cache(ph))
 
 def fio_job(path):
@@ -94,7 +99,8 @@ def gap_bonnie(rnd, job, path):
         out(rnd, job, float(v), "", "tail", "")
 
 # ---- the report -------------------------------------------------------------
-HIGH = 1.10   # a median above this is flagged: over-reporting is a defect too
+HIGH = rounds.HIGH   # a median above this is flagged: over-reporting is a defect too
+AB, TWIN = "arraybench", "arraybench-aa"
 CHECKS = [
     # phase, peer tool, peer label, lo, hi, target text
     ("block-write", "fio", "fio rw=write", 0.97, None, ">= 0.97"),
@@ -115,18 +121,74 @@ INFO = [
     ("rewrite", "bonnie++", "bonnie++ rewrite"),
     ("block-read", "bonnie++", "bonnie++ get_block"),
 ]
+PEER_LABELS = {("fio", "block-write"): "fio rw=write", ("fio", "block-read"): "fio rw=read",
+               ("fio", "seeks"): "fio randrw read IOPS", ("bonnie++", "per-char-write"): "bonnie++ putc",
+               ("bonnie++", "block-write"): "bonnie++ put_block", ("bonnie++", "rewrite"): "bonnie++ rewrite",
+               ("bonnie++", "per-char-read"): "bonnie++ getc", ("bonnie++", "block-read"): "bonnie++ get_block",
+               ("bonnie++", "seeks"): "bonnie++ seeks"}
+IO_PHASES = ["per-char-write", "block-write", "rewrite", "per-char-read", "block-read", "seeks"]
+PER_CHAR = {"per-char-write", "per-char-read"}
 MIN_S = 2.0
 
 def fmt(x, nd=3):
     return "n/a" if x is None else ("%.*f" % (nd, x))
 
-FILE_PHASES = {"seq-create", "seq-stat", "seq-delete", "rand-create", "rand-stat", "rand-delete"}
+FILE_ORDER = ["seq-create", "seq-stat", "seq-delete", "rand-create", "rand-stat", "rand-delete"]
+FILE_PHASES = set(FILE_ORDER)
 
-def report(path, rss_path, io_rounds, file_rounds, failures_path, psi_path, gap_path, gap_rounds):
-    rounds = max(io_rounds, file_rounds, 1)
+def with_floor(c, aa):
+    """c, whose subject has no twin of its own (a -e variant, a seek-gap
+    run), given arraybench's A/A and floor from the same rounds: the
+    machine's noise, against which c's per-position gap is judged."""
+    c.aa, c.aa_median, c.floor = aa.aa, aa.aa_median, aa.floor
+    c.aa_med_before, c.aa_med_after = aa.aa_med_before, aa.aa_med_after
+    if c.med_before is None or c.med_after is None or c.floor is None:
+        c.order_bound = None
+    else:
+        c.order_bound = abs(c.med_before - c.med_after) > c.floor
+    return c
+
+ROW = "%-15s %-21s %-5s %-11s %8s %11s %8s %8s %8s %7s  %s"
+HDR = ROW % ("phase", "peer", "cache", "target", "median", "min-max", "ab 1st", "ab 2nd", "A/A", "floor",
+             "result")
+
+def row_text(c, label, cl, target, verdict):
+    rng = "%.2f-%.2f" % (c.min, c.max) if c.min is not None else ""
+    words = [verdict] + c.marks()
+    if c.median is not None and c.n < len(c.rounds):
+        words.append("(%d of %d rounds)" % (c.n, len(c.rounds)))
+    return ROW % (c.metric, label, cl, target, fmt(c.median), rng, fmt(c.med_before), fmt(c.med_after),
+                  fmt(c.aa_median), fmt(c.floor), " ".join(words))
+
+def per_round(cs, nr):
+    """Each ratio's per-round values, with the subject's position first
+    ('<': it ran before the peer, '>': after)."""
+    print("%-15s %-30s" % ("phase", "subject / peer") + "".join("%9s" % ("r%d" % r) for r in range(1, nr + 1)))
+    for c, label in cs:
+        cells = []
+        for r in range(1, nr + 1):
+            if r not in c.rounds:
+                cells.append("")
+                continue
+            x = c.ratios[c.rounds.index(r)]
+            pa, pp = c.pos.get((r, c.subject)), c.pos.get((r, c.peer))
+            mark = "" if pa is None or pp is None else ("<" if pa < pp else ">")
+            cells.append(mark + fmt(x))
+        print("%-15s %-30s" % (c.metric, label) + "".join("%9s" % x for x in cells))
+
+def read_table(path, width):
+    if not os.path.exists(path):
+        return []
+    return [(l.rstrip("\n").split("\t") + [""] * width)[:width] for l in open(path) if l.strip()]
+
+def report(outdir, io_rounds, file_rounds, gap_rounds, phases_mode, extras):
+    P = lambda name: os.path.join(outdir, name)
+    rounds_all = max(io_rounds, file_rounds, 1)
+    values = rounds.read_results(P("results.tsv"))
+    pos_io = rounds.read_orders(P("orders-io.tsv")) if io_rounds else {}
+    pos_files = rounds.read_orders(P("orders-files.tsv")) if file_rounds else {}
     vals, elapsed, caches = {}, {}, {}
-    for line in open(path):
-        rnd, tool, phase, val, el, rss, note, cache = (line.rstrip("\n").split("\t") + [""] * 8)[:8]
+    for rnd, tool, phase, val, el, rss, note, cache in read_table(P("results.tsv"), 8):
         rnd = int(rnd)
         vals[(tool, phase, rnd)] = None if val == "NA" else float(val)
         caches.setdefault((tool, phase), set()).add(cache)
@@ -134,72 +196,69 @@ def report(path, rss_path, io_rounds, file_rounds, failures_path, psi_path, gap_
             elapsed.setdefault((tool, phase), []).append(float(el))
     failed = False
     investigate = []
+    rows_done = []
 
-    def cache_label(phase, tool):
+    def cache_label(phase, tool, subject=AB):
         # What each tool's cache held when the phase began; arraybench's own
         # JSON must agree (nothing evicted), and fio must have run with
         # invalidate=0, or the row shows what they said instead.
         want = "warm" if phase in FILE_PHASES else "tail"
         odd = []
-        a = caches.get(("arraybench", phase), set())
-        if a and a != {"warm/none"}:
-            odd.append("ab:" + "+".join(sorted(a)))
+        for who in (subject, TWIN) if subject == AB else (subject,):
+            a = caches.get((who, phase), set())
+            if a and a != {"warm/none"}:
+                odd.append(("ab:" if who == AB else who + ":") + "+".join(sorted(a)))
         p = caches.get((tool, phase), set())
         if tool == "fio" and p and p != {"invalidate=0"}:
             odd.append("fio:" + "+".join(sorted(p)))
+        elif tool not in ("fio", "bonnie++") and p and p != {"warm/none"}:
+            odd.append(tool + ":" + "+".join(sorted(p)))
         return "!" + ";".join(odd) if odd else want
 
-    hdr = "%-15s %-21s %-5s %-11s" % ("phase", "peer", "cache", "target")
-    hdr += "".join("%8s" % ("r%d" % r) for r in range(1, rounds + 1))
-    hdr += "%9s %11s  %s" % ("median", "min-max", "result")
-    print("arraybench / peer, per round and median of the per-round ratios")
-    print(hdr)
-    print("-" * len(hdr))
-
-    def row(phase, tool, label, target, lo, hi):
-        nonlocal failed
-        ratios = []
-        own = file_rounds if phase in FILE_PHASES else io_rounds
-        for r in range(1, own + 1):
-            a, p = vals.get(("arraybench", phase, r)), vals.get((tool, phase, r))
-            ratios.append(a / p if a is not None and p else None)
-        got = [x for x in ratios if x is not None]
-        cl = cache_label(phase, tool)
-        if own == 0:
-            print("%-15s %-21s %-5s %-11s  not run" % (phase, label, cl, target))
-            return
-        med = statistics.median(got) if got else None
-        high = med is not None and med > (hi if hi is not None else HIGH)
-        if lo is None:
-            verdict = "info HIGH" if high else "info"
-        elif med is None:
-            verdict = "NOMEAS"
-        elif med < lo:
-            verdict = "FAIL"
-        elif high:
-            verdict = "HIGH"
+    def comparison(subject, peer, phase):
+        pos = pos_files if phase in FILE_PHASES else pos_io
+        if subject == AB:
+            c = rounds.Comparison(values, pos, AB, peer, phase, TWIN)
         else:
-            verdict = "PASS"
+            c = with_floor(rounds.Comparison(values, pos, subject, peer, phase),
+                           rounds.Comparison(values, pos, AB, TWIN, phase, TWIN))
+        c.pos = pos
+        return c
+
+    def row(phase, tool, label, target, lo, hi, subject=AB):
+        nonlocal failed
+        own = file_rounds if phase in FILE_PHASES else io_rounds
+        cl = cache_label(phase, tool, subject)
+        if own == 0:
+            print(ROW % (phase, label, cl, target, "", "", "", "", "", "", "not run"))
+            return
+        c = comparison(subject, tool, phase)
+        verdict = c.verdict(lo, hi)
+        high = c.median is not None and c.median > (hi if hi is not None else HIGH)
         if cl.startswith("!") and lo is not None:
             verdict = "NOMEAS (cache)"
         if lo is not None and verdict != "PASS":
             failed = True
         if high:
-            investigate.append("%s vs %s %.3f" % (phase, label, med))
-        s = "%-15s %-21s %-5s %-11s" % (phase, label, cl, target)
-        s += "".join("%8s" % fmt(x) for x in ratios) + "%8s" % "" * (rounds - own)
-        s += "%9s %11s  %s" % (fmt(med), "%.2f-%.2f" % (min(got), max(got)) if got else "", verdict)
-        if med is not None and len(got) < own:
-            s += " (%d of %d rounds)" % (len(got), own)
-        print(s)
+            investigate.append("%s%s vs %s %.3f" % ("" if subject == AB else subject + " ", phase, label,
+                                                    c.median))
+        print(row_text(c, label, cl, target, verdict))
+        rows_done.append((c, label if subject == AB else subject + "/" + label))
 
+    def skip(phase):
+        # -P bonnie runs no per-char phase: no row for it.
+        return phases_mode == "bonnie" and phase in PER_CHAR
+
+    print("arraybench / peer: median of the per-round ratios, the rounds in rounds.py's balanced order")
+    print(HDR)
+    print("-" * len(HDR))
     for phase, tool, label, lo, hi, target in CHECKS:
-        row(phase, tool, label, target, lo, hi)
+        if not skip(phase):
+            row(phase, tool, label, target, lo, hi)
 
     # Peak RSS of the workers: the same at both file sizes.
     rss = {}
-    for line in open(rss_path):
-        label, phase, kib = line.rstrip("\n").split("\t")
+    for label, phase, kib in read_table(P("rss.tsv"), 3):
         rss.setdefault(phase, {})[label] = None if kib == "NA" else int(kib)
     labels = sorted({l for d in rss.values() for l in d}, key=lambda l: int(l.rstrip("M")))
     for phase in ("block-write", "block-read", "seeks") if rss else ():
@@ -220,23 +279,48 @@ def report(path, rss_path, io_rounds, file_rounds, failures_path, psi_path, gap_
     print("information only (no target):")
     for phase, tool, label in INFO:
         row(phase, tool, label, "-", None, None)
+    print(rounds.LEGEND)
     print("cache: tail = each tool's whole I/O run in one fresh memory cgroup, nothing evicted:")
     print("       a phase begins with what the tool's own earlier phases left cached under the limit;")
     print("       warm = file phases, no cgroup, nothing dropped (bonnie++'s own rule for both)")
+    print()
+    print("the A/A pair by position (arraybench against its twin, the same binary run again in the round):")
+    for phase in IO_PHASES + FILE_ORDER:
+        if skip(phase) or not any(t == AB and m == phase for (r, t, m) in values):
+            continue
+        pos = pos_files if phase in FILE_PHASES else pos_io
+        print(rounds.aa_line(rounds.Comparison(values, pos, AB, TWIN, phase, TWIN)))
+
+    # -e variants: each against the peers, per phase, and against arraybench.
+    for name in extras:
+        print()
+        print("variant %s (-e): %s / peer, the same rounds; A/A and floor are arraybench's own" % (name, name))
+        print(HDR)
+        for phase in IO_PHASES:
+            if skip(phase) or not any(t == name and m == phase for (r, t, m) in values):
+                continue
+            for peer in ("bonnie++", "fio"):
+                if (peer, phase) in PEER_LABELS:
+                    row(phase, peer, PEER_LABELS[(peer, phase)], "-", None, None, subject=name)
+            row(phase, AB, "arraybench", "-", None, None, subject=name)
+        print("ab 1st / ab 2nd: here, %s ran before / after the peer" % name)
 
     print()
+    print("per-round ratios ('<': arraybench, or the variant, ran before the peer in that round; '>': after)")
+    per_round(rows_done, rounds_all)
+
+    print()
+    tools = ["arraybench", TWIN, "fio", "bonnie++"] + list(extras)
     print("median absolute rates (KiB/s; seeks/s; files/s) and shortest phase time")
-    print("%-15s %14s %14s %14s %10s %10s" % ("phase", "arraybench", "fio", "bonnie++", "ab min s", "fio min s"))
-    phases = ["per-char-write", "block-write", "rewrite", "per-char-read", "block-read", "seeks",
-              "seq-create", "seq-stat", "seq-delete", "rand-create", "rand-stat", "rand-delete"]
+    print("%-15s" % "phase" + "".join("%14s" % t[:13] for t in tools) + "%10s %10s" % ("ab min s", "fio min s"))
     short = []
-    for phase in phases:
+    for phase in IO_PHASES + FILE_ORDER:
         cells = []
-        for tool in ("arraybench", "fio", "bonnie++"):
-            xs = [vals[(tool, phase, r)] for r in range(1, rounds + 1)
+        for tool in tools:
+            xs = [vals[(tool, phase, r)] for r in range(1, rounds_all + 1)
                   if vals.get((tool, phase, r)) is not None]
             plus = any((tool, phase, r) in vals and vals[(tool, phase, r)] is None
-                       for r in range(1, rounds + 1))
+                       for r in range(1, rounds_all + 1))
             cells.append("%.0f" % statistics.median(xs) if xs else ("+++++" if plus else "-"))
         mins = []
         for tool in ("arraybench", "fio"):
@@ -244,21 +328,23 @@ def report(path, rss_path, io_rounds, file_rounds, failures_path, psi_path, gap_
             mins.append("%.2f" % min(e) if e else "-")
             if e and min(e) < MIN_S:
                 short.append("%s %s %.2f s" % (tool, phase, min(e)))
-        print("%-15s %14s %14s %14s %10s %10s" % (phase, cells[0], cells[1], cells[2], mins[0], mins[1]))
+        print("%-15s" % phase + "".join("%14s" % c for c in cells) + "%10s %10s" % tuple(mins))
     if short:
         print("warning: phases under %.0f s: %s" % (MIN_S, ", ".join(short)))
 
     gap = {}
-    for line in open(gap_path):
-        rnd, job, val, el, cache, note = (line.rstrip("\n").split("\t") + [""] * 6)[:6]
+    for rnd, job, val, el, cache, note in read_table(P("gap.tsv"), 6):
         gap[(job, int(rnd))] = (float(val), cache, note)
     if gap_rounds and gap:
+        gvalues = {(r, job, "seeks"): v[0] for (job, r), v in gap.items()}
+        gpos = rounds.read_orders(P("orders-gap.tsv"))
         print()
         print("seek gap, seeks/s: seeks right after a block write (fio: its write job, then its seeks job);")
         print("'bonnie seq': block write, rewrite, block read, seeks in one run, as bonnie++ -f does")
         print("%-24s %-12s" % ("run", "cache") + "".join("%8s" % ("r%d" % r) for r in range(1, gap_rounds + 1))
               + "%9s" % "median")
-        jobs = [("ab-new-tail", "arraybench (queue)"), ("ab-old-tail", "arraybench 72dfef8"),
+        jobs = [("ab-new-tail", "arraybench (queue)"), ("ab-new-tail-aa", "arraybench (queue) A/A"),
+                ("ab-old-tail", "arraybench 72dfef8"),
                 ("ab-new-evict", "arraybench (queue)"), ("fio-tail", "fio"), ("fio-evict", "fio"),
                 ("ab-new-bseq", "arraybench, bonnie seq"), ("bonnie-bseq", "bonnie++ -f")]
         for job, label in jobs:
@@ -266,7 +352,8 @@ def report(path, rss_path, io_rounds, file_rounds, failures_path, psi_path, gap_
             if not any(xs):
                 continue
             cs = {x[1] for x in xs if x}
-            ok = {"ab-new-tail": {"warm/none"}, "ab-old-tail": {"?/none"}, "ab-new-evict": {"cold/cgroup-v1 limit %sM" % RAM},
+            ok = {"ab-new-tail": {"warm/none"}, "ab-new-tail-aa": {"warm/none"}, "ab-old-tail": {"?/none"},
+                  "ab-new-evict": {"cold/cgroup-v1 limit %sM" % RAM},
                   "fio-tail": {"invalidate=0"}, "fio-evict": {"invalidate=1"}, "ab-new-bseq": {"warm/none"},
                   "bonnie-bseq": {"tail"}}[job]
             if job == "ab-old-tail":
@@ -276,7 +363,11 @@ def report(path, rss_path, io_rounds, file_rounds, failures_path, psi_path, gap_
             med = statistics.median([x[0] for x in xs if x])
             print("%-24s %-12s" % (label, cl) + "".join("%8s" % ("%.0f" % x[0] if x else "n/a") for x in xs)
                   + "%9.0f" % med)
-        print("ratios, per round and median")
+        print("ratios: median of the per-round ratios; A/A and floor: arraybench (queue) against its twin")
+        print("%-37s %8s %11s %8s %8s %8s %7s  %s" % ("ratio", "median", "min-max", "1st", "2nd", "A/A", "floor",
+                                                      "result"))
+        aa = rounds.Comparison(gvalues, gpos, "ab-new-tail", "ab-new-tail-aa", "seeks", "ab-new-tail-aa")
+        gcs = []
         for num, den, label in (("ab-new-tail", "ab-old-tail", "(a) queue / fixed shares, tail"),
                                 ("ab-new-tail", "ab-new-evict", "(b) tail / evicted, arraybench"),
                                 ("fio-tail", "fio-evict", "    tail / evicted, fio"),
@@ -284,17 +375,27 @@ def report(path, rss_path, io_rounds, file_rounds, failures_path, psi_path, gap_
                                 ("ab-old-tail", "fio-tail", "72dfef8 / fio, tail"),
                                 ("ab-new-evict", "fio-evict", "arraybench / fio, evicted"),
                                 ("ab-new-bseq", "bonnie-bseq", "arraybench / bonnie++ -f, tail")):
-            rs = []
-            for r in range(1, gap_rounds + 1):
-                a, b = gap.get((num, r)), gap.get((den, r))
-                rs.append(a[0] / b[0] if a and b and b[0] else None)
-            got = [x for x in rs if x is not None]
-            if not got:
+            c = with_floor(rounds.Comparison(gvalues, gpos, num, den, "seeks"), aa)
+            if c.median is None:
                 continue
-            med = statistics.median(got)
-            if med > HIGH and ("/ fio" in label or "/ bonnie" in label):
-                investigate.append("seek gap %s %.3f" % (label, med))
-            print("%-37s" % label + "".join("%8s" % fmt(x) for x in rs) + "%9s" % fmt(med))
+            c.pos = gpos
+            if c.median > HIGH and ("/ fio" in label or "/ bonnie" in label):
+                investigate.append("seek gap %s %.3f" % (label, c.median))
+            rng = "%.2f-%.2f" % (c.min, c.max)
+            print("%-37s %8s %11s %8s %8s %8s %7s  %s" % (
+                label, fmt(c.median), rng, fmt(c.med_before), fmt(c.med_after), fmt(c.aa_median),
+                fmt(c.floor), " ".join([c.verdict()] + c.marks())))
+            gcs.append((c, label))
+        print("1st / 2nd: median of the rounds where the first-named run ran before / after the other")
+        print(rounds.aa_line(aa))
+        print("per round ('<': the first-named run ran before the other):")
+        for c, label in gcs:
+            cells = []
+            for r in range(1, gap_rounds + 1):
+                x = c.ratios[c.rounds.index(r)] if r in c.rounds else None
+                pa, pp = gpos.get((r, c.subject)), gpos.get((r, c.peer))
+                cells.append(("" if pa is None or pp is None else "<" if pa < pp else ">") + fmt(x))
+            print("%-37s" % label + "".join("%9s" % x for x in cells))
         cpu = {}
         for (job, r), (v, c, note) in gap.items():
             if note.startswith("cpu_us_per_seek="):
@@ -304,20 +405,21 @@ def report(path, rss_path, io_rounds, file_rounds, failures_path, psi_path, gap_
                 "%s %.1f" % (j, statistics.median(v)) for j, v in sorted(cpu.items())))
 
     psi = {}
-    for line in open(psi_path):
-        rnd, job, wall, cpu, io = line.rstrip("\n").split("\t")
+    for rnd, job, wall, cpu, io in read_table(P("psi.tsv"), 5):
         psi.setdefault(job, {})[int(rnd)] = (float(wall), float(cpu), float(io))
     if psi:
         nr = max(r for d in psi.values() for r in d)
         print()
         print("machine-wide stall share while each run ran, PSI 'some' in % of its wall time, cpu/io")
         print("(both include the run's own stalls: compare a run with the same run in other rounds)")
-        print("%-17s" % "run" + "".join("%12s" % ("r%d" % r) for r in range(1, nr + 1)))
-        for job in sorted(psi, key=lambda j: (j.startswith("gap"), ORDER.get(j, 99), j)):
-            print("%-17s" % job + "".join(
+        print("%-22s" % "run" + "".join("%12s" % ("r%d" % r) for r in range(1, nr + 1)))
+        order = {"arraybench io": 0, TWIN + " io": 1, "fio io": 2, "bonnie++ io": 3,
+                 "arraybench files": 5, TWIN + " files": 6, "bonnie++ files": 7}
+        for job in sorted(psi, key=lambda j: (j.startswith("gap"), order.get(j, 4 if j.endswith(" io") else 99), j)):
+            print("%-22s" % job + "".join(
                 "%12s" % ("%.0f/%.0f" % psi[job][r][1:] if r in psi[job] else "")
                 for r in range(1, nr + 1)))
-    fails = [l.rstrip("\n").split("\t") for l in open(failures_path) if l.strip()]
+    fails = read_table(P("failures.tsv"), 3)
     if fails:
         print()
         print("failed runs (their ratios are n/a):")
@@ -331,13 +433,12 @@ def report(path, rss_path, io_rounds, file_rounds, failures_path, psi_path, gap_
                            if failed else "PASS"))
     return 1 if failed else 0
 
-ORDER = {"arraybench io": 0, "fio io": 1, "bonnie io": 2, "arraybench files": 3, "bonnie files": 4}
 RAM = "?"
 
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "ab":
-        ab(sys.argv[2], sys.argv[3])
+        ab(*sys.argv[2:5])
     elif cmd == "fio":
         fio(sys.argv[2], sys.argv[3], sys.argv[4])
     elif cmd == "bonnie":
@@ -354,6 +455,7 @@ if __name__ == "__main__":
             for ph in run["phases"]:
                 out(sys.argv[2], ph["name"], ph["worker_max_rss_kib"])
     elif cmd == "report":
-        RAM = sys.argv[10]
-        sys.exit(report(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), sys.argv[6],
-                        sys.argv[7], sys.argv[8], int(sys.argv[9])))
+        # report OUTDIR RAM IO_ROUNDS FILE_ROUNDS GAP_ROUNDS all|bonnie [VARIANT...]
+        RAM = sys.argv[3]
+        sys.exit(report(sys.argv[2], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), sys.argv[7],
+                        sys.argv[8:]))

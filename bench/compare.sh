@@ -3,7 +3,9 @@
 # shellcheck disable=SC2015,SC2317
 #
 # bench/compare.sh: arraybench side by side with fio and bonnie++ 2.00a on one
-# ext4 file system, under one page-cache rule, in interleaved rounds.
+# ext4 file system, under one page-cache rule, in interleaved rounds whose
+# order follows bench/rounds.py's balanced (Williams) design, with an A/A
+# twin of arraybench in every round as the noise floor.
 #
 # Run as root from anywhere:   bench/compare.sh [OPTION...]
 #
@@ -37,10 +39,22 @@
 #     ("warm"): on cgroup v1 the limit also counts dentries and inodes, and
 #     both tools got OOM-killed under 512 MiB at the file counts a stat phase
 #     needs to last about 2 s.
-#  3. I/O rounds (-x), each with, back to back in a rotating order:
+#  3. I/O rounds (-x), each with, back to back, arraybench, arraybench-aa,
+#     fio, bonnie++ and any -e variants in the order of that round of
+#     rounds.py's design over them (each tool in each position, and before
+#     each other tool, equally often over a full design: 4 rounds for the
+#     four tools, 10 with one variant, 6 with two; a warning when -x is not
+#     a multiple), written to orders-io.tsv (ROUND POSITION TOOL):
 #       arraybench -s SIZE -fPERCHAR -n 0 --seeks SEEKS --seekers SEEKERS
 #                  --cache none -r RAM (per-char, block write, rewrite,
-#                  block read, seeks in one run)
+#                  block read, seeks in one run); with -P bonnie
+#                  --phases block-write,rewrite,block-read,seeks instead of
+#                  -fPERCHAR (bonnie++'s own order, no per-char)
+#       arraybench-aa  the same binary and command again: the A/A twin,
+#                  placed by the design like any other tool
+#       VARIANT    (-e NAME=ARGS) the arraybench command with ARGS appended
+#                  (e.g. --data zeros), or another binary (bin=PATH, copied
+#                  into the work directory as the main one is)
 #       fio        three invocations in one group, bs=8k size=SIZE
 #                  ioengine=psync end_fsync=1 fallocate=none invalidate=0:
 #         write    rw=write, file removed first (a fresh file, as arraybench's
@@ -58,16 +72,21 @@
 #                  arraybench and bonnie++ (no FADV_SEQUENTIAL/FADV_RANDOM).
 #       bonnie++   -s SIZE:8k:SEEKS:SEEKERS -r RAM -n 0 -fPERCHAR -u root -q
 #                  (per-char: bonnie++ 2.00's 1-byte write()/read(), as
-#                  arraybench's default --per-char syscall)
-#     File rounds (-y), right after the I/O trio, each with, back to back and
-#     alternating which goes first, arraybench -s 0 -n NUM --cache none -r RAM
-#     and bonnie++ -s 0 -n NUM -r RAM -u root -q (0-byte files), no cgroup.
-#     Every ratio is arraybench / peer within one round; the table shows each
-#     round's ratio and their median.
-#  4. Seek-gap rounds (-g), each with, back to back in a rotating order, the
-#     seeks alone after a block write (--phases block-write,seeks; fio: its
-#     write job, then its seeks job), SEEKS seeks by SEEKERS:
+#                  arraybench's default --per-char syscall); with -P bonnie
+#                  -f (no per-char)
+#     File rounds (-y), right after the I/O tools, each with, back to back in
+#     the design's order over arraybench, arraybench-aa and bonnie++ (6
+#     rounds), written to orders-files.tsv, arraybench -s 0 -n NUM --cache
+#     none -r RAM (twice) and bonnie++ -s 0 -n NUM -r RAM -u root -q (0-byte
+#     files), no cgroup.  Every ratio is arraybench / peer within one round.
+#  4. Seek-gap rounds (-g), each with, back to back in the order of rounds.py's
+#     design over the runs below (8 runs with -O: 8 rounds; 7 without: 14),
+#     written to orders-gap.tsv, the seeks alone after a block write
+#     (--phases block-write,seeks; fio: its write job, then its seeks job),
+#     SEEKS seeks by SEEKERS:
 #       ab new tail    this arraybench, in the group, --cache none (as in 3)
+#       ab new tail aa the same again: the A/A twin, whose floor every
+#                      seek-gap ratio is set against
 #       ab old tail    the -O binary (seekers with fixed shares, 72dfef8),
 #                      the same way; left out without -O
 #       ab new evicted this arraybench --cache cgroup -r RAM: its own group,
@@ -84,12 +103,22 @@
 #  5. Peak RSS: arraybench --phases block-write,block-read,seeks at the two
 #     -R sizes (its own --cache cgroup); worker_max_rss_kib of each phase must
 #     not grow with the file.
-#  6. Prints the ratio table with the cache state, the target and the verdict
-#     next to each: PASS, FAIL (under target) or HIGH (median above 1.10, or
-#     above the range: arraybench over-reporting is a defect too, so HIGH
-#     fails the run until explained); then the median absolute rates and the
-#     shortest time of every phase, the seek-gap table, and the stall share
-#     (PSI) of each run.
+#  6. Prints the ratio table (bench/rounds.py's Comparison) with the cache
+#     state, the target, the median of the per-round ratios, min-max, the
+#     medians of the rounds where arraybench ran before / after the peer,
+#     the A/A median (arraybench / arraybench-aa), the floor (median
+#     |A/A - 1|), and the verdict next to each: PASS, FAIL (under target) or
+#     HIGH (median above 1.10, or above the range: arraybench over-reporting
+#     is a defect too, so HIGH fails the run until explained), marked
+#     ORDER-BOUND when the two positions' medians differ by more than the
+#     floor; -P bonnie leaves the per-char rows out (rewrite stays, as
+#     information).  Then the A/A pair by position, each -e variant's ratio
+#     to bonnie++ and fio per phase and to arraybench (the floor there is
+#     arraybench's A/A), each ratio per round, the median absolute rates and
+#     the shortest time of every phase, the seek-gap tables (ratios with the
+#     same columns), and the stall share (PSI) of each run.  results.tsv
+#     (ROUND TOOL PHASE VALUE ...), the orders-*.tsv, gap.tsv and psi.tsv
+#     stay in -o DIR.
 #
 # Options (defaults in brackets; sizes take MiB or a k/m/g/t suffix):
 #   -s SIZE        I/O file size for every tool                    [4g]
@@ -97,10 +126,21 @@
 #   -p SEEKERS     seeker processes = fio numjobs                  [5]
 #   -c MIB         per-char size, -fMIB on both sides              [20]
 #   -r MIB         memory cgroup limit of the I/O runs             [512]
-#   -x ROUNDS      I/O rounds (0 skips them)                       [5]
+#   -x ROUNDS      I/O rounds (0 skips them; 4 or 8 balance the design,
+#                  10 with one -e, 6 or 12 with two)               [5]
 #   -n NUM         files x 1024 for the file phases (0-byte files) [1024]
-#   -y ROUNDS      file rounds, best even (0 skips the file phases) [4]
-#   -g ROUNDS      seek-gap rounds (0 skips them)                  [5]
+#   -y ROUNDS      file rounds (0 skips them; 6 balances)          [4]
+#   -g ROUNDS      seek-gap rounds (0 skips them; 8 balances with -O,
+#                  14 without)                                     [5]
+#   -P PHASES      I/O phases of arraybench and bonnie++: all (per-char,
+#                  block write, rewrite, block read, seeks) or bonnie
+#                  (bonnie++ -f's: block write, rewrite, block read, seeks;
+#                  fio unchanged)                                  [all]
+#   -e NAME=ARGS   one more arraybench in the I/O rounds, labelled NAME, ARGS
+#                  (split at blanks, no quoting) appended to its run
+#                  command; ARGS may begin "bin=PATH "
+#                  for another binary; repeatable (e.g. -e zeros='--data zeros')
+#                  [none]
 #   -O PATH        old arraybench (fixed seek shares) for the seek-gap rounds
 #                  [none: "ab old tail" is left out]
 #   -R SMALL,BIG   file sizes of the two peak-RSS runs, or none    [1g,8g]
@@ -113,8 +153,11 @@
 #   -H 0|1         fio fadvise_hint                                [0]
 #   -h             this help
 # With the defaults every phase but the two stat phases (1.5 to 1.8 s) lasts
-# over 2 s on a 2-core VM; the I/O and file rounds take about 17 minutes on
-# a quiet machine and the seek-gap rounds about 8 more (-g 0 skips them).
+# over 2 s on a 2-core VM.  Wall time on a quiet machine (from the runs of
+# 2026-12-03: an I/O run 10-24 s, a file run 78 s, a seek-gap run 6-16 s):
+# the defaults about 30 minutes (I/O 7, files 16, seek gap 6); the balanced
+# -x 8 -y 6 -g 8 -O PATH about 47 (I/O 11, files 24, seek gap 11); each -e
+# variant about 25 s more per I/O round.
 #
 # Exit status: 0 every check passed, 1 at least one FAIL, HIGH or unmeasured
 # check, 2 bad usage or a missing tool, 3 set-up failed.  The image, loop
@@ -125,18 +168,21 @@ set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 size=4g seeks=100000 seekers=5 perchar=20 ram=512 rounds=5 files=1024 frounds=4 grounds=5
 rss_sizes=1g,8g image_size=12g workdir=/var/tmp keep="" data=random fadvise_hint=0
-ab="$here/../arraybench" ab_old=""
+ab="$here/../arraybench" ab_old="" phases=all
+extra_names=() extra_bins=() extra_args=()
 
 prog=compare.sh
 . "$here/lib.sh"
 
-while getopts ":s:k:p:n:c:r:x:y:g:O:R:i:w:o:b:d:H:h" opt; do
+while getopts ":s:k:p:n:c:r:x:y:g:O:R:i:w:o:b:d:H:P:e:h" opt; do
 	case $opt in
 	s) size=$OPTARG ;; k) seeks=$OPTARG ;; p) seekers=$OPTARG ;; n) files=$OPTARG ;;
 	c) perchar=$OPTARG ;; r) ram=$OPTARG ;; x) rounds=$OPTARG ;; R) rss_sizes=$OPTARG ;;
 	y) frounds=$OPTARG ;; g) grounds=$OPTARG ;; O) ab_old=$OPTARG ;;
 	i) image_size=$OPTARG ;; w) workdir=$OPTARG ;; o) keep=$OPTARG ;; b) ab=$OPTARG ;;
-	d) data=$OPTARG ;; H) fadvise_hint=$OPTARG ;;
+	d) data=$OPTARG ;; H) fadvise_hint=$OPTARG ;; P) phases=$OPTARG ;;
+	e) extra_names+=("${OPTARG%%=*}") extra_args+=("${OPTARG#*=}")
+	   [[ $OPTARG == *=* ]] || bad "invalid -e '$OPTARG': want NAME=ARGS" ;;
 	*) bench_other_option "$opt" ;;
 	esac
 done
@@ -174,6 +220,24 @@ done
 [[ $grounds =~ ^[0-9]+$ ]] || bad "invalid -g '$grounds'"
 case $data in random|zeros) ;; *) bad "invalid -d '$data': random or zeros" ;; esac
 case $fadvise_hint in 0|1) ;; *) bad "invalid -H '$fadvise_hint': 0 or 1" ;; esac
+case $phases in all|bonnie) ;; *) bad "invalid -P '$phases': all or bonnie" ;; esac
+# -e NAME=[bin=PATH ]ARGS: NAME a label of its own, PATH an arraybench binary.
+for ((i = 0; i < ${#extra_names[@]}; i++)); do
+	name=${extra_names[$i]} args=${extra_args[$i]} bin=""
+	[[ $name =~ ^[a-z0-9][a-z0-9_.-]*$ ]] || bad "invalid -e name '$name': lower-case letters, digits, _ . -"
+	case $name in arraybench|arraybench-aa|fio|bonnie++|arraybench-old)
+		bad "invalid -e name '$name': taken by a tool of the design" ;; esac
+	for ((j = 0; j < i; j++)); do
+		[ "${extra_names[$j]}" = "$name" ] && bad "invalid -e name '$name': given twice"
+	done
+	if [[ $args == bin=* ]]; then
+		bin=${args%% *} args=${args#"$bin"} args=${args# }
+		bin=${bin#bin=}
+		[ -x "$bin" ] || bad "invalid -e $name: no arraybench binary at '$bin'"
+		bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+	fi
+	extra_bins+=("$bin") extra_args[i]=$args
+done
 [ "$ram" -ge 16 ] || bad "-r must be at least 16 (arraybench --cache cgroup)"
 [ "$size_mib" -ge $((2 * ram)) ] || bad "-s must be at least twice -r (bonnie++ and arraybench refuse less)"
 [ "$rss_sizes" = none ] || [ "$rss_small_mib" -ge $((2 * ram)) ] || bad "the small -R size must be at least twice -r"
@@ -182,6 +246,26 @@ case $fadvise_hint in 0|1) ;; *) bad "invalid -H '$fadvise_hint': 0 or 1" ;; esa
 big=$((size_mib > rss_big_mib ? size_mib : rss_big_mib))
 [ $((big + big / 10 + 512)) -le "$image_mib" ] || bad "-i $image_size is too small for a ${big} MiB file"
 [ "$size_mib" -ge 1024 ] || echo "compare.sh: note: -s under 1g gives phases well under 2 s" >&2
+
+# The tools of each kind of round, in the order rounds.py's design places
+# them: arraybench's A/A twin (the same binary run again) is one of them.
+io_tools=(arraybench arraybench-aa fio bonnie++ "${extra_names[@]}")
+file_tools=(arraybench arraybench-aa bonnie++)
+gap_tools=(ab-new-tail ab-new-tail-aa ab-new-evict fio-tail fio-evict ab-new-bseq bonnie-bseq)
+[ -n "$ab_old" ] && gap_tools=(ab-new-tail ab-new-tail-aa ab-old-tail ab-new-evict fio-tail fio-evict ab-new-bseq bonnie-bseq)
+# design_warn OPTION ROUNDS TOOLS...: a full design balances positions and
+# pairs; a part of one does not (the script still runs what was asked).
+design_warn() {
+	local opt=$1 n=$2 len
+	shift 2
+	[ "$n" -gt 0 ] || return 0
+	len=$(python3 "$here/rounds.py" length $#) || bad "cannot run $here/rounds.py"
+	[ $((n % len)) -eq 0 ] ||
+		echo "compare.sh: warning: $opt $n is not a multiple of $len (the design of its $# tools: $*): positions and orders are not balanced; $len or $((2 * len)) would be" >&2
+}
+design_warn -x "$rounds" "${io_tools[@]}"
+design_warn -y "$frounds" "${file_tools[@]}"
+design_warn -g "$grounds" "${gap_tools[@]}"
 
 [ "$(id -u)" = 0 ] || bad "must run as root (loop device, mount, cgroup)"
 for t in fio bonnie++ mkfs.ext4 losetup mount umount python3 truncate dd; do
@@ -211,7 +295,21 @@ if [ -n "$ab_old" ]; then
 	log "old binary (-O): ${old_rev:-no git}, $ab_old, sha256 $(sha256sum "$ab_old" | cut -c1-12), built $(date -u -r "$ab_old" '+%F %T UTC')"
 	ab_old=$work/arraybench-old
 fi
-log "-s ${size_mib}M -k $seeks -p $seekers -c $perchar -r $ram -x $rounds -n $files -y $frounds -g $grounds -R $rss_sizes -i ${image_mib}M -d $data -H $fadvise_hint"
+# Each -e variant's binary: this arraybench, or its bin=PATH copied as the
+# main one is (a rebuild meanwhile changes nothing).
+extra_runs=()
+for ((i = 0; i < ${#extra_names[@]}; i++)); do
+	if [ -n "${extra_bins[$i]}" ]; then
+		mkdir -p "$work/variants" && cp "${extra_bins[$i]}" "$work/variants/${extra_names[$i]}" ||
+			die "cannot copy ${extra_bins[$i]}"
+		log "variant ${extra_names[$i]}: binary ${extra_bins[$i]}, sha256 $(sha256sum "${extra_bins[$i]}" | cut -c1-12), built $(date -u -r "${extra_bins[$i]}" '+%F %T UTC'); arguments: ${extra_args[$i]:-none}"
+		extra_runs+=("$work/variants/${extra_names[$i]}")
+	else
+		log "variant ${extra_names[$i]}: this arraybench; arguments: ${extra_args[$i]:-none}"
+		extra_runs+=("$ab")
+	fi
+done
+log "-s ${size_mib}M -k $seeks -p $seekers -c $perchar -r $ram -x $rounds -n $files -y $frounds -g $grounds -R $rss_sizes -i ${image_mib}M -d $data -H $fadvise_hint -P $phases$(for ((i = 0; i < ${#extra_names[@]}; i++)); do printf " -e '%s=%s'" "${extra_names[$i]}" "${extra_args[$i]}"; done)"
 
 img=$(cd "$work" && pwd -P)/disk.img
 truncate -s "${image_mib}M" "$img" || die "cannot create the image $img"
@@ -257,34 +355,55 @@ results=$out/results.tsv failures=$out/failures.tsv
 : >"$results"
 : >"$failures"
 python_helper=$work/helper.py
-# The parsers and the report (bench/compare-helper.py), copied as the binary is.
-cp "$here/compare-helper.py" "$python_helper" || die "cannot copy $here/compare-helper.py"
+# The parsers and the report (bench/compare-helper.py), and the design and
+# ratio arithmetic it imports (bench/rounds.py), copied as the binary is.
+cp "$here/compare-helper.py" "$python_helper" && cp "$here/rounds.py" "$work/rounds.py" ||
+	die "cannot copy $here/compare-helper.py or $here/rounds.py"
 
-# ---- the three tools ---------------------------------------------------------
-# run_arraybench ROUND io|files
+# ---- the tools -----------------------------------------------------------------
+# The I/O phases of arraybench and bonnie++ (-P): all of them, per-char
+# included, or bonnie++'s own order without per-char (block write, rewrite,
+# block read, seeks: what bonnie++ -f runs).
+if [ "$phases" = all ]; then
+	ab_io_phases=(-f"$perchar") bonnie_io_phases=(-f"$perchar")
+else
+	# shellcheck disable=SC2054 # one argument, a comma-separated list
+	ab_io_phases=(--phases block-write,rewrite,block-read,seeks) bonnie_io_phases=(-f)
+fi
+
+# run_arraybench ROUND io|files [LABEL]: LABEL arraybench (the default),
+# arraybench-aa (the A/A twin: the same binary and arguments again) or a -e
+# variant's name (its binary, its arguments appended).
 run_arraybench() {
-	local r=$1 kind=$2 base=$out/arraybench.$2.r$1 st
+	local r=$1 kind=$2 label=${3:-arraybench} st bin=$ab i
+	local base=$out/$label.$kind.r$r more=()
+	for ((i = 0; i < ${#extra_names[@]}; i++)); do
+		if [ "${extra_names[$i]}" = "$label" ]; then
+			bin=${extra_runs[$i]}
+			read -r -a more <<<"${extra_args[$i]}"
+		fi
+	done
 	rm -f "$base.json"
-	log "round $r: arraybench ($kind)"
+	log "round $r: $label ($kind)"
 	if [ "$kind" = io ]; then
 		# In the group like the peers, evicting nothing (as bonnie++).
 		cg_make "$ram"
-		run_waited cgroup_exec "$ab" run -d "$tdir" -s "${size_mib}m" -f"$perchar" -n 0 --seeks "$seeks" \
+		run_waited cgroup_exec "$bin" run -d "$tdir" -s "${size_mib}m" "${ab_io_phases[@]}" -n 0 --seeks "$seeks" \
 			--seekers "$seekers" -r "$ram" --cache none --data "$data" -m compare -q \
-			--json "$base.json" >"$base.csv" 2>"$base.txt"
+			--json "$base.json" "${more[@]}" >"$base.csv" 2>"$base.txt"
 		st=$?
 		cg_remove
 	else
-		run_waited "$ab" run -d "$tdir" -s 0 -n "$files" -r "$ram" --cache none --data "$data" -m compare -q \
+		run_waited "$bin" run -d "$tdir" -s 0 -n "$files" -r "$ram" --cache none --data "$data" -m compare -q \
 			--json "$base.json" >"$base.csv" 2>"$base.txt"
 		st=$?
 	fi
 	tdir_clear
 	if [ "$st" -ne 0 ]; then
-		failed "$r" "arraybench ($kind)" "status $st: $(grep -m1 error "$base.txt")"
+		failed "$r" "$label ($kind)" "status $st: $(grep -m1 error "$base.txt")"
 		return 0
 	fi
-	python3 "$python_helper" ab "$r" "$base.json" >>"$results" || log "round $r: cannot parse $base.json"
+	python3 "$python_helper" ab "$r" "$base.json" "$label" >>"$results" || log "round $r: cannot parse $base.json"
 }
 
 # fio_jobs BASE SEEKS_INVALIDATE PHASE...: fio's jobs one invocation each, all
@@ -344,7 +463,7 @@ run_bonnie() {
 	if [ "$kind" = io ]; then
 		cg_make "$ram"
 		run_waited cgroup_exec bonnie++ -d "$tdir" -s "$size_mib:8k:$seeks:$seekers" -r "$ram" \
-			-n 0 -f"$perchar" -u root -q -m compare >"$base.csv" 2>"$base.txt"
+			-n 0 "${bonnie_io_phases[@]}" -u root -q -m compare >"$base.csv" 2>"$base.txt"
 		st=$?
 		cg_remove
 	else
@@ -372,7 +491,7 @@ run_gap() {
 	log "gap round $r: $job"
 	rm -f "$base.json"
 	case $job in
-	ab-new-tail|ab-old-tail)
+	ab-new-tail|ab-new-tail-aa|ab-old-tail)
 		[ "$job" = ab-old-tail ] && bin=$ab_old
 		cg_make "$ram"
 		run_waited cgroup_exec "$bin" run -d "$tdir" "${args[@]}" --cache none --json "$base.json" \
@@ -444,37 +563,56 @@ timed() {
 	python3 -c "import sys; w=$(date +%s.%N)-$t0; print('$r\t$label\t%.1f\t%.1f\t%.1f' % (w, ($c1-$c0)/1e4/w, ($i1-$i0)/1e4/w))" >>"$psi_file"
 }
 
-# Round r runs the I/O trio (r <= -x) back to back, then the file pair
-# (r <= -y) back to back, so compared runs are minutes apart at most.  The
-# trio's order rotates from round to round; the pair alternates which tool
-# goes first, right after the trio (an even -y gives each tool that slot
-# equally often).  Then the seek-gap rounds, their order rotating too.
+# Round r runs the I/O tools (r <= -x) back to back, then the file tools
+# (r <= -y) back to back, so compared runs are minutes apart at most; then
+# the seek-gap rounds.  Each kind's order in round r is round r of
+# rounds.py's Williams design over its tools (each tool in each position,
+# and before each other tool, equally often over a full design), noted in
+# orders-io.tsv, orders-files.tsv and orders-gap.tsv (ROUND POSITION TOOL).
 # Every run's wall time and the machine's CPU and I/O stall share during it
 # go to psi.tsv: the machine is shared.
 psi_file=$out/psi.tsv
 : >"$psi_file"
+for kind in io files gap; do : >"$out/orders-$kind.tsv"; done
+# round_order KIND ROUND TOOLS...: the round's order, one tool a line, noted
+# in orders-KIND.tsv.
+round_order() {
+	local kind=$1 r=$2 t p=0
+	shift 2
+	for t in $(python3 "$work/rounds.py" order "$r" "$@") ; do
+		p=$((p + 1))
+		printf '%s\t%s\t%s\n' "$r" "$p" "$t" >>"$out/orders-$kind.tsv"
+		echo "$t"
+	done
+}
+# run_tool ROUND io|files TOOL
+run_tool() {
+	case $3 in
+	fio) run_fio "$1" ;;
+	bonnie++) run_bonnie "$1" "$2" ;;
+	*) run_arraybench "$1" "$2" "$3" ;;
+	esac
+}
 t_start=$(date +%s)
 nr=$((rounds > frounds ? rounds : frounds))
 for ((r = 1; r <= nr; r++)); do
-	io=() fs=()
-	[ "$r" -le "$rounds" ] && io=("arraybench io" "fio io" "bonnie io")
-	[ "$r" -le "$frounds" ] && fs=("arraybench files" "bonnie files")
 	jobs=()
-	for ((k = 0; k < ${#io[@]}; k++)); do jobs+=("${io[$(((r - 1 + k) % ${#io[@]}))]}"); done
-	for ((k = 0; k < ${#fs[@]}; k++)); do jobs+=("${fs[$(((r - 1 + k) % ${#fs[@]}))]}"); done
+	if [ "$r" -le "$rounds" ]; then
+		for t in $(round_order io "$r" "${io_tools[@]}"); do jobs+=("io $t"); done
+	fi
+	if [ "$r" -le "$frounds" ]; then
+		for t in $(round_order files "$r" "${file_tools[@]}"); do jobs+=("files $t"); done
+	fi
 	for job in "${jobs[@]}"; do
-		read -r tool kind <<<"$job"
+		read -r kind tool <<<"$job"
 		settle
-		timed "$r" "$tool $kind" "run_$tool" "$r" "$kind"
+		timed "$r" "$tool $kind" run_tool "$r" "$kind" "$tool"
 	done
 	log "round $r done after $(($(date +%s) - t_start)) s"
 done
 
-gjobs=(ab-new-tail ab-new-evict fio-tail fio-evict ab-new-bseq bonnie-bseq)
-[ -n "$ab_old" ] && gjobs=(ab-new-tail ab-old-tail ab-new-evict fio-tail fio-evict ab-new-bseq bonnie-bseq)
 for ((r = 1; r <= grounds; r++)); do
-	for ((k = 0; k < ${#gjobs[@]}; k++)); do
-		job=${gjobs[$(((r - 1 + k) % ${#gjobs[@]}))]}
+	for job in $(round_order gap "$r" "${gap_tools[@]}"); do
 		settle
 		timed "$r" "gap $job" run_gap "$r" "$job"
 	done
@@ -508,10 +646,12 @@ log "all runs done after $(($(date +%s) - t_start)) s"
 		"nothing evicted (arraybench --cache none, fio invalidate=0), -s ${size_mib}M bs 8k," \
 		"$seeks seeks by $seekers seekers, per-char $perchar MiB, arraybench --data $data," \
 		"fio fadvise_hint=$fadvise_hint; files: $frounds rounds, -n $files (x1024, 0 bytes)," \
-		"no memory cgroup for either tool; seek gap: $grounds rounds"
+		"no memory cgroup for either tool; seek gap: $grounds rounds; I/O phases: -P $phases" \
+		"$(for ((i = 0; i < ${#extra_names[@]}; i++)); do printf "; variant %s: %s%s" "${extra_names[$i]}" \
+			"${extra_bins[$i]:+${extra_bins[$i]} }" "${extra_args[$i]}"; done)"
+	echo "orders: rounds.py's design, in orders-io.tsv, orders-files.tsv, orders-gap.tsv"
 	echo
-	python3 "$python_helper" report "$results" "$rss_file" "$rounds" "$frounds" "$failures" "$psi_file" \
-		"$gap_file" "$grounds" "$ram"
+	python3 "$python_helper" report "$out" "$ram" "$rounds" "$frounds" "$grounds" "$phases" "${extra_names[@]}"
 } >"$out/report.txt"
 status=$?
 cat "$out/report.txt"

@@ -77,7 +77,7 @@ bench_cleanup() {
 		echo "$prog: left $work in place (still mounted)" >&3
 	elif [ -n "$work" ] && [ -d "$work" ]; then
 		rm -f "$work/disk.img" "$work/helper.py" "$work/rounds.py" "$work/arraybench" "$work/arraybench-old"
-		rm -rf "$work/fiocwd"
+		rm -rf "$work/fiocwd" "$work/variants"
 		rm -f "$work"/*.prerun.txt
 		rmdir "$work/mnt" 2>/dev/null
 		if [ -n "$keep" ]; then
