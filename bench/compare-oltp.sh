@@ -4,12 +4,16 @@
 # bench/compare-oltp.sh: arraybench's oltp phase side by side with fio's
 # randrw job of the same shape, on one ext4 file system on a loop device
 # with direct I/O to its image (losetup --direct-io=on, so the guest's page
-# cache does not answer for the image a second time), in interleaved rounds.
+# cache does not answer for the image a second time), in balanced rounds.
 #
 # Run as root:   bench/compare-oltp.sh [OPTION...]
 #
 # Each configuration (-c, PROCS:MODE, MODE buffered or direct) runs once per
-# tool per round, the tool that goes first alternating by round:
+# tool per round: arraybench, its twin arraybench-aa (the same binary again:
+# the A/A pair, whose ratio is the noise floor) and fio, in the order
+# bench/rounds.py gives the round (a Williams design of 6 rounds: each tool
+# in each position, and before each other in half the rounds; a -x that is
+# not a multiple of 6 runs, with a warning):
 #   arraybench run -d MNT --phases oltp --oltp-procs PROCS --oltp-size SIZE
 #              --oltp-seconds S [--direct] --cache fadvise -r 0 --json
 #       (70:30, 8k, uniform block-aligned offsets; its data file laid out
@@ -27,12 +31,18 @@
 #       exactly as arraybench evicts (fdatasync, posix_fadvise DONTNEED).
 # The figure compared is total IOPS (reads + writes): arraybench's "all"
 # row, fio's read.iops + write.iops.  Prints every round's ratio
-# arraybench/fio, the median ratio and both medians, and a verdict: PASS
-# (median 0.95 to 1.10), FAIL (under 0.95), HIGH (over 1.10).
+# arraybench/fio and both tools' median IOPS, then per configuration the
+# median ratio, min-max, the medians when arraybench ran before / after
+# fio, the A/A median (arraybench / its twin), the floor (median |A/A - 1|),
+# the ORDER-BOUND mark and a verdict: PASS (median 0.95 to 1.10), FAIL
+# (under 0.95), HIGH (over 1.10); then the A/A pair by position.  The
+# output directory holds orders.tsv (ROUND POSITION TOOL), results.tsv
+# (ROUND TOOL CONFIG IOPS), rows.txt (one line per run, with arraybench's
+# cache state) and report.txt.
 #
 # Options (defaults in brackets):
 #   -c CONFIGS  comma-separated PROCS:MODE     [8:buffered,8:direct,32:direct]
-#   -x ROUNDS   interleaved rounds                              [5]
+#   -x ROUNDS   balanced rounds (a multiple of 6)               [6]
 #   -s SIZE     data file size (fio/arraybench syntax, e.g. 1g) [1g]
 #   -t SECONDS  timed seconds per run                           [10]
 #   -i SIZE     sparse image size                               [4g]
@@ -46,7 +56,7 @@
 set -u -o pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-configs=8:buffered,8:direct,32:direct rounds=5 size=1g seconds=10 image_size=4g workdir=/var/tmp keep=""
+configs=8:buffered,8:direct,32:direct rounds=6 size=1g seconds=10 image_size=4g workdir=/var/tmp keep=""
 ab="$here/../arraybench"
 
 prog=compare-oltp.sh
@@ -69,15 +79,39 @@ for c in fio losetup mkfs.ext4 python3 dd; do command -v $c >/dev/null || bad "'
 [[ ${size,,} =~ ^[1-9][0-9]*[mg]$ ]] || bad "invalid -s '$size': a size in m or g"
 IFS=, read -r -a cfgs <<<"$configs"
 for c in "${cfgs[@]}"; do [[ $c =~ ^[1-9][0-9]*:(buffered|direct)$ ]] || bad "invalid -c entry '$c'"; done
+tools=(arraybench arraybench-aa fio)
+design=$(python3 "$here/rounds.py" length ${#tools[@]}) || die "cannot run $here/rounds.py"
+((rounds % design == 0)) || echo "$prog: warning: -x $rounds is not a multiple of the design's $design rounds: positions unbalanced" >&2
 
 tmp=$(mktemp -d "$workdir/compare-oltp.XXXXXX") || die "cannot make a directory in '$workdir'"
 out=${keep:-$tmp/out}
 mkdir -p "$out" || die "cannot make '$out'"
-img=$tmp/fs.img mnt=$tmp/mnt dev=""
+img=$tmp/fs.img mnt=$tmp/mnt dev="" child=""
 cleanup() {
-	mountpoint -q "$mnt" 2>/dev/null && umount "$mnt"
+	# The tool running now first (arraybench removes its file on TERM):
+	# while it holds the mount, nothing below it can go.
+	if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then
+		kill -TERM "$child" 2>/dev/null
+		for _ in $(seq 60); do kill -0 "$child" 2>/dev/null || break; sleep 0.5; done
+		kill -KILL "$child" 2>/dev/null
+		wait "$child" 2>/dev/null
+	fi
+	if mountpoint -q "$mnt" 2>/dev/null; then
+		for _ in 1 2 3 4 5 6 7 8 9 10; do umount "$mnt" 2>/dev/null && break; sleep 1; done
+	fi
+	mountpoint -q "$mnt" 2>/dev/null && { echo "$prog: could not unmount $mnt: $tmp left in place" >&2; return; }
 	[ -n "$dev" ] && losetup -d "$dev"
 	rm -rf "$tmp"
+}
+# Runs "$@" in the background and waits, so a signal reaches this script at
+# once and the teardown knows the tool's pid (a tool in $(...) outlived it).
+run_waited() {
+	"$@" &
+	child=$!
+	wait "$child"
+	local st=$?
+	child=""
+	return "$st"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -87,6 +121,8 @@ mkfs.ext4 -q -F -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 "$img" || di
 dev=$(losetup --find --show --direct-io=on "$img") || die "losetup failed"
 mkdir -p "$mnt" && mount "$dev" "$mnt" || die "mount failed"
 mkdir "$mnt/ab" "$tmp/state" || die "cannot make the test directories"
+# The report's arithmetic, copied: a change to the tree meanwhile changes nothing.
+cp "$here/rounds.py" "$tmp/" || die "cannot copy rounds.py"
 
 # fio's data file: laid out anew before each fio run, as arraybench lays its
 # own out in each run (its run directory goes at the end): the same 1 MiB
@@ -124,58 +160,80 @@ chmod +x "$tmp/evict"
 	echo "configs: $configs  rounds: $rounds  size: $size  seconds: $seconds"
 } | tee "$out/header.txt"
 
-run_ab() { # procs mode tag
-	local d=""; [ "$2" = direct ] && d=--direct
-	ARRAYBENCH_STATE_DIR=$tmp/state "$ab" run -d "$mnt/ab" --phases oltp --oltp-procs "$1" --oltp-size "$size" \
-		--oltp-seconds "$seconds" $d --cache fadvise -r 0 -q --json "$out/$3.ab.json" >"$out/$3.ab.txt" 2>&1 ||
-		{ echo "arraybench failed: $(tail -1 "$out/$3.ab.txt")" >&2; return 1; }
-	python3 -c '
+run_ab() { # procs mode tag [suffix: ab, or aa for the twin]; sets val
+	local d="" x=${4:-ab}; [ "$2" = direct ] && d=--direct
+	run_waited env ARRAYBENCH_STATE_DIR="$tmp/state" "$ab" run -d "$mnt/ab" --phases oltp --oltp-procs "$1" --oltp-size "$size" \
+		--oltp-seconds "$seconds" $d --cache fadvise -r 0 -q --json "$out/$3.$x.json" >"$out/$3.$x.txt" 2>&1 ||
+		{ echo "arraybench failed: $(tail -1 "$out/$3.$x.txt")" >&2; return 1; }
+	val=$(python3 -c '
 import json, sys
 o = [json.loads(l) for l in open(sys.argv[1])][-1]
 r = [p for p in o["phases"] if p["name"] == "oltp" and p["key"]["test"] == "all"][0]
-print("%.1f %s %.3f" % (r["rate"], r["cache_state"], r["resident_at_start"]))' "$out/$3.ab.json"
+print("%.1f %s %.3f" % (r["rate"], r["cache_state"], r["resident_at_start"]))' "$out/$3.$x.json")
 }
-run_fio() { # procs mode tag
+run_fio() { # procs mode tag; sets val
 	local d=0; [ "$2" = direct ] && d=1
 	lay_out_fio || { echo "cannot lay out '$ffile'" >&2; return 1; }
 	# In $tmp: fio writes its exec_prerun's output to NAME.prerun.txt in
 	# the working directory.
-	(cd "$tmp" && fio --name=oltp --ioengine=psync --rw=randrw --rwmixread=70 --bs=8k --numjobs="$1" --size="$size" \
+	run_waited bash -c 'cd "$1" && shift && exec "$@"' sh "$tmp" fio --name=oltp --ioengine=psync --rw=randrw --rwmixread=70 --bs=8k --numjobs="$1" --size="$size" \
 		--filename="$ffile" --time_based --runtime="$seconds" --norandommap --randrepeat=0 --fallocate=none \
 		--invalidate=0 --fadvise_hint=0 --direct=$d --group_reporting --exec_prerun="$tmp/evict" \
-		--output-format=json --output="$out/$3.fio.json" >/dev/null 2>"$out/$3.fio.err") ||
+		--output-format=json --output="$out/$3.fio.json" >/dev/null 2>"$out/$3.fio.err" ||
 		{ echo "fio failed: $(tail -1 "$out/$3.fio.err")" >&2; return 1; }
 	rm -f "$ffile"
-	python3 -c '
+	val=$(python3 -c '
 import json, sys
 t = open(sys.argv[1]).read()
 j = json.loads(t[t.index("{"):])["jobs"][0]
-print("%.1f" % (j["read"]["iops"] + j["write"]["iops"]))' "$out/$3.fio.json"
+print("%.1f" % (j["read"]["iops"] + j["write"]["iops"]))' "$out/$3.fio.json")
 }
 
 : >"$out/rows.txt"
+: >"$out/orders.tsv"
+: >"$out/results.tsv"
 for ((r = 1; r <= rounds; r++)); do
+	order=$(python3 "$tmp/rounds.py" order "$r" "${tools[@]}") || die "rounds.py failed"
+	pos=0
+	for t in $order; do pos=$((pos + 1)); printf '%s\t%s\t%s\n' "$r" "$pos" "$t" >>"$out/orders.tsv"; done
 	for c in "${cfgs[@]}"; do
 		p=${c%%:*} m=${c#*:} tag="r$r.$p.$m"
-		if (( r % 2 )); then a=$(run_ab "$p" "$m" "$tag") || exit 3; f=$(run_fio "$p" "$m" "$tag") || exit 3
-		else f=$(run_fio "$p" "$m" "$tag") || exit 3; a=$(run_ab "$p" "$m" "$tag") || exit 3; fi
-		echo "$r $p $m $a $f" | tee -a "$out/rows.txt"
+		for t in $order; do
+			case $t in
+			arraybench) run_ab "$p" "$m" "$tag" || exit 3 ;;
+			arraybench-aa) run_ab "$p" "$m" "$tag" aa || exit 3 ;;
+			fio) run_fio "$p" "$m" "$tag" || exit 3 ;;
+			esac
+			v=$val
+			# rows.txt: round procs mode tool IOPS [cache resident]
+			echo "$r $p $m $t $v" | tee -a "$out/rows.txt"
+			printf '%s\t%s\t%s\t%s\n' "$r" "$t" "$p $m" "${v%% *}" >>"$out/results.tsv"
+		done
 	done
 done
 
-python3 - "$out/rows.txt" <<'PY' | tee "$out/report.txt"
+PYTHONPATH=$tmp python3 - "$out" "$configs" <<'PY' | tee "$out/report.txt"
 import statistics, sys
-rows = [l.split() for l in open(sys.argv[1])]
-# round procs mode ab_iops ab_cache ab_resident fio_iops
+import rounds as R
+out, configs = sys.argv[1], [c.replace(":", " ") for c in sys.argv[2].split(",")]
+values, positions = R.read_results(out + "/results.tsv"), R.read_orders(out + "/orders.tsv")
+LO, HI = 0.95, 1.10
+print("%-14s %-44s %10s %10s" % ("config", "ratios arraybench/fio by round", "ab IOPS", "fio IOPS"))
+comps = []
+for key in configs:
+    c = R.Comparison(values, positions, "arraybench", "fio", key, "arraybench-aa")
+    comps.append(c)
+    med = lambda t: statistics.median([values[(r, t, key)] for r in c.rounds if values.get((r, t, key))] or [0])
+    print("%-14s %-44s %10.0f %10.0f" % (key, " ".join(R.fmt(x, 2) for x in c.ratios), med("arraybench"), med("fio")))
+print()
+print(R.HEADER)
 worst = 0
-print("%-14s %-44s %8s %10s %10s  %s" % ("config", "ratios arraybench/fio by round", "median", "ab IOPS", "fio IOPS", "verdict"))
-for key in dict.fromkeys((r[1], r[2]) for r in rows):
-    sel = [r for r in rows if (r[1], r[2]) == key]
-    ratios = [float(r[3]) / float(r[6]) for r in sel]
-    med = statistics.median(ratios)
-    v = "PASS" if 0.95 <= med <= 1.10 else ("FAIL" if med < 0.95 else "HIGH")
-    worst = max(worst, v != "PASS")
-    print("%-14s %-44s %8.3f %10.0f %10.0f  %s" % ("%s %s" % key, " ".join("%.2f" % x for x in ratios), med,
-          statistics.median(float(r[3]) for r in sel), statistics.median(float(r[6]) for r in sel), v))
+for c in comps:
+    print(R.format_row(c, LO, HI))
+    worst = max(worst, c.verdict(LO, HI) != "PASS")
+print(R.LEGEND)
+print("verdict: PASS %.2f-%.2f, FAIL under %.2f, HIGH over %.2f" % (LO, HI, LO, HI))
+for key in configs:
+    print(R.aa_line(R.Comparison(values, positions, "arraybench", "arraybench-aa", key, "arraybench-aa")))
 sys.exit(worst)
 PY
