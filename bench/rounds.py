@@ -23,7 +23,7 @@ TOOL is the label the script gave the run ("arraybench", "arraybench-aa",
 Command line (what the shell scripts call):
   rounds.py order ROUND NAME...      the order of round ROUND (1-based)
   rounds.py length N                 rounds in one full design of N tools
-  rounds.py report --orders F --results F --subject S --twin T
+  rounds.py report --orders F --results F --subject S [--twin T]
                    [--peer P]... [--metric M]... [--target METRIC:PEER:LO[:HI]]...
                    [--title TEXT]
 """
@@ -219,7 +219,7 @@ def main(argv):
     ap.add_argument("--orders", required=True)
     ap.add_argument("--results", required=True)
     ap.add_argument("--subject", required=True)
-    ap.add_argument("--twin", required=True)
+    ap.add_argument("--twin", help="arraybench's second run in each round (the A/A pair); without it, no floor")
     ap.add_argument("--peer", action="append", default=[])
     ap.add_argument("--metric", action="append", default=[])
     ap.add_argument("--target", action="append", default=[], type=parse_target)
@@ -242,7 +242,7 @@ def main(argv):
             print(format_row(c, lo, hi))
             failed |= lo is not None and c.verdict(lo, hi) != "PASS"
     print(LEGEND)
-    for m in metrics:
+    for m in metrics if a.twin else ():
         print(aa_line(Comparison(values, positions, a.subject, a.twin, m, a.twin)))
     return 1 if failed else 0
 
