@@ -76,9 +76,11 @@ for r in range(1, rounds + 1):
             rate = o["phases"][-1]["rate"] / 1024
         durs = []
         for l in open(base + ".strace"):
-            m = re.search(r"(pread64|read)\(\d+, .*, (\d+)(, \d+)?\)\s+= (\d+) <([0-9.]+)>", l)
-            if m and int(m.group(4)) >= big:
-                durs.append(float(m.group(5)))
+            # A call strace saw interrupted by another thread's ends on
+            # a "<... pread64 resumed>" line: count it there.
+            m = re.search(r"(?:pread64|read)(?:\(\d+,| resumed>).*\)\s+= (\d+) <([0-9.]+)>", l)
+            if m and int(m.group(1)) >= big:
+                durs.append(float(m.group(2)))
         b = {l.split()[0]: (int(l.split()[1]), int(l.split()[2])) for l in open(base + ".before")}
         a = {l.split()[0]: (int(l.split()[1]), int(l.split()[2])) for l in open(base + ".after")}
         dev = {k: (a[k][0] - b[k][0], (a[k][1] - b[k][1]) * 512 / (1 << 20)) for k in a}
