@@ -64,15 +64,25 @@ def order(names, rnd):
 
 
 # ---- reading ------------------------------------------------------------------
+def lines_of(path):
+    try:
+        with open(path) as f:
+            return f.readlines()
+    except OSError as e:
+        raise SystemExit("rounds.py: cannot read '%s': %s" % (path, e.strerror))
+
+
 def read_orders(path):
     """{(round, tool): position}."""
     pos = {}
-    for n, line in enumerate(open(path), 1):
+    for n, line in enumerate(lines_of(path), 1):
         if not line.strip():
             continue
         f = line.rstrip("\n").split("\t")
         if len(f) != 3:
             raise SystemExit("%s:%d: want ROUND POSITION TOOL, got %r" % (path, n, line))
+        if not (f[0].isdigit() and f[1].isdigit()):
+            raise SystemExit("%s:%d: round and position must be whole numbers, got %r" % (path, n, line))
         pos[(int(f[0]), f[2])] = int(f[1])
     return pos
 
@@ -80,13 +90,18 @@ def read_orders(path):
 def read_results(path):
     """{(round, tool, metric): value or None}."""
     vals = {}
-    for n, line in enumerate(open(path), 1):
+    for n, line in enumerate(lines_of(path), 1):
         if not line.strip():
             continue
         f = line.rstrip("\n").split("\t")
         if len(f) < 4:
             raise SystemExit("%s:%d: want ROUND TOOL METRIC VALUE, got %r" % (path, n, line))
-        v = None if f[3] in ("", "NA") else float(f[3])
+        if not f[0].isdigit():
+            raise SystemExit("%s:%d: the round must be a whole number, got %r" % (path, n, f[0]))
+        try:
+            v = None if f[3] in ("", "NA") else float(f[3])
+        except ValueError:
+            raise SystemExit("%s:%d: the value must be a number or NA, got %r" % (path, n, f[3]))
         vals[(int(f[0]), f[1], f[2])] = v if v is None or (math.isfinite(v) and v > 0) else None
     return vals
 

@@ -20,4 +20,10 @@ is "$(python3 "$top/bench/rounds.py" length 3):$(python3 "$top/bench/rounds.py" 
 	"a full design: 6 rounds for three tools, 4 for four"
 python3 "$top/bench/rounds.py" order 0 A B >/dev/null 2>&1
 ok $((! $?)) "round 0 is refused"
+printf '1\tarraybench\tseeks\tfast\n' >"$T/bad.tsv"
+printf '1\t1\tarraybench\n' >"$T/orders.tsv"
+err=$(python3 "$top/bench/rounds.py" report --orders "$T/orders.tsv" --results "$T/bad.tsv" --subject arraybench 2>&1)
+is "$?:$err" "1:$T/bad.tsv:1: the value must be a number or NA, got 'fast'" "a value that is no number: one line naming the file, line and value"
+err=$(python3 "$top/bench/rounds.py" report --orders "$T/orders.tsv" --results "$T/none.tsv" --subject arraybench 2>&1)
+case $err in "rounds.py: cannot read '$T/"*) ok 0 "a file that cannot be read: one line naming it" ;; *) ok 1 "a file that cannot be read: one line naming it (got: $err)" ;; esac
 done_testing
