@@ -4,7 +4,8 @@
 # the balanced design, per-position medians, the A/A floor and the
 # order-bound mark, on made-up rounds where an order effect is planted.
 . "$(dirname "$0")/lib.sh"
-python3 "$top/tests/integration/bench-rounds-check.py" "$top" >"$T/checks" 2>"$T/err"
+# Its made-up rounds go to files under $T (TMPDIR), removed with it.
+TMPDIR=$T python3 "$top/tests/integration/bench-rounds-check.py" "$top" >"$T/checks" 2>"$T/err"
 ok $? "the checker ran to its end" || sed 's/^/#   /' "$T/err"
 while read -r word rest; do
 	case $word in
