@@ -60,7 +60,7 @@ configs=8:buffered,8:direct,32:direct rounds=6 size=1g seconds=10 image_size=4g 
 ab="$here/../arraybench"
 
 prog=compare-oltp.sh
-. "$here/lib.sh" # usage, die, bad
+. "$here/lib.sh" # usage, die, bad, run_waited
 
 while getopts ":c:x:s:t:i:w:o:b:h" opt; do
 	case $opt in
@@ -103,16 +103,8 @@ cleanup() {
 	[ -n "$dev" ] && losetup -d "$dev"
 	rm -rf "$tmp"
 }
-# Runs "$@" in the background and waits, so a signal reaches this script at
-# once and the teardown knows the tool's pid (a tool in $(...) outlived it).
-run_waited() {
-	"$@" &
-	child=$!
-	wait "$child"
-	local st=$?
-	child=""
-	return "$st"
-}
+# The tools run under bench/lib.sh's run_waited, which keeps their pid in
+# $child for the teardown above (a tool in $(...) outlived the script).
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
