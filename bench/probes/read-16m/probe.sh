@@ -11,19 +11,10 @@ rounds=${1:?rounds} out=${2:?outdir} fmib=${3:-2048} rec=${4:-16m}
 here=$(cd "$(dirname "$0")" && pwd)
 ab=$(cd "$here/../../.." && pwd)/arraybench
 mkdir -p "$out" || exit 2
-w=$(mktemp -d /var/tmp/read16.XXXXXX) dev=""
-cleanup() {
-	mountpoint -q "$w/mnt" && umount "$w/mnt"
-	[ -n "$dev" ] && [ "$(cat /sys/block/${dev#/dev/}/loop/backing_file)" = "$w/img" ] && losetup -d "$dev"
-	rm -rf "$w"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-truncate -s $((fmib * 3))M "$w/img" && mkfs.ext4 -q -F -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 "$w/img" || exit 3
-dev=$(losetup --find --show --direct-io=on "$w/img") || exit 3
-mkdir "$w/mnt" && mount "$dev" "$w/mnt" && mkdir "$w/mnt/t" || exit 3
+. "$here/../loop-ext4.sh"
+probe_loop_ext4 read16 $((fmib * 3))
 dd if=/dev/zero of="$w/mnt/fill" bs=16M oflag=direct status=none 2>/dev/null; rm -f "$w/mnt/fill"; sync
-t=$w/mnt/t loopname=${dev#/dev/}
+t=$T loopname=${dev#/dev/}
 disk=$(lsblk -no PKNAME "$(df --output=source "$w" | tail -1)" 2>/dev/null); disk=${disk:-vda}
 cat >"$w/evict.py" <<'PY'
 import os, sys

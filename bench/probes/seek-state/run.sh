@@ -18,19 +18,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 ab=$top/arraybench probe=$here/../cache-probe
 mkdir -p "$out" || exit 2
-w=$(mktemp -d /var/tmp/seekstate.XXXXXX) dev=""
-cleanup() {
+probe_cleanup_extra() {
 	for c in /sys/fs/cgroup/memory/seekstate.$$.*; do [ -d "$c" ] && rmdir "$c"; done 2>/dev/null
-	mountpoint -q "$w/mnt" && umount "$w/mnt"
-	[ -n "$dev" ] && [ "$(cat /sys/block/${dev#/dev/}/loop/backing_file)" = "$w/img" ] && losetup -d "$dev"
-	rm -rf "$w"
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-truncate -s $((size * 3))M "$w/img" && mkfs.ext4 -q -F -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 "$w/img" || exit 3
-dev=$(losetup --find --show --direct-io=on "$w/img") || exit 3
-mkdir "$w/mnt" && mount "$dev" "$w/mnt" && mkdir "$w/mnt/t" || exit 3
-T=$w/mnt/t
+. "$here/../loop-ext4.sh"
+probe_loop_ext4 seekstate $((size * 3))
 nios=$(((seeks * 11 + 49) / 50))
 fio_seq() { # base [--thread]
 	local common=(--directory="$T" --filename=fio.dat --bs=8k --size="${size}m" --ioengine=psync --end_fsync=1

@@ -16,18 +16,12 @@ rounds=${1:?rounds} size=${2:?size MiB} limit=${3:?limit MiB} out=${4:?outdir}
 here=$(cd "$(dirname "$0")" && pwd)
 ab=$(cd "$here/../../.." && pwd)/arraybench
 mkdir -p "$out" || exit 2
-w=$(mktemp -d /var/tmp/wprobe.XXXXXX) dev="" cg=/sys/fs/cgroup/memory/wprobe.$$
-cleanup() {
+cg=/sys/fs/cgroup/memory/wprobe.$$
+probe_cleanup_extra() {
 	[ -d "$cg" ] && { while read -r p; do kill -9 "$p"; done <"$cg/cgroup.procs"; sleep 1; rmdir "$cg"; }
-	mountpoint -q "$w/mnt" && umount "$w/mnt"
-	[ -n "$dev" ] && [ "$(cat /sys/block/${dev#/dev/}/loop/backing_file)" = "$w/img" ] && losetup -d "$dev"
-	rm -rf "$w"
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-truncate -s $((size * 3))M "$w/img" && mkfs.ext4 -q -F -E nodiscard,lazy_itable_init=0,lazy_journal_init=0 "$w/img" || exit 3
-dev=$(losetup --find --show --direct-io=on "$w/img") || exit 3
-mkdir "$w/mnt" && mount "$dev" "$w/mnt" && mkdir "$w/mnt/t" || exit 3
+. "$here/../loop-ext4.sh"
+probe_loop_ext4 wprobe $((size * 3))
 sample() { # the group's memory.stat, every 0.1 s, until the group is empty
 	while [ -d "$cg" ]; do
 		awk -v t="$(date +%s.%N)" '$1=="rss"||$1=="cache"||$1=="dirty"||$1=="writeback"{v[$1]=$2}
