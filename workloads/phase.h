@@ -117,6 +117,17 @@ struct ab_sample {
 	 * due time, and the most any was late (workloads/curve-math.h). */
 	uint64_t late_ops;
 	uint64_t max_late_ns;
+	/* Not the worker's: set when the step ran on many ranks
+	 * (arraybench-mpi), by the gather that brought every rank's samples
+	 * together.  Its rank plus one (0: one host); start_ns and end_ns are
+	 * then in rank 0's timebase, as are its rank's exit from the phase's
+	 * barrier and the bound on its rank's clock offset; how long its rank
+	 * waited at the barrier; its rank's host name. */
+	uint32_t rank_plus_one;
+	uint64_t barrier_exit_ns;
+	uint64_t barrier_wait_ns;
+	uint64_t clock_bound_ns;
+	char rank_host[64];
 	struct ab_histogram latency;
 };
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "result.h"
+#include "rank-merge.h"
 
 #include "stonewall.h"
 #include "../base/timing.h"
@@ -110,6 +111,7 @@ void ab_result_merge(const struct ab_phase *phase, const struct ab_sample *sampl
 		res->late_ops = late;
 		res->max_late_s = (double)most / AB_NS_PER_SEC;
 	}
+	ab_result_merge_ranks(phase, samples, n, res);
 }
 
 void ab_result_add_devices(struct ab_result *res, const struct ab_disk_set *delta)

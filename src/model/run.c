@@ -17,6 +17,11 @@ static void device_io_clear(void *p)
 	g_free(((struct ab_device_io *)p)->name);
 }
 
+static void rank_stat_clear(void *p)
+{
+	g_free(((struct ab_rank_stat *)p)->host);
+}
+
 static void latency_unknown(struct ab_latency *l)
 {
 	l->samples = l->min_ns = l->p50_ns = l->p90_ns = l->p99_ns = l->p99_9_ns = l->max_ns = AB_UNSET;
@@ -43,6 +48,9 @@ struct ab_result *ab_result_new(const char *phase)
 	r->stonewall_rate = r->end_to_end_rate = r->min_worker_rate = r->max_worker_rate = NAN;
 	r->min_bytes_at_stonewall = AB_UNSET;
 	latency_unknown(&r->latency);
+	r->clock_bound_s = r->start_spread_s = NAN;
+	r->per_rank = g_array_new(FALSE, TRUE, sizeof(struct ab_rank_stat));
+	g_array_set_clear_func(r->per_rank, rank_stat_clear);
 	r->per_worker = g_array_new(FALSE, TRUE, sizeof(struct ab_worker_stat));
 	r->devices = g_array_new(FALSE, TRUE, sizeof(struct ab_device_io));
 	g_array_set_clear_func(r->devices, device_io_clear);
@@ -59,6 +67,7 @@ void ab_result_free(struct ab_result *r)
 	g_free(r->cache_mode);
 	g_free(r->cache_state);
 	g_strfreev(r->timed);
+	g_array_unref(r->per_rank);
 	g_array_unref(r->per_worker);
 	g_array_unref(r->devices);
 	g_free(r);
@@ -82,6 +91,11 @@ struct ab_run *ab_run_new(void)
 	t->members = g_ptr_array_new_with_free_func(g_free);
 	t->queues = g_array_new(FALSE, TRUE, sizeof(struct ab_queue_desc));
 	g_array_set_clear_func(t->queues, queue_desc_clear);
+	struct ab_mpi_desc *m = &run->mpi;
+	m->ranks = m->nodes = AB_UNSET;
+	m->hosts = g_ptr_array_new_with_free_func(g_free);
+	m->reorder = AB_FLAG_UNKNOWN;
+	m->clock_bound_s = m->start_spread_s = NAN;
 	run->results = g_ptr_array_new_with_free_func((GDestroyNotify)ab_result_free);
 	return run;
 }
@@ -124,6 +138,9 @@ void ab_run_free(struct ab_run *run)
 	g_free(t->image_dir);
 	g_free(t->image_dir_fs);
 	g_array_unref(t->queues);
+	g_ptr_array_unref(run->mpi.hosts);
+	g_free(run->mpi.library);
+	g_free(run->mpi.layout);
 	g_ptr_array_unref(run->results);
 	g_free(run);
 }
@@ -131,7 +148,7 @@ void ab_run_free(struct ab_run *run)
 struct ab_result *ab_result_dup(const struct ab_result *r)
 {
 	struct ab_result *d = ab_result_new(r->phase);
-	GArray *per_worker = d->per_worker, *devices = d->devices;
+	GArray *per_worker = d->per_worker, *devices = d->devices, *per_rank = d->per_rank;
 	char *phase = d->phase;
 	*d = *r;
 	d->phase = phase;
@@ -142,6 +159,12 @@ struct ab_result *ab_result_dup(const struct ab_result *r)
 	d->timed = g_strdupv(r->timed); /* was shared: both frees freed it */
 	d->per_worker = per_worker;
 	g_array_append_vals(per_worker, r->per_worker->data, r->per_worker->len);
+	d->per_rank = per_rank;
+	for (guint i = 0; i < r->per_rank->len; i++) {
+		struct ab_rank_stat rs = g_array_index(r->per_rank, struct ab_rank_stat, i);
+		rs.host = g_strdup(rs.host);
+		g_array_append_val(per_rank, rs);
+	}
 	d->devices = devices;
 	for (guint i = 0; i < r->devices->len; i++) {
 		struct ab_device_io io = g_array_index(r->devices, struct ab_device_io, i);

@@ -116,6 +116,44 @@ struct ab_worker_stat {
 	double stonewall_rate;
 };
 
+/* One rank's share of a result measured on many ranks at once
+ * (arraybench-mpi).  Times are seconds from the earliest exit of the
+ * phase's barrier, in rank 0's timebase (each rank's clock carried over by
+ * its measured offset: no two hosts' clocks are compared). */
+struct ab_rank_stat {
+	uint64_t rank;
+	char *host;
+	uint64_t workers;
+	uint64_t ops;
+	uint64_t bytes;
+	double rate;             /* its own work over its own first start to last stop */
+	double start_s;          /* its first worker's start */
+	double stop_s;           /* its last worker's stop */
+	double cpu_s;            /* its workers' user+sys between their stamps */
+	double barrier_wait_s;   /* how long it waited for the others at the barrier */
+	/* Its rate strays from the ranks' median by more than
+	 * AB_RANK_OUTLIER_SHARE (a straggler, or a rank that ran alone). */
+	ab_flag outlier;
+};
+
+/* A rank whose rate is this share off the ranks' median is an outlier. */
+#define AB_RANK_OUTLIER_SHARE 0.25
+
+/* How a run on many ranks ran (arraybench-mpi); ranks AB_UNSET off MPI. */
+struct ab_mpi_desc {
+	uint64_t ranks;
+	uint64_t nodes;
+	GPtrArray *hosts;        /* char *, one per rank; never NULL */
+	char *library;           /* the MPI library's own version line */
+	char *layout;            /* "private", "shared", "shared-file" */
+	ab_flag reorder;         /* each rank read another node's data */
+	/* The largest over the run's results: the bound on any rank's clock
+	 * offset (half the best round trip) and the spread of the ranks'
+	 * exits from a phase's barrier. */
+	double clock_bound_s;
+	double start_spread_s;
+};
+
 struct ab_device_io {
 	char *name;
 	uint64_t read_bytes;
@@ -195,6 +233,12 @@ struct ab_result {
 	uint64_t late_ops;
 	double max_late_s;
 	struct ab_latency latency;
+	/* Measured on many ranks: the bound on the ranks' clock offsets and
+	 * the spread of their exits from the phase's barrier (NAN on one
+	 * host), and each rank's share (empty on one host). */
+	double clock_bound_s;
+	double start_spread_s;
+	GArray *per_rank;        /* struct ab_rank_stat, never NULL */
 	GArray *per_worker;      /* struct ab_worker_stat, never NULL */
 	GArray *devices;         /* struct ab_device_io, never NULL */
 };
@@ -229,6 +273,7 @@ struct ab_run {
 	char *cache_warning;
 	struct ab_conditions cond;
 	struct ab_target_desc target;
+	struct ab_mpi_desc mpi;
 	GPtrArray *results;      /* struct ab_result *, in the order they ran */
 };
 
