@@ -255,6 +255,16 @@ gboolean ab_undo_run_steps(GPtrArray *steps, ab_undo_exec_fn exec, int journal_f
 	return all_ok;
 }
 
+gboolean ab_undo_unwind_to(struct ab_undo *u, guint keep, GString *report, GError **error)
+{
+	if (keep >= u->steps->len)
+		return TRUE;
+	g_autoptr(GPtrArray) newer = g_ptr_array_new();
+	for (guint i = keep; i < u->steps->len; i++)
+		g_ptr_array_add(newer, u->steps->pdata[i]);
+	return ab_undo_run_steps(newer, u->exec, u->journal_fd, report, error);
+}
+
 gboolean ab_undo_unwind(struct ab_undo *u, GString *report, GError **error)
 {
 	gboolean ok = ab_undo_run_steps(u->steps, u->exec, u->journal_fd, report, error);

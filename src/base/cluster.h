@@ -53,6 +53,9 @@ struct ab_cluster {
 	/* Set once a failure came from another rank (not this one's own):
 	 * the rank that is not 0 leaves saying it to rank 0. */
 	gboolean peer_fault;
+	/* Set once this rank's own failure went to the others in a meeting
+	 * (so it need not say it again as it leaves). */
+	gboolean fault_said;
 	/* Test-only switches of the MPI cluster (src/mpi/): stamps taken
 	 * without the barrier's meeting, and a delay before it. */
 	gboolean no_barrier;

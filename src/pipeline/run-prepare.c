@@ -3,6 +3,7 @@
  * `run` and each visit of `matrix` do alike. */
 #include "run-prepare.h"
 #include "../runner/cache.h"
+#include "../base/cluster.h"
 #include "../base/error.h"
 #include "../base/fsutil.h"
 #include "../options/run-options.h"
@@ -17,6 +18,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,6 +30,7 @@ void ab_run_prep_init(struct ab_run_prep *prep)
 void ab_run_prep_clear(struct ab_run_prep *prep)
 {
 	g_free(prep->run_id);
+	g_free(prep->shared_run_id);
 	g_free(prep->state_dir);
 	if (prep->dir_fd >= 0)
 		close(prep->dir_fd);
@@ -110,14 +113,45 @@ int ab_run_check_options(int argc, char **argv, struct ab_config *cfg, uint64_t 
 	return 0;
 }
 
+/* Rank 0's run id, for every rank (the run is one); on many ranks each
+ * rank also keeps one of its own, the shared one and its rank, for what it
+ * makes on a host other ranks may share: its journal, its run directory,
+ * its memory cgroup. */
+static gboolean share_run_id(struct ab_run_prep *prep, GError **error)
+{
+	struct ab_cluster *c = ab_cluster_get();
+	g_autofree char *mine = ab_run_id_new(error);
+	if (!mine)
+		return FALSE;
+	g_autoptr(GByteArray) all = g_byte_array_new();
+	g_autofree size_t *lens = g_new0(size_t, c->size);
+	if (!c->ops->allgather(c, mine, strlen(mine) + 1, TRUE, NULL, all, lens, error))
+		return FALSE;
+	prep->shared_run_id = g_strndup((const char *)all->data, lens[0]);
+	prep->run_id = ab_cluster_is_mpi() ? g_strdup_printf("%s-r%05u", prep->shared_run_id, c->rank)
+					   : g_strdup(prep->shared_run_id);
+	return TRUE;
+}
+
 int ab_run_prepare(int argc, char **argv, struct ab_config *cfg, struct ab_run_prep *prep, GError **error)
 {
 	int status = ab_run_check_options(argc, argv, cfg, &prep->ram_bytes, error);
 	if (status)
 		return status;
-	prep->run_id = ab_run_id_new(error);
+	/* Many ranks share one directory that every rank reaches; no rank
+	 * builds or formats anything there. */
+	if (ab_cluster_is_mpi() && ab_target_spec_builds(&cfg->target)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "arraybench-mpi runs on a directory every rank reaches (-d DIR): it builds no target "
+			    "(run a matrix to build one on each host)");
+		return AB_ERROR_USAGE;
+	}
 	prep->state_dir = ab_state_dir_path();
-	if (!prep->run_id || !check_all(cfg, prep->run_id, prep->state_dir, &prep->dir_fd, error))
+	if (!share_run_id(prep, error))
+		return ab_error_exit_status(*error);
+	gboolean ok = check_all(cfg, prep->run_id, prep->state_dir, &prep->dir_fd, error);
+	/* Every rank's checks meet: one that fails stops them all. */
+	if (!ab_cluster_meet(ok, ok ? NULL : (*error)->message, ok ? error : NULL) || !ok)
 		return ab_error_exit_status(*error);
 	return 0;
 }
