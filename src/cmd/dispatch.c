@@ -143,11 +143,12 @@ int ab_main(int argc, char **argv, char **error_text)
 		ab_progress_stop();
 		/* On many ranks, rank 0 says another rank's fault, naming it;
 		 * the rank at fault says its own too (rank 0 may be gone),
-		 * unless it is bad usage, which every rank finds alike. */
+		 * unless it is bad usage or a stop, which every rank meets alike. */
 		struct ab_cluster *cluster = ab_cluster_get();
 		if (error && error_text)
 			*error_text = ab_one_line(error->message);
-		gboolean others_say_it = cluster->rank != 0 && (cluster->peer_fault || status == AB_ERROR_USAGE);
+		gboolean others_say_it = cluster->rank != 0 && (cluster->peer_fault || status == AB_ERROR_USAGE ||
+								 status == AB_ERROR_INTERRUPTED);
 		if (error && !others_say_it) {
 			g_autofree char *line = ab_one_line(error->message);
 			if (cluster->rank != 0) {

@@ -113,10 +113,10 @@ int ab_run_check_options(int argc, char **argv, struct ab_config *cfg, uint64_t 
 	return 0;
 }
 
-/* Rank 0's run id, for every rank (the run is one); on many ranks each
- * rank also keeps one of its own, the shared one and its rank, for what it
- * makes on a host other ranks may share: its journal, its run directory,
- * its memory cgroup. */
+/* Rank 0's run id, for every rank (the run is one).  On many ranks each
+ * rank also has one of its own for what it makes where other ranks may
+ * make the same (its journal, its run directory, its memory cgroup): its
+ * own fresh id, or with ARRAYBENCH_RUN_ID the forced one and its rank. */
 static gboolean share_run_id(struct ab_run_prep *prep, GError **error)
 {
 	struct ab_cluster *c = ab_cluster_get();
@@ -128,8 +128,17 @@ static gboolean share_run_id(struct ab_run_prep *prep, GError **error)
 	if (!c->ops->allgather(c, mine, strlen(mine) + 1, TRUE, NULL, all, lens, error))
 		return FALSE;
 	prep->shared_run_id = g_strndup((const char *)all->data, lens[0]);
-	prep->run_id = ab_cluster_is_mpi() ? g_strdup_printf("%s-r%05u", prep->shared_run_id, c->rank)
-					   : g_strdup(prep->shared_run_id);
+	if (!ab_cluster_is_mpi() || !g_getenv("ARRAYBENCH_RUN_ID")) {
+		prep->run_id = g_steal_pointer(&mine);
+		return TRUE;
+	}
+	prep->run_id = g_strdup_printf("%s-r%u", mine, c->rank);
+	if (!ab_run_id_valid(prep->run_id)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "ARRAYBENCH_RUN_ID '%s' leaves no room for the rank ('-r%u'): at most %d characters in all",
+			    mine, c->rank, AB_RUN_ID_MAX);
+		return FALSE;
+	}
 	return TRUE;
 }
 

@@ -11,8 +11,8 @@
  * pipeline's arguments (src/pipeline/pipeline.h). */
 struct ab_run_prep {
 	/* The run's id (rank 0's on many ranks), and this rank's own (the
-	 * same on one rank; the run's and "-rNNNNN" on many): its journal, run
-	 * directory and cgroup are named by its own. */
+	 * same on one rank): its journal, run directory and cgroup are named
+	 * by its own. */
 	char *shared_run_id;
 	char *run_id;
 	char *state_dir;

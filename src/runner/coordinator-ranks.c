@@ -55,10 +55,10 @@ gboolean ab_coordinator_ranks_gather(struct ab_coordinator *c, gboolean ok_here,
 	unsigned size = cl->size;
 	g_autofree int64_t *offset = g_new0(int64_t, size);
 	g_autofree uint64_t *bound = g_new0(uint64_t, size);
-	/* Every rank takes part, whatever its outcome: the others wait. */
-	gboolean clocks = cl->ops->clock_offsets(cl, offset, bound, error);
-	if (!clocks)
-		ok_here = FALSE, why_here = why_here ? why_here : "cannot read the clocks";
+	/* Every rank takes part, whatever its outcome: the others wait.  The
+	 * round trips fail only when the ranks gave up (a stop, a fault). */
+	if (!cl->ops->clock_offsets(cl, offset, bound, error))
+		return FALSE;
 	size_t len = sizeof(struct rank_head) + sizeof(struct ab_sample) * c->workers;
 	g_autofree char *mine = g_malloc0(len);
 	struct rank_head *head = (struct rank_head *)mine;
@@ -81,8 +81,6 @@ gboolean ab_coordinator_ranks_gather(struct ab_coordinator *c, gboolean ok_here,
 			g_propagate_error(error, peer);
 		return FALSE;
 	}
-	if (!clocks)
-		return FALSE;
 	/* Every rank forked as many workers (the same step): check it. */
 	unsigned per = c->workers;
 	for (unsigned r = 0; r < size; r++)

@@ -321,8 +321,8 @@ gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_s
 	ok = ok_here && all;
 	if (own)
 		g_propagate_error(error, own);
-	else if (peer)
-		g_propagate_prefixed_error(error, g_steal_pointer(&peer), "phase '%s': ", phase->name);
+	else if (peer) /* "rank R: " and what that rank said, its phase named */
+		g_propagate_error(error, g_steal_pointer(&peer));
 	else if (meet_error)
 		g_propagate_prefixed_error(error, g_steal_pointer(&meet_error), "phase '%s': ", phase->name);
 	else if (!ok)
