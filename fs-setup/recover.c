@@ -227,19 +227,37 @@ gboolean ab_undo_recover(const char *state_dir, ab_undo_exec_fn exec, GString *r
 	closedir(d);
 	/* Oldest run first: run ids start with the time. */
 	g_ptr_array_sort(names, compare_names);
-	gboolean ok = TRUE;
+	/* A step may wait on another run's: a run on many ranks removes the
+	 * directory its ranks shared only once every rank's journal removed
+	 * its own in it.  So the journals that failed get a second pass when
+	 * others were finished in the first. */
+	g_autoptr(GPtrArray) failed = g_ptr_array_new();
+	g_autoptr(GPtrArray) errors = g_ptr_array_new_with_free_func((GDestroyNotify)g_error_free);
+	gboolean progress = FALSE;
 	for (guint i = 0; i < names->len; i++) {
 		const char *name = names->pdata[i];
 		if (name[0] == '.') {
 			remove_unfinished(dfd, state_dir, name, report);
 			continue;
 		}
-		g_autoptr(GError) e = NULL;
-		if (!recover_one(dfd, state_dir, name, exec, report, NULL, &e)) {
-			if (ok)
-				g_propagate_error(error, g_steal_pointer(&e));
-			ok = FALSE;
+		GError *e = NULL;
+		if (recover_one(dfd, state_dir, name, exec, report, NULL, &e)) {
+			progress = TRUE;
+			continue;
 		}
+		g_ptr_array_add(failed, names->pdata[i]);
+		g_ptr_array_add(errors, e ? e : g_error_new(AB_ERROR, AB_ERROR_SKIPPED, "journal '%s' is not finished", name));
+	}
+	gboolean ok = TRUE;
+	for (guint i = 0; i < failed->len; i++) {
+		GError *again = NULL;
+		if (progress && recover_one(dfd, state_dir, failed->pdata[i], exec, report, NULL, &again))
+			continue;
+		if (ok)
+			g_propagate_error(error, again ? again : g_error_copy(errors->pdata[i]));
+		else
+			g_clear_error(&again);
+		ok = FALSE;
 	}
 	close(dfd);
 	return ok;

@@ -72,6 +72,22 @@ static enum ab_undo_outcome undo_unlink(const struct ab_undo_step *step, GError 
 	return AB_UNDO_UNDONE;
 }
 
+/* Does the directory hold only rank-NNNNN directories? */
+static gboolean only_rank_dirs(const char *path)
+{
+	g_autoptr(GDir) d = g_dir_open(path, 0, NULL);
+	if (!d)
+		return FALSE;
+	for (const char *name; (name = g_dir_read_name(d));) {
+		if (!g_str_has_prefix(name, "rank-") || strlen(name) != 10)
+			return FALSE;
+		for (const char *c = name + 5; *c; c++)
+			if (!g_ascii_isdigit(*c))
+				return FALSE;
+	}
+	return TRUE;
+}
+
 static enum ab_undo_outcome undo_rmdir(const struct ab_undo_step *step, GError **error)
 {
 	struct stat st;
@@ -87,6 +103,10 @@ static enum ab_undo_outcome undo_rmdir(const struct ab_undo_step *step, GError *
 		return foreign(error, "%s", why);
 	if (rmdir(step->path) == 0 || errno == ENOENT)
 		return AB_UNDO_UNDONE;
+	/* The directory of a run on many ranks waits for its ranks' own. */
+	if ((errno == ENOTEMPTY || errno == EEXIST) && g_strcmp0(step->detail, AB_UNDO_RANKS_DIR) == 0 &&
+	    only_rank_dirs(step->path))
+		return failed(error, ENOTEMPTY, "its ranks' directories are still in it (their journals remove them)");
 	if (errno == ENOTEMPTY || errno == EEXIST)
 		return foreign(error, "it is not empty: something else put files there");
 	return failed(error, errno, "rmdir");

@@ -15,7 +15,8 @@ enum ab_undo_kind {
 	AB_UNDO_LOOP_DETACH,  /* path: the backing image; identity: the image's;
 			       * detail, once attached: "/dev/loopN DISKSEQ" */
 	AB_UNDO_UNLINK,       /* path: an image file; detail: its planned size */
-	AB_UNDO_RMDIR,        /* path: a mount point directory we made */
+	AB_UNDO_RMDIR,        /* path: a mount point directory we made, or a run's on
+			       * many ranks (detail AB_UNDO_RANKS_DIR) */
 	AB_UNDO_MDADM_STOP,   /* path: /dev/md/NAME */
 	AB_UNDO_MDADM_ZERO,   /* path: a member; detail: the array name its superblock must carry */
 	AB_UNDO_CGROUP,       /* path: the memory cgroup directory */
@@ -43,5 +44,9 @@ struct ab_undo_step {
 const char *ab_undo_kind_name(enum ab_undo_kind kind);
 gboolean ab_undo_kind_from_name(const char *name, enum ab_undo_kind *out);
 void ab_undo_step_free(struct ab_undo_step *step);
+
+/* An rmdir's detail: the directory a run's ranks share, which waits (the
+ * undo fails, to be retried) while its ranks' rank-NNNNN are in it. */
+#define AB_UNDO_RANKS_DIR "ranks"
 
 #endif

@@ -14,10 +14,11 @@
 #include <unistd.h>
 
 /* Makes `name` in parent_fd, journaled first; returns it open. */
-static int make_dir(struct ab_undo *undo, int parent_fd, const char *parent, const char *name, GError **error)
+static int make_dir(struct ab_undo *undo, int parent_fd, const char *parent, const char *name, const char *detail,
+		    GError **error)
 {
 	g_autofree char *path = g_build_filename(parent, name, NULL);
-	struct ab_undo_step *step = ab_undo_intend(undo, AB_UNDO_RMDIR, path, NULL, NULL, error);
+	struct ab_undo_step *step = ab_undo_intend(undo, AB_UNDO_RMDIR, path, detail, NULL, error);
 	if (!step)
 		return -1;
 	if (mkdirat(parent_fd, name, 0755) != 0) {
@@ -62,7 +63,7 @@ gboolean ab_rank_dir_enter(struct ab_rank_dir *rd, const char *shared_run_id, st
 	struct made made = { 0 };
 	GError *own = NULL;
 	if (c->rank == 0) {
-		int fd = make_dir(undo, *dir_fd, *dir, run_name, &own);
+		int fd = make_dir(undo, *dir_fd, *dir, run_name, AB_UNDO_RANKS_DIR, &own);
 		struct stat st;
 		if (fd >= 0 && fstat(fd, &st) == 0)
 			made = (struct made){ (uint64_t)st.st_ino, (uint32_t)st.st_uid, 1 };
@@ -101,7 +102,7 @@ gboolean ab_rank_dir_enter(struct ab_rank_dir *rd, const char *shared_run_id, st
 	}
 	rd->keep = undo->steps->len;
 	g_autofree char *rank_name = g_strdup_printf("rank-%05u", c->rank);
-	int fd = make_dir(undo, run_fd, run_path, rank_name, error);
+	int fd = make_dir(undo, run_fd, run_path, rank_name, NULL, error);
 	close(run_fd);
 	if (fd < 0)
 		return FALSE;
