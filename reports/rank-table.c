@@ -9,6 +9,7 @@
 #include "text-block.h"
 #include "format.h"
 #include "../workloads/phase.h"
+#include "../src/model/rank-merge.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -134,7 +135,7 @@ static void result_block(GString *s, const struct ab_result *r)
 	g_string_append_printf(s, "clock bound %s  start spread %s", bound, spread);
 	if (!r->measurable && isfinite(r->min_measurable_s))
 		g_string_append_printf(s, "  (too short: a phase on many ranks must last %.2g s, %.0f times their sum)",
-				       r->min_measurable_s, 100.0);
+				       r->min_measurable_s, AB_CLOCK_MARGIN);
 	g_string_append_c(s, '\n');
 	if (any_outlier)
 		g_string_append_printf(s, "outlier: a rank whose rate is more than %.0f%% off the ranks' median\n",
