@@ -216,12 +216,14 @@ static void mark_own_mounts(GPtrArray *steps)
 	}
 }
 
-gboolean ab_undo_run_steps(GPtrArray *steps, ab_undo_exec_fn exec, int journal_fd, GString *report,
-			   GError **error)
+/* The steps from index `from` on, newest first; the journal's "done"
+ * lines name each by its index in the whole stack. */
+static gboolean run_steps_from(GPtrArray *steps, guint from, ab_undo_exec_fn exec, int journal_fd, GString *report,
+			       GError **error)
 {
 	gboolean all_ok = TRUE;
 	mark_own_mounts(steps);
-	for (guint i = steps->len; i-- > 0;) {
+	for (guint i = steps->len; i-- > from;) {
 		struct ab_undo_step *step = g_ptr_array_index(steps, i);
 		if (step->done)
 			continue;
@@ -253,6 +255,17 @@ gboolean ab_undo_run_steps(GPtrArray *steps, ab_undo_exec_fn exec, int journal_f
 		journal_append(journal_fd, NULL, line, NULL);
 	}
 	return all_ok;
+}
+
+gboolean ab_undo_run_steps(GPtrArray *steps, ab_undo_exec_fn exec, int journal_fd, GString *report,
+			   GError **error)
+{
+	return run_steps_from(steps, 0, exec, journal_fd, report, error);
+}
+
+gboolean ab_undo_unwind_to(struct ab_undo *u, guint keep, GString *report, GError **error)
+{
+	return run_steps_from(u->steps, keep, u->exec, u->journal_fd, report, error);
 }
 
 gboolean ab_undo_unwind(struct ab_undo *u, GString *report, GError **error)

@@ -72,6 +72,10 @@ enum ab_undo_outcome ab_undo_not_there(const struct ab_undo_step *step, GError *
 /* Undo everything, newest first.  A failing step is reported and the rest
  * still run; FALSE if any failed (the journal then stays for cleanup). */
 gboolean ab_undo_unwind(struct ab_undo *u, GString *report, GError **error);
+/* Undo the steps journaled after the first `keep`, newest first, and keep
+ * those (a run on many ranks undoes its own before the directory the ranks
+ * share); ab_undo_unwind() does the rest later. */
+gboolean ab_undo_unwind_to(struct ab_undo *u, guint keep, GString *report, GError **error);
 /* Close the journal, leaving it on disk if steps remain. */
 void ab_undo_clear(struct ab_undo *u);
 

@@ -7,6 +7,7 @@
 #include "../runner/cache.h"
 #include "../base/error.h"
 #include "outfile.h"
+#include "../base/cluster.h"
 #include "../runner/progress.h"
 #include "../pipeline/run-prepare.h"
 #include "../pipeline/pipeline.h"
@@ -162,6 +163,14 @@ static gboolean deliver(struct ab_run *delivered, void *data, GError **error)
 	return TRUE;
 }
 
+/* The sink of a rank that does not write (on many ranks, all but 0). */
+static gboolean discard(struct ab_run *run, void *data, GError **error)
+{
+	(void)data, (void)error;
+	ab_run_free(run);
+	return TRUE;
+}
+
 /* --dry-run: what a run would make besides the target, each with its undo. */
 static void print_run_plan(const struct ab_config *cfg, const char *run_id, const char *state_dir)
 {
@@ -195,7 +204,8 @@ int ab_cmd_run(int argc, char **argv, GError **error)
 	if (status == 0 && cfg.target.dry_run)
 		print_run_plan(&cfg, prep.run_id, prep.state_dir);
 	struct outputs out = { 0 };
-	if (status != 0 || cfg.target.dry_run || !open_outputs(&cfg, &out, error)) {
+	/* On many ranks, rank 0 alone writes: every rank has the same results. */
+	if (status != 0 || cfg.target.dry_run || (ab_cluster_writes() && !open_outputs(&cfg, &out, error))) {
 		close_outputs(&out);
 		ab_run_prep_clear(&prep);
 		return status != 0 ? status : cfg.target.dry_run ? 0 : ab_error_exit_status(*error);
@@ -210,11 +220,13 @@ int ab_cmd_run(int argc, char **argv, GError **error)
 	}
 	struct emit_ctx sink = { &cfg, &out };
 	struct ab_pipeline p = {
-		.cfg = &cfg, .run_id = prep.run_id, .state_dir = prep.state_dir, .dir_fd = prep.dir_fd,
-		.ram_bytes = prep.ram_bytes, .deliver = deliver, .deliver_data = &sink,
+		.cfg = &cfg, .run_id = prep.run_id, .shared_run_id = prep.shared_run_id, .state_dir = prep.state_dir,
+		.dir_fd = prep.dir_fd, .ram_bytes = prep.ram_bytes,
+		.deliver = ab_cluster_writes() ? deliver : discard, .deliver_data = &sink,
 	};
 	prep.dir_fd = -1; /* the pipeline closes it */
-	ab_progress_start(stderr, ab_progress_mode_for(stderr, cfg.quiet));
+	if (ab_cluster_writes())
+		ab_progress_start(stderr, ab_progress_mode_for(stderr, cfg.quiet));
 	gboolean ok = ab_pipeline_run(&p, error);
 	ab_progress_stop();
 	close_outputs(&out);

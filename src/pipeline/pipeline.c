@@ -9,6 +9,7 @@
 #include "../base/fsutil.h"
 #include "../runner/progress.h"
 #include "run-capture.h"
+#include "rank-dir.h"
 #include "../runner/rundir.h"
 #include "../runner/runner.h"
 #include "../options/step-space.h"
@@ -50,9 +51,11 @@ static gboolean run_all(const struct ab_pipeline *p, const struct ab_config *cfg
 	for (unsigned i = 0; ok && i < cfg->repeats; i++) {
 		ab_progress_set_repeat(i + 1, cfg->repeats);
 		ab_progress_activity("reading the machine's state");
-		g_autoptr(ab_run) run = ab_run_capture(cfg, cache, target, p->run_id, i, p->ram_bytes);
+		g_autoptr(ab_run) run = ab_run_capture(cfg, cache, target, p->shared_run_id ? p->shared_run_id : p->run_id,
+						       i, p->ram_bytes);
 		ab_raw_baseline_add(raw, run);
 		ok = ab_suite_run(&suite, run, error);
+		ab_run_finish_ranks(run);
 		ab_progress_activity(NULL);
 		/* A failed or interrupted run is not delivered: no partial
 		 * result shown as whole. */
@@ -132,9 +135,9 @@ static gboolean build_target(struct ab_config *cfg, struct ab_target *target, st
 }
 
 /* Unwinds what the run made, whatever happened; says what it left alone. */
-static gboolean unwind(struct ab_undo *undo, gboolean ok, GError **error)
+static gboolean unwind(struct ab_undo *undo, gboolean ok, const GString *before, GError **error)
 {
-	g_autoptr(GString) report = g_string_new(NULL);
+	g_autoptr(GString) report = g_string_new(before->str);
 	g_autoptr(GError) teardown_error = NULL;
 	ab_progress_activity("tearing down");
 	gboolean unwound = ab_undo_unwind(undo, report, &teardown_error);
@@ -175,12 +178,20 @@ gboolean ab_pipeline_run(const struct ab_pipeline *p, GError **error)
 	struct ab_raw_baseline raw;
 	ab_raw_baseline_init(&raw);
 	gboolean ok = build_target(&live, &target, &undo, p->run_id, &raw, error);
+	/* On many ranks, each rank's files in a directory of its own. */
+	struct ab_rank_dir rank_dir = { 0 };
+	if (ok)
+		ok = ab_rank_dir_enter(&rank_dir, p->shared_run_id ? p->shared_run_id : p->run_id, &undo, &dir_fd,
+				       &live.dir, error);
 	if (ok)
 		ok = measure(p, &live, &target, &undo, dir_fd, &raw, error);
 	else if (dir_fd >= 0)
 		close(dir_fd);
 	ab_raw_baseline_clear(&raw);
-	ok = unwind(&undo, ok, error);
+	g_autoptr(GString) rank_report = g_string_new(NULL);
+	ab_rank_dir_leave(&rank_dir, &undo, ok, rank_report);
+	ok = unwind(&undo, ok, rank_report, error);
+	ab_rank_dir_clear(&rank_dir);
 	ab_undo_clear(&undo);
 	ab_target_clear(&target);
 	if (ab_stop_requested && !ok && (*error)->code != AB_ERROR_INTERRUPTED) {

@@ -16,7 +16,8 @@ typedef gboolean (*ab_run_sink_fn)(struct ab_run *run, void *data, GError **erro
 
 struct ab_pipeline {
 	const struct ab_config *cfg; /* finished and checked; not changed */
-	const char *run_id;
+	const char *run_id;          /* this rank's: its journal, run directory, cgroup */
+	const char *shared_run_id;   /* the run's (the same on one rank), in its results */
 	const char *state_dir;       /* where the undo journal goes */
 	int dir_fd;                  /* -d: DIR as the checks opened it (the pipeline closes it), else -1 */
 	uint64_t ram_bytes;

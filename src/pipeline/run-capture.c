@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "run-capture.h"
+#include "../base/cluster.h"
 #include "../base/rng.h"
 #include "../base/sysinfo.h"
 #include "../../fs-setup/backend.h"
@@ -119,6 +120,22 @@ char *ab_run_cache_warning(const struct ab_config *cfg, uint64_t ram_bytes)
 			       smallest / AB_MIB, ram_bytes / AB_MIB, ab_cache_mode_name(cfg->cache));
 }
 
+/* How the ranks ran: only on many ranks (arraybench-mpi). */
+static void capture_ranks(struct ab_mpi_desc *m, const struct ab_config *cfg)
+{
+	if (!ab_cluster_is_mpi())
+		return;
+	const struct ab_cluster *c = ab_cluster_get();
+	m->ranks = c->size;
+	m->nodes = c->nodes;
+	for (guint i = 0; i < c->hosts->len; i++)
+		g_ptr_array_add(m->hosts, g_strdup(c->hosts->pdata[i]));
+	m->library = g_strdup(c->library);
+	m->layout = g_strdup("private");
+	m->reorder = FALSE;
+	(void)cfg;
+}
+
 struct ab_run *ab_run_capture(const struct ab_config *cfg, const struct ab_cache *cache,
 			      const struct ab_target *target, const char *run_id, unsigned index,
 			      uint64_t ram_bytes)
@@ -155,5 +172,22 @@ struct ab_run *ab_run_capture(const struct ab_config *cfg, const struct ab_cache
 	} else {
 		run->target.image_count = 0;
 	}
+	capture_ranks(&run->mpi, cfg);
 	return run;
+}
+
+void ab_run_finish_ranks(struct ab_run *run)
+{
+	if (!ab_known(run->mpi.ranks))
+		return;
+	double bound = NAN, spread = NAN;
+	for (guint i = 0; i < run->results->len; i++) {
+		const struct ab_result *res = run->results->pdata[i];
+		if (isfinite(res->clock_bound_s))
+			bound = isnan(bound) ? res->clock_bound_s : MAX(bound, res->clock_bound_s);
+		if (isfinite(res->start_spread_s))
+			spread = isnan(spread) ? res->start_spread_s : MAX(spread, res->start_spread_s);
+	}
+	run->mpi.clock_bound_s = bound;
+	run->mpi.start_spread_s = spread;
 }

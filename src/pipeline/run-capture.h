@@ -19,4 +19,8 @@ struct ab_run *ab_run_capture(const struct ab_config *cfg, const struct ab_cache
  * that one of its steps reads back (a READS phase); NULL when none does. */
 char *ab_run_cache_warning(const struct ab_config *cfg, uint64_t ram_bytes);
 
+/* After the steps: the run's clock bound and start spread, the largest of
+ * its results' (on many ranks). */
+void ab_run_finish_ranks(struct ab_run *run);
+
 #endif

@@ -3,6 +3,7 @@
  * `run` and each visit of `matrix` do alike. */
 #include "run-prepare.h"
 #include "../runner/cache.h"
+#include "../base/cluster.h"
 #include "../base/error.h"
 #include "../base/fsutil.h"
 #include "../options/run-options.h"
@@ -17,6 +18,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,6 +30,7 @@ void ab_run_prep_init(struct ab_run_prep *prep)
 void ab_run_prep_clear(struct ab_run_prep *prep)
 {
 	g_free(prep->run_id);
+	g_free(prep->shared_run_id);
 	g_free(prep->state_dir);
 	if (prep->dir_fd >= 0)
 		close(prep->dir_fd);
@@ -110,14 +113,54 @@ int ab_run_check_options(int argc, char **argv, struct ab_config *cfg, uint64_t 
 	return 0;
 }
 
+/* Rank 0's run id, for every rank (the run is one).  On many ranks each
+ * rank also has one of its own for what it makes where other ranks may
+ * make the same (its journal, its run directory, its memory cgroup): its
+ * own fresh id, or with ARRAYBENCH_RUN_ID the forced one and its rank. */
+static gboolean share_run_id(struct ab_run_prep *prep, GError **error)
+{
+	struct ab_cluster *c = ab_cluster_get();
+	g_autofree char *mine = ab_run_id_new(error);
+	if (!mine)
+		return FALSE;
+	g_autoptr(GByteArray) all = g_byte_array_new();
+	g_autofree size_t *lens = g_new0(size_t, c->size);
+	if (!c->ops->allgather(c, mine, strlen(mine) + 1, TRUE, NULL, all, lens, error))
+		return FALSE;
+	prep->shared_run_id = g_strndup((const char *)all->data, lens[0]);
+	if (!ab_cluster_is_mpi() || !g_getenv("ARRAYBENCH_RUN_ID")) {
+		prep->run_id = g_steal_pointer(&mine);
+		return TRUE;
+	}
+	prep->run_id = g_strdup_printf("%s-r%u", mine, c->rank);
+	if (!ab_run_id_valid(prep->run_id)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "ARRAYBENCH_RUN_ID '%s' leaves no room for the rank ('-r%u'): at most %d characters in all",
+			    mine, c->rank, AB_RUN_ID_MAX);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 int ab_run_prepare(int argc, char **argv, struct ab_config *cfg, struct ab_run_prep *prep, GError **error)
 {
 	int status = ab_run_check_options(argc, argv, cfg, &prep->ram_bytes, error);
 	if (status)
 		return status;
-	prep->run_id = ab_run_id_new(error);
+	/* Many ranks share one directory that every rank reaches; no rank
+	 * builds or formats anything there. */
+	if (ab_cluster_is_mpi() && ab_target_spec_builds(&cfg->target)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "arraybench-mpi runs on a directory every rank reaches (-d DIR): it builds no target "
+			    "(run a matrix to build one on each host)");
+		return AB_ERROR_USAGE;
+	}
 	prep->state_dir = ab_state_dir_path();
-	if (!prep->run_id || !check_all(cfg, prep->run_id, prep->state_dir, &prep->dir_fd, error))
+	if (!share_run_id(prep, error))
+		return ab_error_exit_status(*error);
+	gboolean ok = check_all(cfg, prep->run_id, prep->state_dir, &prep->dir_fd, error);
+	/* Every rank's checks meet: one that fails stops them all. */
+	if (!ab_cluster_meet(ok, ok ? NULL : (*error)->message, ok ? error : NULL) || !ok)
 		return ab_error_exit_status(*error);
 	return 0;
 }

@@ -10,6 +10,10 @@
 /* What a run needs besides its config once every check has passed: the
  * pipeline's arguments (src/pipeline/pipeline.h). */
 struct ab_run_prep {
+	/* The run's id (rank 0's on many ranks), and this rank's own (the
+	 * same on one rank): its journal, run directory and cgroup are named
+	 * by its own. */
+	char *shared_run_id;
 	char *run_id;
 	char *state_dir;
 	int dir_fd;          /* -d: DIR opened by the checks (the pipeline takes it), else -1 */

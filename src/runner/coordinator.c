@@ -2,6 +2,7 @@
 /* One step's coordinator on this host: the shared mapping and the start
  * barrier (coordinator.h). */
 #include "coordinator.h"
+#include "coordinator-ranks.h"
 #include "../base/error.h"
 
 #include <errno.h>
@@ -11,16 +12,23 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static gboolean one_host_meet(void *data, gboolean ready_here, GError **error)
+static gboolean ranks_meet(void *data, struct ab_coordinator *c, gboolean ready_here, GError **error)
 {
 	(void)data;
-	(void)error;
-	return ready_here;
+	return ab_coordinator_ranks_meet(c, ready_here, error);
 }
 
-const struct ab_coordinator_ops ab_coordinator_one_host = {
-	.name = "one host",
-	.meet = one_host_meet,
+static gboolean ranks_gather(void *data, struct ab_coordinator *c, gboolean ok_here, const char *why_here,
+			     GError **error)
+{
+	(void)data;
+	return ab_coordinator_ranks_gather(c, ok_here, why_here, error);
+}
+
+const struct ab_coordinator_ops ab_coordinator_ranks = {
+	.name = "ranks",
+	.meet = ranks_meet,
+	.gather = ranks_gather,
 };
 
 /* The shared words in the mapping's first cache line, the progress
@@ -33,9 +41,11 @@ gboolean ab_coordinator_init(struct ab_coordinator *c, const struct ab_coordinat
 			     unsigned workers, GError **error)
 {
 	*c = (struct ab_coordinator){
-		.ops = ops ? ops : &ab_coordinator_one_host,
+		.ops = ops ? ops : &ab_coordinator_ranks,
 		.ops_data = ops_data,
 		.workers = workers,
+		.ranks = 1,
+		.sample_count = workers,
 		.ready = { -1, -1 },
 		.go = { -1, -1 },
 	};
@@ -118,8 +128,15 @@ static gboolean wait_here(int fd, unsigned want, const sigset_t *unblocked, gboo
 gboolean ab_coordinator_wait_ready(struct ab_coordinator *c, gboolean forked_all, const sigset_t *unblocked,
 				   gboolean (*stopped)(void), GError **error)
 {
-	gboolean ready_here = forked_all && wait_here(c->ready[0], c->workers, unblocked, stopped);
-	return c->ops->meet(c->ops_data, ready_here, error);
+	c->ready_here = forked_all && wait_here(c->ready[0], c->workers, unblocked, stopped);
+	return c->ops->meet(c->ops_data, c, c->ready_here, error);
+}
+
+gboolean ab_coordinator_gather(struct ab_coordinator *c, gboolean ok_here, const char *why_here, GError **error)
+{
+	if (!c->ops->gather)
+		return ok_here;
+	return c->ops->gather(c->ops_data, c, ok_here, why_here, error);
 }
 
 void ab_coordinator_go(struct ab_coordinator *c)
@@ -148,6 +165,7 @@ void ab_coordinator_clear(struct ab_coordinator *c)
 	if (c->map)
 		munmap(c->map, c->map_len);
 	c->map = NULL;
+	g_clear_pointer(&c->gathered, g_free);
 	c->shared = NULL;
 	c->progress = NULL;
 	c->samples = NULL;

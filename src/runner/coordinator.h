@@ -8,10 +8,13 @@
  * through their end, workloads/worker-coord.h, and the ab_worker_*()
  * functions of workloads/phase.h; never through pointers of their own.
  *
- * What differs when the step runs on many hosts at once (arraybench-mpi,
- * issue 23) is behind `struct ab_coordinator_ops`: how the hosts meet
- * at the start barrier and what the status line shows.  The worker's end
- * stays the same: workers make no MPI call.
+ * What differs when the step runs on many ranks at once (arraybench-mpi)
+ * is behind `struct ab_coordinator_ops`: how the ranks meet at the start
+ * barrier, how their samples come together after the step and what the
+ * status line shows.  The default, `ab_coordinator_ranks`, does it through
+ * the process's cluster (src/base/cluster.h): one rank in arraybench, the
+ * MPI ranks in arraybench-mpi; the same path either way.  The worker's
+ * end stays the same: workers make no MPI call.
  */
 #ifndef AB_COORDINATOR_H
 #define AB_COORDINATOR_H
@@ -23,6 +26,8 @@
 #include "../../workloads/phase.h"
 #include "../../workloads/worker-coord.h"
 
+struct ab_coordinator;
+
 /* What a kind of coordinator decides, in the parent only: never from a
  * worker, a timed loop or a signal handler. */
 struct ab_coordinator_ops {
@@ -32,19 +37,38 @@ struct ab_coordinator_ops {
 	 * other hosts, carrying that status.  TRUE when every host is ready;
 	 * FALSE when any is not, and then every host skips the step (with
 	 * *error set when the fault is another host's). */
-	gboolean (*meet)(void *data, gboolean ready_here, GError **error);
+	gboolean (*meet)(void *data, struct ab_coordinator *c, gboolean ready_here, GError **error);
+	/* After the step, every worker reaped, on every rank: `ok_here` and
+	 * `why_here` this rank's outcome.  Replaces c->samples and c->workers
+	 * with every rank's samples (in rank order, each rank's in worker
+	 * order, as many from each; rank_plus_one and the barrier fields set, stamps in rank 0's
+	 * timebase; c->sample_count their number) when every rank went well; FALSE, with *error naming the
+	 * other rank, when one did not (on the rank whose fault it is, *error
+	 * is left to the caller).  NULL: the samples stay as they are. */
+	gboolean (*gather)(void *data, struct ab_coordinator *c, gboolean ok_here, const char *why_here,
+			   GError **error);
 	/* The status line's figures: this host's sums in, what to show out
 	 * (every host's, under MPI).  NULL: this host's. */
 	void (*progress)(void *data, uint64_t *done, uint64_t *total);
 };
 
-/* This host alone: the meeting is this host's own status. */
-extern const struct ab_coordinator_ops ab_coordinator_one_host;
+/* The process's cluster's ranks (one in arraybench). */
+extern const struct ab_coordinator_ops ab_coordinator_ranks;
 
 struct ab_coordinator {
 	const struct ab_coordinator_ops *ops;
 	void *ops_data;
 	unsigned workers;
+	unsigned ranks;                     /* whose samples `samples` holds: 1 until a gather */
+	unsigned sample_count;              /* `workers` until a gather, then every rank's */
+	/* This rank's exit from the barrier's meeting, on the monotonic clock
+	 * the workers stamp with and on its cluster's clock, and how long it
+	 * waited there for the other ranks. */
+	uint64_t barrier_exit_ns;
+	uint64_t barrier_exit_cluster_ns;
+	uint64_t barrier_wait_ns;
+	gboolean ready_here;                /* every worker here was set up */
+	struct ab_sample *gathered;         /* every rank's, once gathered: samples points here */
 	void *map;
 	size_t map_len;
 	struct ab_coord_shared *shared;
@@ -74,12 +98,15 @@ void ab_coordinator_forked(struct ab_coordinator *c);
  * on FALSE, then releases them. */
 gboolean ab_coordinator_wait_ready(struct ab_coordinator *c, gboolean forked_all, const sigset_t *unblocked,
 				   gboolean (*stopped)(void), GError **error);
+/* After the step (every worker reaped): every rank's samples come
+ * together (the ops' gather); TRUE when every rank's step went well. */
+gboolean ab_coordinator_gather(struct ab_coordinator *c, gboolean ok_here, const char *why_here, GError **error);
 /* Releases every worker at once: the start. */
 void ab_coordinator_go(struct ab_coordinator *c);
 /* The workers' progress summed (relaxed loads of relaxed stores: a figure
  * a moment old is good enough), as the status line should show it. */
 void ab_coordinator_progress(const struct ab_coordinator *c, uint64_t *done, uint64_t *total);
-/* Unmaps; the samples go with it. */
+/* Unmaps; the samples (and the gathered ones) go with it. */
 void ab_coordinator_clear(struct ab_coordinator *c);
 
 #endif

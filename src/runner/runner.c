@@ -303,20 +303,34 @@ gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_s
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	g_free(pids);
 
-	if (ok && ab_stop_requested) {
-		g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted during phase '%s'", phase->name);
-		ok = FALSE;
-	}
-	/* Another host's fault, which its meeting named. */
-	if (ok && meet_error) {
+	/* This rank's outcome: interrupted, its own workers' fault, or
+	 * stopped because another rank was not ready (no fault of its own). */
+	GError *own = NULL;
+	if (ab_stop_requested)
+		g_set_error(&own, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted during phase '%s'", phase->name);
+	else if (!ok)
+		own = g_steal_pointer(error);
+	else if (rp.failed && !meet_error)
+		phase_error(r, phase, samples, n, &rp, &own);
+	gboolean ok_here = own == NULL && meet_error == NULL;
+	/* Every rank's samples come together (on one rank: as they are); the
+	 * ranks all take part, whatever their outcome, and all learn whose
+	 * fault a failure was. */
+	GError *peer = NULL;
+	gboolean all = ab_coordinator_gather(&coord, ok_here, own ? own->message : NULL, &peer);
+	ok = ok_here && all;
+	if (own)
+		g_propagate_error(error, own);
+	else if (peer) /* "rank R: " and what that rank said, its phase named */
+		g_propagate_error(error, g_steal_pointer(&peer));
+	else if (meet_error)
 		g_propagate_prefixed_error(error, g_steal_pointer(&meet_error), "phase '%s': ", phase->name);
-		ok = FALSE;
-	}
+	else if (!ok)
+		g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "phase '%s': another rank failed", phase->name);
+	g_clear_error(&peer);
 	g_clear_error(&meet_error);
-	if (ok && rp.failed)
-		ok = phase_error(r, phase, samples, n, &rp, error);
 	if (ok) {
-		ab_result_merge(phase, samples, n, res);
+		ab_result_merge(phase, coord.samples, coord.sample_count, res);
 		finish_result(step, &rp, res);
 		res->iowait_percent = ab_sysinfo_iowait_percent(&cpu_a, &cpu_b);
 		res->sys_busy_percent = ab_sysinfo_busy_percent(&cpu_a, &cpu_b);
@@ -324,7 +338,7 @@ gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_s
 		ab_diskstats_delta(&disks_a, &disks_b, &delta);
 		ab_result_add_devices(res, &delta);
 		if (each)
-			each(samples, n, data);
+			each(coord.samples, n, coord.ranks, data);
 	}
 	ab_coordinator_clear(&coord);
 	return ok;

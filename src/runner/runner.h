@@ -40,8 +40,10 @@ gboolean ab_runner_run_step(const struct ab_runner *r, const struct ab_step *ste
 			    struct ab_result *res, GError **error);
 /* The same, and then, when the step went well, `each` is called with the
  * workers' raw samples (before the mapping goes) for a caller that makes
- * several results of one step: the oltp phase's reads and writes apart. */
-typedef void (*ab_samples_fn)(const struct ab_sample *samples, unsigned n, void *data);
+ * several results of one step: the oltp phase's reads and writes apart.
+ * On many ranks `samples` holds every rank's, `n` each (rank r's are
+ * samples[r * n ... r * n + n - 1]), in rank 0's timebase. */
+typedef void (*ab_samples_fn)(const struct ab_sample *samples, unsigned n, unsigned ranks, void *data);
 gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_step *step, uint64_t seed,
 				    struct ab_result *res, ab_samples_fn each, void *data, GError **error);
 

@@ -74,13 +74,22 @@ static void take_workers(struct ab_result *row, struct ab_result *merged)
 	merged->per_worker = tmp;
 }
 
-void ab_oltp_split_samples(const struct ab_sample *samples, unsigned n, void *data)
+struct ab_sample *ab_samples_pick(const struct ab_sample *samples, unsigned n, unsigned ranks, unsigned from,
+				  unsigned count)
+{
+	struct ab_sample *picked = g_new(struct ab_sample, (gsize)ranks * count + 1);
+	for (unsigned r = 0; r < ranks; r++)
+		memcpy(&picked[r * count], &samples[r * n + from], sizeof(struct ab_sample) * count);
+	return picked;
+}
+
+void ab_oltp_split_samples(const struct ab_sample *all, unsigned per_rank, unsigned ranks, void *data)
 {
 	struct ab_oltp_split *sp = data;
-	if (sp->from + sp->count > n)
+	if (sp->from + sp->count > per_rank)
 		return;
-	samples += sp->from;
-	n = sp->count;
+	g_autofree struct ab_sample *samples = ab_samples_pick(all, per_rank, ranks, sp->from, sp->count);
+	unsigned n = sp->count * ranks;
 	struct ab_sample *one = g_new(struct ab_sample, n);
 	for (unsigned k = 0; k < 3; k++) {
 		for (unsigned i = 0; i < n; i++) {

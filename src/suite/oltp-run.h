@@ -37,7 +37,11 @@ struct ab_oltp_split {
 	unsigned from, count;
 	struct ab_result *merged[3]; /* read, write, all; NULL until made */
 };
-void ab_oltp_split_samples(const struct ab_sample *samples, unsigned n, void *data);
+/* The workers [from, from + count) of each rank's n (ab_samples_fn). */
+void ab_oltp_split_samples(const struct ab_sample *samples, unsigned n, unsigned ranks, void *data);
+/* Those workers of every rank, side by side (ranks x count); g_free. */
+struct ab_sample *ab_samples_pick(const struct ab_sample *samples, unsigned n, unsigned ranks, unsigned from,
+				  unsigned count);
 void ab_oltp_split_clear(struct ab_oltp_split *sp);
 /* The rows "read", "write", "all" (each + suffix) into the run: the step's
  * result (system CPU, iowait, devices) with the oltp workers' own figures,

@@ -22,13 +22,15 @@ struct both {
 	struct ab_result *wal;
 };
 
-static void split_both(const struct ab_sample *samples, unsigned n, void *data)
+static void split_both(const struct ab_sample *samples, unsigned n, unsigned ranks, void *data)
 {
 	struct both *b = data;
 	if (b->oltp.count)
-		ab_oltp_split_samples(samples, n, &b->oltp);
-	if (b->wal_from + b->wal_count <= n)
-		ab_result_merge(ab_phase_by_id(AB_PHASE_WAL), samples + b->wal_from, b->wal_count, b->wal);
+		ab_oltp_split_samples(samples, n, ranks, &b->oltp);
+	if (b->wal_from + b->wal_count <= n) {
+		g_autofree struct ab_sample *wal = ab_samples_pick(samples, n, ranks, b->wal_from, b->wal_count);
+		ab_result_merge(ab_phase_by_id(AB_PHASE_WAL), wal, b->wal_count * ranks, b->wal);
+	}
 }
 
 /* The committers' row: the step's system figures, their own figures, and

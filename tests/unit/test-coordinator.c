@@ -153,8 +153,9 @@ static void test_worker_not_ready(void **state)
 /* Another host that is not ready, as a coordinator over MPI would learn
  * at its meeting: every worker here is, and still the step does not start. */
 static unsigned meetings;
-static gboolean other_host_fails(void *data, gboolean ready_here, GError **error)
+static gboolean other_host_fails(void *data, struct ab_coordinator *c, gboolean ready_here, GError **error)
 {
+	(void)c;
 	meetings++;
 	assert_true(ready_here);
 	g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "host %s could not start", (const char *)data);

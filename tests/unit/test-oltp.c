@@ -163,7 +163,7 @@ static void test_split(void **state)
 	}
 	sm[2].ops = 99999; /* not an oltp process: left out */
 	struct ab_oltp_split sp = { .from = 0, .count = 2 };
-	ab_oltp_split_samples(sm, n, &sp);
+	ab_oltp_split_samples(sm, n, 1, &sp);
 	assert_int_equal(sp.merged[0]->ops, 2100);
 	assert_int_equal(sp.merged[1]->ops, 900);
 	assert_int_equal(sp.merged[2]->ops, 3000);
@@ -177,8 +177,19 @@ static void test_split(void **state)
 	assert_null(sp.merged[0]);
 	/* A range past the samples makes nothing. */
 	struct ab_oltp_split past = { .from = 2, .count = 2 };
-	ab_oltp_split_samples(sm, n, &past);
+	ab_oltp_split_samples(sm, n, 1, &past);
 	assert_null(past.merged[2]);
+	/* Two ranks of the same three: each rank's first two are picked,
+	 * never rank 0's third. */
+	struct ab_sample *two = g_new(struct ab_sample, 2 * n);
+	memcpy(two, sm, sizeof(struct ab_sample) * n);
+	memcpy(two + n, sm, sizeof(struct ab_sample) * n);
+	struct ab_oltp_split both = { .from = 0, .count = 2 };
+	ab_oltp_split_samples(two, n, 2, &both);
+	assert_int_equal(both.merged[2]->ops, 6000);
+	assert_int_equal(both.merged[2]->workers, 4);
+	ab_oltp_split_clear(&both);
+	g_free(two);
 	g_free(sm);
 }
 

@@ -128,6 +128,32 @@ static void test_failure_keeps_going_and_keeps_journal(void **state)
 	assert_true(g_file_test(path, G_FILE_TEST_EXISTS));
 }
 
+/* Undoing the newer steps first (a rank's own, before the directory the
+ * ranks share): the journal then marks those done, by their place in the
+ * whole stack, and the older ones are still to undo. */
+static void test_unwind_to_keeps_the_older(void **state)
+{
+	struct ab_undo u;
+	assert_true(ab_undo_open(&u, *state, "run-8", NULL));
+	u.exec = record;
+	ab_undo_intend(&u, AB_UNDO_RMDIR, "/shared", NULL, NULL, NULL);
+	ab_undo_intend(&u, AB_UNDO_RMDIR, "/shared/rank-00001", NULL, NULL, NULL);
+	ab_undo_intend(&u, AB_UNDO_UNLINK, "/shared/rank-00001/io", NULL, NULL, NULL);
+	assert_true(ab_undo_unwind_to(&u, 1, NULL, NULL));
+	assert_string_equal(trace->str, "unlink:/shared/rank-00001/io;rmdir:/shared/rank-00001;");
+	g_autofree char *path = g_strdup(u.journal_path);
+	struct ab_journal_owner owner;
+	g_autoptr(GPtrArray) left = read_journal(path, &owner);
+	assert_int_equal(left->len, 3);
+	assert_false(((struct ab_undo_step *)left->pdata[0])->done);
+	assert_true(((struct ab_undo_step *)left->pdata[1])->done);
+	assert_true(((struct ab_undo_step *)left->pdata[2])->done);
+	assert_true(ab_undo_unwind(&u, NULL, NULL));
+	assert_string_equal(trace->str, "unlink:/shared/rank-00001/io;rmdir:/shared/rank-00001;rmdir:/shared;");
+	assert_false(g_file_test(path, G_FILE_TEST_EXISTS));
+	ab_undo_clear(&u);
+}
+
 /* Outcomes other than UNDONE: absent and foreign are reported, and both
  * count as finished. */
 static enum ab_undo_outcome mixed(const struct ab_undo_step *step, GError **error)
@@ -325,6 +351,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lifo_and_journal_removed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failure_keeps_going_and_keeps_journal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_outcomes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unwind_to_keeps_the_older, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_ahead_needs_the_journal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_journal_is_exclusive_and_locked, setup, teardown),
 		cmocka_unit_test(test_journal_parse),

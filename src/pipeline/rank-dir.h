@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_RANK_DIR_H
+#define AB_RANK_DIR_H
+
+/* arraybench-mpi's private layout: every rank's files in a directory of
+ * its own, DIR/arraybench.RUNID/rank-NNNNN, which is then the rank's DIR.
+ * Rank 0 makes the run's directory, every rank its own in it, each
+ * journaled by the rank that made it; rank 0 removes the run's directory
+ * last, once the others removed theirs. */
+
+#include <glib.h>
+
+#include "../../fs-setup/undo.h"
+
+struct ab_rank_dir {
+	char *path;      /* the rank's directory, NULL on one host */
+	guint keep;      /* journal steps older than the rank's own */
+};
+
+/* Many ranks: makes both directories (dir_fd is DIR, replaced by the
+ * rank's; *dir follows), the ranks meeting in between.  One host: does
+ * nothing.  On every rank or none. */
+gboolean ab_rank_dir_enter(struct ab_rank_dir *rd, const char *shared_run_id, struct ab_undo *undo, int *dir_fd,
+			   char **dir, GError **error);
+/* At the end, before the journal's own unwind: undoes this rank's steps,
+ * meets the other ranks (`ok`: this rank's run went well), and on rank 0
+ * waits (a few seconds at most) until the other ranks' directories are
+ * gone.  The run's directory itself is then the journal's last step. */
+void ab_rank_dir_leave(struct ab_rank_dir *rd, struct ab_undo *undo, gboolean ok, GString *report);
+void ab_rank_dir_clear(struct ab_rank_dir *rd);
+
+#endif

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One step over the process's ranks (coordinator-ranks.h).  The barrier:
+ * every rank's workers are set up, then the ranks meet carrying their
+ * status, and each stamps its own exit from the meeting.  After the step:
+ * rank 0 reads every rank's clock offset (round trips), and every rank's
+ * samples go to every rank with their stamps moved from the rank's own
+ * clock into rank 0's.  Every rank then merges the same samples, so every
+ * rank sees the same result and takes the same decisions after it (a
+ * count that grows, a curve that stops): their calls stay in step.
+ */
+#include "coordinator-ranks.h"
+#include "../base/cluster.h"
+#include "../base/error.h"
+#include "../base/timing.h"
+
+#include <string.h>
+#include <time.h>
+
+gboolean ab_coordinator_ranks_meet(struct ab_coordinator *c, gboolean ready_here, GError **error)
+{
+	struct ab_cluster *cl = ab_cluster_get();
+	uint64_t enter = cl->ops->now_ns(cl);
+	/* Test-only: this rank comes late to the meeting. */
+	if (cl->delay_before_meet_s > 0 && ready_here) {
+		struct timespec ts = { (time_t)cl->delay_before_meet_s,
+				       (long)((cl->delay_before_meet_s - (double)(time_t)cl->delay_before_meet_s) * 1e9) };
+		while (nanosleep(&ts, &ts) != 0 && !ab_cluster_stopped())
+			;
+	}
+	/* Test-only: no meeting, so each rank starts when it is ready (the
+	 * gather still carries every rank's status). */
+	gboolean ok = cl->no_barrier ? ready_here : ab_cluster_meet(ready_here, "not ready", error);
+	c->barrier_exit_ns = ab_now_ns();
+	c->barrier_exit_cluster_ns = cl->ops->now_ns(cl);
+	c->barrier_wait_ns = c->barrier_exit_cluster_ns - enter;
+	return ok;
+}
+
+/* What a rank sends: its outcome's figures, then its samples with their
+ * stamps counted from its exit from the barrier. */
+struct rank_head {
+	uint64_t exit_ns;    /* on the rank's cluster clock */
+	uint64_t wait_ns;
+	uint32_t samples;
+	char host[64];
+};
+
+gboolean ab_coordinator_ranks_gather(struct ab_coordinator *c, gboolean ok_here, const char *why_here,
+				     GError **error)
+{
+	struct ab_cluster *cl = ab_cluster_get();
+	if (!ab_cluster_is_mpi())
+		return ok_here;
+	unsigned size = cl->size;
+	g_autofree int64_t *offset = g_new0(int64_t, size);
+	g_autofree uint64_t *bound = g_new0(uint64_t, size);
+	/* Every rank takes part, whatever its outcome: the others wait.  The
+	 * round trips fail only when the ranks gave up (a stop, a fault). */
+	if (!cl->ops->clock_offsets(cl, offset, bound, error))
+		return FALSE;
+	size_t len = sizeof(struct rank_head) + sizeof(struct ab_sample) * c->workers;
+	g_autofree char *mine = g_malloc0(len);
+	struct rank_head *head = (struct rank_head *)mine;
+	head->exit_ns = c->barrier_exit_cluster_ns;
+	head->wait_ns = c->barrier_wait_ns;
+	head->samples = c->workers;
+	g_strlcpy(head->host, g_ptr_array_index(cl->hosts, cl->rank), sizeof(head->host));
+	struct ab_sample *out = (struct ab_sample *)(mine + sizeof(*head));
+	memcpy(out, c->samples, sizeof(struct ab_sample) * c->workers);
+	for (unsigned i = 0; i < c->workers; i++) {
+		/* Counted from the exit, on the clock the workers stamped with. */
+		out[i].start_ns = out[i].start_ns - c->barrier_exit_ns;
+		out[i].end_ns = out[i].end_ns - c->barrier_exit_ns;
+	}
+	g_autoptr(GByteArray) all = g_byte_array_new();
+	g_autofree size_t *lens = g_new0(size_t, size);
+	GError *peer = NULL;
+	if (!cl->ops->allgather(cl, mine, len, ok_here, why_here, all, lens, &peer)) {
+		if (peer)
+			g_propagate_error(error, peer);
+		return FALSE;
+	}
+	/* Every rank forked as many workers (the same step): check it. */
+	unsigned per = c->workers;
+	for (unsigned r = 0; r < size; r++)
+		if (lens[r] != len) {
+			g_set_error(error, AB_ERROR, AB_ERROR_PHASE,
+				    "rank %u ran %zu bytes of samples where rank %u ran %zu: not the same step", r,
+				    lens[r], cl->rank, len);
+			return FALSE;
+		}
+	struct ab_sample *gathered = g_new(struct ab_sample, (gsize)per * size);
+	for (unsigned r = 0; r < size; r++) {
+		const char *at = (const char *)all->data + (size_t)r * len;
+		struct rank_head h;
+		memcpy(&h, at, sizeof(h));
+		/* The rank's exit in rank 0's timebase: its own clock plus its
+		 * measured offset. */
+		uint64_t exit0 = (uint64_t)((int64_t)h.exit_ns + offset[r]);
+		for (unsigned i = 0; i < per; i++) {
+			struct ab_sample *sm = &gathered[r * per + i];
+			memcpy(sm, at + sizeof(h) + sizeof(struct ab_sample) * i, sizeof(*sm));
+			sm->start_ns += exit0;
+			sm->end_ns += exit0;
+			sm->rank_plus_one = r + 1;
+			sm->barrier_exit_ns = exit0;
+			sm->barrier_wait_ns = h.wait_ns;
+			sm->clock_bound_ns = bound[r];
+			memcpy(sm->rank_host, h.host, sizeof(sm->rank_host));
+			sm->rank_host[sizeof(sm->rank_host) - 1] = '\0';
+		}
+	}
+	g_free(c->gathered);
+	c->gathered = gathered;
+	c->samples = gathered;
+	c->sample_count = per * size;
+	c->ranks = size;
+	return TRUE;
+}

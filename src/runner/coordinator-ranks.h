@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef AB_COORDINATOR_RANKS_H
+#define AB_COORDINATOR_RANKS_H
+
+/* The coordinator's meeting and gather over the process's cluster
+ * (src/base/cluster.h): the default ops, ab_coordinator_ranks. */
+
+#include "coordinator.h"
+
+/* The start barrier's meeting: stamps this rank's exit from it. */
+gboolean ab_coordinator_ranks_meet(struct ab_coordinator *c, gboolean ready_here, GError **error);
+/* Every rank's samples to every rank, in rank 0's timebase. */
+gboolean ab_coordinator_ranks_gather(struct ab_coordinator *c, gboolean ok_here, const char *why_here,
+				     GError **error);
+
+#endif
