@@ -3,22 +3,24 @@
 # mpirun -np 2 arraybench-mpi matrix: the cells handed out to the ranks,
 # each visit made by its own rank (its own process, its own loop image),
 # every run in rank 0's results.jsonl once, with the host it ran on; a
-# second start resumes and runs nothing; a cell that fails on rank 1 is
-# recorded by rank 0; a rank killed mid-visit stops every rank; nothing
-# left.  --dry-run under MPI works as any user; the rest needs root.
+# second start resumes and runs nothing; one rank is the plain matrix; a
+# cell that fails on rank 1 is recorded by rank 0; SIGINT and a rank
+# killed mid-visit stop every rank; nothing left.  --dry-run under MPI works as any user; the rest needs root.
 . "$(dirname "$0")/lib.sh"
 ABM=${ABM:-$top/arraybench-mpi}
 [ -x "$ABM" ] || skip_all "no arraybench-mpi (make mpi)"
 command -v mpirun >/dev/null || skip_all "no mpirun (make deps)"
-plan 18
+plan 21
 export TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
 chmod 755 "$T" "$TMPDIR"
 # Open MPI refuses root unless told; a user needs nothing.
 if is_root; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
-mpi2() { # arraybench-mpi's arguments: on 2 ranks of this machine, under a timeout
-	timeout 300 mpirun --oversubscribe --bind-to none --mca btl self,vader -np 2 "$ABM" "$@"
+mpin() { # N arraybench-mpi's arguments: on N ranks of this machine, under a timeout
+	local n=$1; shift
+	timeout 300 mpirun --oversubscribe --bind-to none --mca btl self,vader -np "$n" "$ABM" "$@"
 }
+mpi2() { mpin 2 "$@"; }
 left_behind() { # what of ours is still attached, mounted, in TMPDIR or journaled
 	{ loops "$T/"; mounts "$T/"; ls -A "$TMPDIR"; ls -A "$ARRAYBENCH_STATE_DIR" 2>/dev/null; } | tr '\n' ' '
 }
@@ -72,6 +74,11 @@ is $? 0 "a second start on the same DIR exits 0"
 cmp -s "$T/a.before" "$T/a/results.jsonl" && grep -q '^matrix: 0 visits run (0 failed), 2 already done' "$T/again.out"
 ok $? "and runs nothing new"
 
+# One rank is the plain matrix: visit by visit, no hand-out.
+mpin 1 matrix -o "$T/one" "$T/m.ini" >"$T/one.out" 2>"$T/one.err"
+is "$? $(wc -l <"$T/one/results.jsonl") $(grep -c 'on rank' "$T/one.out") $(grep -c '^matrix: cell [12]/2 repeat 1/1: ' "$T/one.out")" \
+	"0 2 0 2" "on one rank the matrix runs as plain arraybench's"
+
 # A cell that fails on rank 1: its failure is a run rank 0 records.
 sed 's/^mount-opts.*/mkfs-opts = defaults; -O no_such_feature/' "$T/m.ini" >"$T/bad.ini"
 mpi2 matrix -o "$T/bad" "$T/bad.ini" >"$T/bad.out" 2>"$T/bad.err"
@@ -80,9 +87,23 @@ is "$(visits "$T/bad/results.jsonl" | tr '\n' ' ')" "plain ext4 defaults|1|False
 	"rank 1's failed visit is recorded by rank 0, beside rank 0's run"
 grep -q '^  failed on rank 1: .*mkfs' "$T/bad.out"; ok $? "rank 0 says which rank failed and why"
 
-# kill -9 of rank 1 mid-visit: every rank stops, the job exits non-zero.
+# SIGINT to mpirun mid-visit: every rank unwinds its own visit.
 sed 's/^options = .*/options = -s 256m -n 1 -f --phases block-write,block-read -r 16 --cache fadvise --direct/' \
 	"$T/m.ini" >"$T/long.ini"
+# (timeout itself in the background, not a function's subshell: a
+# background job of a script ignores SIGINT, timeout passes it on)
+timeout 300 mpirun --oversubscribe --bind-to none --mca btl self,vader -np 2 "$ABM" matrix -o "$T/i" "$T/long.ini" \
+	>"$T/i.out" 2>"$T/i.err" &
+job=$!
+for _ in $(seq 300); do [ "$(ls -A "$ARRAYBENCH_STATE_DIR" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
+kill -INT $job
+wait $job
+st=$?
+[ "$st" -ne 0 ] && [ "$st" -ne 124 ] && grep -q 'run the same command again to resume' "$T/i.err"
+ok $? "SIGINT to mpirun mid-visit: every rank stops, non-zero, rank 0 says how to resume (got $st)"
+is "$(left_behind)$(cat "$T/i/results.jsonl" | wc -l)" "0" "and leaves no loop device, mount or journal, and no run recorded"
+
+# kill -9 of rank 1 mid-visit: every rank stops, the job exits non-zero.
 mpi2 matrix -o "$T/k" "$T/long.ini" >"$T/k.out" 2>"$T/k.err" &
 job=$!
 rank1=
@@ -90,7 +111,8 @@ for _ in $(seq 300); do
 	for p in $(pgrep -f "$ABM matrix -o $T/k" 2>/dev/null); do
 		grep -qz '^OMPI_COMM_WORLD_RANK=1$' "/proc/$p/environ" 2>/dev/null && rank1=$p
 	done
-	[ -n "$rank1" ] && [ -n "$(ls -A "$ARRAYBENCH_STATE_DIR" 2>/dev/null)" ] && break
+	# its own journal (journal-STAMP-PID-RANDOM): its visit is under way
+	[ -n "$rank1" ] && ls -A "$ARRAYBENCH_STATE_DIR" 2>/dev/null | grep -q -- "-$rank1-" && break
 	sleep 0.1
 done
 [ -n "$rank1" ] && kill -9 "$rank1"
