@@ -431,7 +431,9 @@ static int matrix_main(struct matrix_opts *o, GError **error)
 	ab_matrix_visits_init(&c.visits, m, writes ? &c.dir : NULL, o->quiet || !writes, o->cv_limit,
 			      o->max_repeats);
 	c.profiles = ab_matrix_profiles_read(m, error);
-	int status = !c.profiles ? AB_ERROR_USAGE : writes ? open_results(&c, text, len, error) : 0;
+	int status = ab_matrix_ranks_agree(m, c.profiles, c.profiles ? 0 : AB_ERROR_USAGE, error);
+	if (status == 0 && writes)
+		status = open_results(&c, text, len, error);
 	/* A profile file runs from its copy: the text the digest is of, even
 	 * if the file is edited while the matrix runs; read through the
 	 * directory held, whatever DIR's names come to mean. */
@@ -447,7 +449,7 @@ static int matrix_main(struct matrix_opts *o, GError **error)
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot change to '/'");
 		status = AB_ERROR_SKIPPED;
 	}
-	status = ab_matrix_ranks_start(m, c.profiles, status, error);
+	status = ab_matrix_ranks_ready(status, error);
 	if (status == 0) {
 		ab_progress_start(stderr, ab_progress_mode_for(stderr, c.visits.quiet));
 		status = ab_matrix_ranks_run(&c.visits, error);

@@ -89,7 +89,7 @@ static char *digests(const struct ab_matrix *m, GPtrArray *profiles)
 	return g_string_free(s, FALSE);
 }
 
-int ab_matrix_ranks_start(const struct ab_matrix *m, GPtrArray *profiles, int status, GError **error)
+int ab_matrix_ranks_agree(const struct ab_matrix *m, GPtrArray *profiles, int status, GError **error)
 {
 	struct ab_cluster *c = ab_cluster_get();
 	if (c->size == 1)
@@ -119,6 +119,19 @@ int ab_matrix_ranks_start(const struct ab_matrix *m, GPtrArray *profiles, int st
 		}
 	gathered_clear(&g);
 	return 0;
+}
+
+int ab_matrix_ranks_ready(int status, GError **error)
+{
+	struct ab_cluster *c = ab_cluster_get();
+	if (c->size == 1)
+		return status;
+	if (status) {
+		/* This rank's own failure: the others learn it here. */
+		ab_cluster_meet(FALSE, *error ? (*error)->message : "failed", NULL);
+		return status;
+	}
+	return ab_cluster_meet(TRUE, NULL, error) ? 0 : cluster_failed(error);
 }
 
 /* Rank 0: the next visits due, at most one per rank, all of one repeat;

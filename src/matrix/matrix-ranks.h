@@ -16,11 +16,14 @@
 #include "matrix-file.h"
 #include "matrix-visits.h"
 
-/* Every rank's start meets: `status` is this rank's so far (rank 0's the
- * results directory opened); every rank must hold the same matrix file
- * and profiles (their digests), a rank that does not is named.  0 when
- * all are ready, else the exit status (the error says why). */
-int ab_matrix_ranks_start(const struct ab_matrix *m, GPtrArray *profiles, int status, GError **error);
+/* Before rank 0 touches DIR: every rank must hold the same matrix file
+ * and profiles (their digests; a rank that does not is named, bad input).
+ * `status` is this rank's so far (its profiles read).  0 when all agree,
+ * else the exit status (the error says why). */
+int ab_matrix_ranks_agree(const struct ab_matrix *m, GPtrArray *profiles, int status, GError **error);
+/* Every rank's start meets (rank 0's status: the results directory
+ * opened): 0 when every rank is ready, else the exit status. */
+int ab_matrix_ranks_ready(int status, GError **error);
 /* Runs the visits not done yet, as ab_matrix_visits_run(): 0 when all ran
  * or their failures are recorded, else the exit status that stopped them. */
 int ab_matrix_ranks_run(struct ab_matrix_visits *v, GError **error);

@@ -10,7 +10,7 @@
 ABM=${ABM:-$top/arraybench-mpi}
 [ -x "$ABM" ] || skip_all "no arraybench-mpi (make mpi)"
 command -v mpirun >/dev/null || skip_all "no mpirun (make deps)"
-plan 21
+plan 22
 export TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
 chmod 755 "$T" "$TMPDIR"
@@ -50,6 +50,17 @@ is "$? $(grep -c '^cell [12]/2: ' "$T/plan")" "0 2" "--dry-run on 2 ranks exits 
 [ ! -e "$T/dry" ]; ok $? "--dry-run makes no DIR"
 
 is_root && [ -e /dev/loop-control ] || skip_rest "a matrix builds its targets: needs root and loop devices"
+
+# Another matrix file on rank 1 (the same words, another working
+# directory): refused naming it, before rank 0 makes DIR.
+mkdir -p "$T/w0" "$T/w1"
+cp "$T/m.ini" "$T/w0/m.ini"
+sed 's/^repeats = 1/repeats = 2/' "$T/m.ini" >"$T/w1/m.ini"
+timeout 300 mpirun --oversubscribe --bind-to none --mca btl self,vader -np 1 -wdir "$T/w0" "$ABM" matrix -o out m.ini : \
+	-np 1 -wdir "$T/w1" "$ABM" matrix -o out m.ini >"$T/w.out" 2>"$T/w.err"
+st=$?
+[ "$st" -ne 0 ] && [ "$st" -ne 124 ] && [ "$(grep -c 'error: rank 1 holds another matrix file' "$T/w.err")" = 1 ] && [ ! -e "$T/w0/out" ]
+ok $? "a rank with another matrix file is refused, named once, before DIR is made (got $st)"
 
 mpi2 matrix -o "$T/a" "$T/m.ini" >"$T/a.out" 2>"$T/a.err"
 is $? 0 "the matrix on 2 ranks exits 0" || sed 's/^/#   /' "$T/a.err"
