@@ -157,13 +157,15 @@ grep -q "arraybench-mpi runs on a directory every rank reaches" "$T/err"; ok $? 
 left; ok $? "nothing is left"
 
 # 9. The stonewall across ranks: rank 2's stream held still for 2 s.
-mpi -np 4 "$ABM" run -d "$D" -s 0 -n 0 $cache --phases sweep --sweep-file-sizes 128m --sweep-records 64k \
+# Direct writes, so that a stream's progress is its disk's, not the page
+# cache's.
+mpi -np 4 "$ABM" run -d "$D" -s 0 -n 0 $cache --direct --phases sweep --sweep-file-sizes 256m --sweep-records 64k \
 	--sweep-tests write --streams 1 --json "$T/sw.json" >/dev/null 2>"$T/err" &
 pid=$!
 kill_at_exit $pid
 # Held once it is writing: a hold during its set-up would only delay the
 # barrier, which every rank waits for.
-await 'w=$(worker_of_rank 2) && [ -n "$(find "$D" -path "*rank-00002/*" -type f -size +8M)" ]'
+await 'w=$(worker_of_rank 2) && [ -n "$(find "$D" -path "*rank-00002/*" -type f -size +1M)" ]'
 ok $? "rank 2's stream is writing"
 kill -STOP "$w" && sleep 2 && kill -CONT "$w"
 wait $pid
