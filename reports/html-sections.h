@@ -15,5 +15,7 @@ void ab_html_sweep(GString *s, const struct ab_html_page *page);
 void ab_html_devices(GString *s, const struct ab_html_page *page);
 void ab_html_latency(GString *s, const struct ab_html_page *page);
 void ab_html_curve(GString *s, const struct ab_html_page *page);
+/* Only for runs with per-rank rows; nothing for the others. */
+void ab_html_ranks(GString *s, const struct ab_html_page *page);
 
 #endif

@@ -171,3 +171,37 @@ const struct ab_json_field ab_json_latency_fields[] = {
 	AB_JF("max", U64, struct ab_latency, max_ns),
 	END,
 };
+
+const struct ab_json_field ab_json_mpi_fields[] = {
+	AB_JF("ranks", U64, struct ab_mpi_desc, ranks),
+	AB_JF("nodes", U64, struct ab_mpi_desc, nodes),
+	AB_JF("library", STR, struct ab_mpi_desc, library),
+	AB_JF("layout", STR, struct ab_mpi_desc, layout),
+	AB_JF("reorder", FLAG, struct ab_mpi_desc, reorder),
+	AB_JF("clock_bound_s", DBL, struct ab_mpi_desc, clock_bound_s),
+	AB_JF("start_spread_s", DBL, struct ab_mpi_desc, start_spread_s),
+	END,
+};
+
+const struct ab_json_field ab_json_result_rank_fields[] = {
+	AB_JF("clock_bound_s", DBL, struct ab_result, clock_bound_s),
+	AB_JF("start_spread_s", DBL, struct ab_result, start_spread_s),
+	END,
+};
+
+const struct ab_json_field ab_json_rank_fields[] = {
+	AB_JF("rank", U64, struct ab_rank_stat, rank),
+	AB_JF("host", STR, struct ab_rank_stat, host),
+	AB_JF("workers", U64, struct ab_rank_stat, workers),
+	AB_JF("ops", U64, struct ab_rank_stat, ops),
+	AB_JF("bytes", U64, struct ab_rank_stat, bytes),
+	AB_JF("rate", DBL, struct ab_rank_stat, rate),
+	/* From the earliest barrier exit: a clock's offset may put a start a
+	 * hair before it. */
+	AB_JF("start_s", SDBL, struct ab_rank_stat, start_s),
+	AB_JF("stop_s", SDBL, struct ab_rank_stat, stop_s),
+	AB_JF("cpu_s", DBL, struct ab_rank_stat, cpu_s),
+	AB_JF("barrier_wait_s", DBL, struct ab_rank_stat, barrier_wait_s),
+	AB_JF("outlier", FLAG, struct ab_rank_stat, outlier),
+	END,
+};

@@ -16,6 +16,7 @@ enum ab_json_type {
 	AB_JSON_U64,   /* uint64_t, AB_UNSET -> null */
 	AB_JSON_I64,   /* int64_t, its `unknown` value -> null */
 	AB_JSON_DBL,   /* double, NAN -> null */
+	AB_JSON_SDBL,  /* double that may be below 0 (a time offset), NAN -> null */
 	AB_JSON_FLAG,  /* ab_flag, AB_FLAG_UNKNOWN -> null */
 	AB_JSON_BOOL,  /* gboolean, never null */
 	AB_JSON_STRV,  /* char ** (NULL-terminated), NULL -> null; an array of strings */
@@ -42,6 +43,11 @@ extern const struct ab_json_field ab_json_result_fields[];
 extern const struct ab_json_field ab_json_worker_fields[];
 extern const struct ab_json_field ab_json_device_fields[];
 extern const struct ab_json_field ab_json_latency_fields[];
+/* Runs on many ranks: the run's `mpi` object (its `hosts` apart), a
+ * result's two timebase figures and its `per_rank` rows. */
+extern const struct ab_json_field ab_json_mpi_fields[];
+extern const struct ab_json_field ab_json_result_rank_fields[];
+extern const struct ab_json_field ab_json_rank_fields[];
 
 /* A string value, or null for NULL; bytes that are no UTF-8 become U+FFFD,
  * so the JSON always reads back (reports/json.c). */

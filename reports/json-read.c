@@ -82,18 +82,26 @@ static gboolean get_int(JsonNode *node, const char *prefix, const char *key, int
 	return fail(error, prefix, key, "not a number");
 }
 
-static gboolean get_double(JsonNode *node, const char *prefix, const char *key, double *out, GError **error)
+/* A figure; signed: a time offset, which may be below 0. */
+static gboolean get_figure(JsonNode *node, const char *prefix, const char *key, gboolean is_signed, double *out,
+			   GError **error)
 {
 	GType t = value_type(node);
 	if (t != G_TYPE_INT64 && t != G_TYPE_DOUBLE)
 		return fail(error, prefix, key, "not a number");
 	*out = json_node_get_double(node);
 	/* Every figure of ours is a count, a time, a rate or a percentage: none
-	 * is negative, and none near 1e15 (json-glib would write 1e17 back as
-	 * "1e+17.0", which is no JSON, and the writers' integer casts overflow). */
-	if (!isfinite(*out) || *out < 0 || *out >= AB_READ_MAX_FIGURE)
+	 * is negative (but an offset), and none near 1e15 (json-glib would
+	 * write 1e17 back as "1e+17.0", which is no JSON, and the writers'
+	 * integer casts overflow). */
+	if (!isfinite(*out) || (*out < 0 && !is_signed) || fabs(*out) >= AB_READ_MAX_FIGURE)
 		return fail(error, prefix, key, "out of range");
 	return TRUE;
+}
+
+static gboolean get_double(JsonNode *node, const char *prefix, const char *key, double *out, GError **error)
+{
+	return get_figure(node, prefix, key, FALSE, out, error);
 }
 
 static gboolean get_string(JsonNode *node, const char *prefix, const char *key, char **out, GError **error)
@@ -112,7 +120,8 @@ static void set_unknown(const struct ab_json_field *f, char *p)
 	case AB_JSON_STR: g_clear_pointer((char **)p, g_free); break;
 	case AB_JSON_U64: *(uint64_t *)p = AB_UNSET; break;
 	case AB_JSON_I64: *(int64_t *)p = f->unknown; break;
-	case AB_JSON_DBL: *(double *)p = NAN; break;
+	case AB_JSON_DBL:
+	case AB_JSON_SDBL: *(double *)p = NAN; break;
 	case AB_JSON_FLAG: *(ab_flag *)p = AB_FLAG_UNKNOWN; break;
 	case AB_JSON_BOOL: break; /* never unknown: stays as made */
 	case AB_JSON_STRV: g_clear_pointer((char ***)p, g_strfreev); break;
@@ -160,6 +169,8 @@ static gboolean read_field(const struct ab_json_field *f, JsonNode *node, char *
 		return get_strv(node, prefix, f->key, (char ***)p, error);
 	case AB_JSON_DBL:
 		return get_double(node, prefix, f->key, (double *)p, error);
+	case AB_JSON_SDBL:
+		return get_figure(node, prefix, f->key, TRUE, (double *)p, error);
 	case AB_JSON_FLAG:
 	case AB_JSON_BOOL:
 		if (value_type(node) != G_TYPE_BOOLEAN)
@@ -338,7 +349,9 @@ static gboolean read_result(struct ab_run *run, JsonNode *node, guint index, int
 	    !read_fields(o, ab_json_result_fields, r, prefix, error) ||
 	    !read_array(o, prefix, "per_worker", ab_json_worker_fields, r->per_worker, sizeof(struct ab_worker_stat),
 			error) ||
-	    !read_array(o, prefix, "devices", ab_json_device_fields, r->devices, sizeof(struct ab_device_io), error))
+	    !read_array(o, prefix, "devices", ab_json_device_fields, r->devices, sizeof(struct ab_device_io), error) ||
+	    !read_fields(o, ab_json_result_rank_fields, r, prefix, error) ||
+	    !read_array(o, prefix, "per_rank", ab_json_rank_fields, r->per_rank, sizeof(struct ab_rank_stat), error))
 		return FALSE;
 	if (version == 1 ? !read_latency_v1(o, prefix, &r->latency, error)
 			 : !read_object(o, prefix, "latency_ns", ab_json_latency_fields, &r->latency, error))
@@ -355,6 +368,26 @@ static gboolean read_result(struct ab_run *run, JsonNode *node, guint index, int
 	return TRUE;
 }
 
+/* A member holding an array of strings, appended to out. */
+static gboolean read_strings(JsonObject *o, const char *prefix, const char *key, GPtrArray *out, GError **error)
+{
+	GError *err = NULL;
+	JsonArray *a = get_array(o, prefix, key, &err);
+	if (err) {
+		g_propagate_error(error, err);
+		return FALSE;
+	}
+	for (guint i = 0; a && i < json_array_get_length(a); i++) {
+		JsonNode *m = json_array_get_element(a, i);
+		if (value_type(m) != G_TYPE_STRING) {
+			g_autofree char *at = g_strdup_printf("%s[%u]", key, i);
+			return fail(error, prefix, at, "not a string");
+		}
+		g_ptr_array_add(out, g_strdup(json_node_get_string(m)));
+	}
+	return TRUE;
+}
+
 static gboolean read_target(struct ab_run *run, JsonObject *root, GError **error)
 {
 	GError *err = NULL;
@@ -367,21 +400,24 @@ static gboolean read_target(struct ab_run *run, JsonObject *root, GError **error
 	struct ab_target_desc *t = &run->target;
 	if (!read_fields(o, ab_json_target_fields, t, "target.", error))
 		return FALSE;
-	JsonArray *members = get_array(o, "target.", "members", &err);
-	if (err) {
-		g_propagate_error(error, err);
+	if (!read_strings(o, "target.", "members", t->members, error))
 		return FALSE;
-	}
-	for (guint i = 0; members && i < json_array_get_length(members); i++) {
-		JsonNode *m = json_array_get_element(members, i);
-		if (value_type(m) != G_TYPE_STRING) {
-			g_autofree char *key = g_strdup_printf("members[%u]", i);
-			return fail(error, "target.", key, "not a string");
-		}
-		g_ptr_array_add(t->members, g_strdup(json_node_get_string(m)));
-	}
 	return read_array(o, "target.", "queues", ab_json_queue_fields, t->queues, sizeof(struct ab_queue_desc),
 			  error);
+}
+
+/* A run on many ranks: its mpi block, with the ranks' hosts. */
+static gboolean read_mpi(struct ab_run *run, JsonObject *root, GError **error)
+{
+	GError *err = NULL;
+	JsonObject *o = get_object(root, "", "mpi", &err);
+	if (!o) {
+		if (err)
+			g_propagate_error(error, err);
+		return !err;
+	}
+	return read_fields(o, ab_json_mpi_fields, &run->mpi, "mpi.", error) &&
+	       read_strings(o, "mpi.", "hosts", run->mpi.hosts, error);
 }
 
 /* cache.mode repeats config.cache_mode: both are cond.cache_mode. */
@@ -480,7 +516,7 @@ static struct ab_run *json_read_line(const char *line, GError **error)
 	if (!read_fields(root, ab_json_run_fields, run, "", error) || !read_start_time(run, root, error) ||
 	    !read_object(root, "", "config", ab_json_config_fields, &run->cond, error) ||
 	    !read_object(root, "", "environment", ab_json_environment_fields, run, error) ||
-	    !read_target(run, root, error) || !read_cache(run, root, error))
+	    !read_target(run, root, error) || !read_cache(run, root, error) || !read_mpi(run, root, error))
 		return NULL;
 	if (version == 1 && !run->tool)
 		run->tool = g_strdup("arraybench"); /* version 1 had no member for what only we wrote */

@@ -54,7 +54,8 @@ static void add_fields(JsonBuilder *b, const struct ab_json_field *fields, const
 				json_builder_add_null_value(b);
 			break;
 		}
-		case AB_JSON_DBL: {
+		case AB_JSON_DBL:
+		case AB_JSON_SDBL: {
 			double v = *(const double *)p;
 			if (isfinite(v))
 				json_builder_add_double_value(b, v);
@@ -118,6 +119,11 @@ static void add_result(JsonBuilder *b, const struct ab_result *r)
 	member_str(b, "unit", ph ? ab_rate_unit_name(ph->unit) : NULL);
 	add_object(b, "key", ab_json_key_fields, &r->key);
 	add_fields(b, ab_json_result_fields, r);
+	/* Only a result measured on many ranks has these. */
+	if (r->per_rank->len || isfinite(r->clock_bound_s) || isfinite(r->start_spread_s))
+		add_fields(b, ab_json_result_rank_fields, r);
+	if (r->per_rank->len)
+		add_array(b, "per_rank", ab_json_rank_fields, r->per_rank, sizeof(struct ab_rank_stat));
 	add_array(b, "per_worker", ab_json_worker_fields, r->per_worker, sizeof(struct ab_worker_stat));
 	add_array(b, "devices", ab_json_device_fields, r->devices, sizeof(struct ab_device_io));
 	add_object(b, "latency_ns", ab_json_latency_fields, &r->latency);
@@ -156,6 +162,18 @@ char *ab_json_format(const struct ab_run *run)
 	member_str(b, "mode", run->cond.cache_mode);
 	add_fields(b, ab_json_cache_fields, run);
 	json_builder_end_object(b);
+	/* Only a run on many ranks has an mpi block. */
+	if (ab_known(run->mpi.ranks)) {
+		json_builder_set_member_name(b, "mpi");
+		json_builder_begin_object(b);
+		add_fields(b, ab_json_mpi_fields, &run->mpi);
+		json_builder_set_member_name(b, "hosts");
+		json_builder_begin_array(b);
+		for (guint i = 0; i < run->mpi.hosts->len; i++)
+			ab_json_add_string(b, g_ptr_array_index(run->mpi.hosts, i));
+		json_builder_end_array(b);
+		json_builder_end_object(b);
+	}
 	json_builder_set_member_name(b, "phases");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < run->results->len; i++)

@@ -74,6 +74,19 @@ static void header_files(GString *s, const struct ab_run *run)
 	g_string_append_printf(s, "  chunk %s\n", fchunk);
 }
 
+/* A run on many ranks: how many, on how many nodes, their data's layout,
+ * and the MPI library's own words. */
+static void header_mpi(GString *s, const struct ab_mpi_desc *m)
+{
+	char ranks[32], nodes[32];
+	u64_text(m->ranks, ranks, sizeof(ranks));
+	u64_text(m->nodes, nodes, sizeof(nodes));
+	g_autofree char *layout = one_line(m->layout), *library = one_line(m->library);
+	g_string_append_printf(s, "ranks   %s on %s node%s  layout %s%s  library %s\n", ranks, nodes,
+			       ab_known(m->nodes) && m->nodes == 1 ? "" : "s", layout,
+			       m->reorder == TRUE ? " (each rank read another node's data)" : "", library);
+}
+
 static void header(GString *s, const struct ab_run *run)
 {
 	const struct ab_conditions *c = &run->cond;
@@ -91,6 +104,8 @@ static void header(GString *s, const struct ab_run *run)
 	g_string_append_printf(s, "%s %s  machine %s  run %s of %s  seed %s  id %s\n", tool, version, machine, repeat,
 			       repeats, run->seed_text ? seed_text : seed, id);
 	g_string_append_printf(s, "target  %s (%s)  kernel %s\n", dir, fs, kernel);
+	if (ab_known(run->mpi.ranks))
+		header_mpi(s, &run->mpi);
 	if (t->backend && !g_str_equal(t->backend, "dir"))
 		g_string_append_printf(s, "built   %s %s on %u device%s  mkfs: %s  mount: %s\n", t->backend,
 				       t->level ? t->level : "-", t->members->len ? t->members->len : 1,
@@ -283,7 +298,7 @@ static const struct ab_text_block devices_rows_block = { "per device", has_devic
 static const struct ab_text_block *const blocks[] = {
 	&ab_text_block_raw_header, &conditions_block, &table_block,
 	&ab_text_block_sweep, &ab_text_block_wal, &ab_text_block_curve,
-	&devices_rows_block, &ab_text_block_efficiency, &ab_text_block_sizing,
+	&devices_rows_block, &ab_text_block_ranks, &ab_text_block_efficiency, &ab_text_block_sizing,
 };
 
 gboolean ab_text_run_has(const struct ab_run *run, gboolean (*is)(const struct ab_result *r))

@@ -38,6 +38,13 @@ struct ab_cluster_ops {
 	void (*fault)(struct ab_cluster *c, const char *why);
 	/* This rank's clock (CLOCK_MONOTONIC, save for a test's offset). */
 	uint64_t (*now_ns)(struct ab_cluster *c);
+	/* A meeting before a timed start: as meet, and *start_ns gets the
+	 * moment every rank starts, on this rank's clock (rank 0 sets it a
+	 * little after its verdict, each rank carries it over by its last
+	 * measured offset), so that the ranks that heard the verdict first do
+	 * not start, and take the CPU, before the others heard it. */
+	gboolean (*meet_to_start)(struct ab_cluster *c, gboolean ok_here, const char *why_here, uint64_t *start_ns,
+				  GError **error);
 };
 
 struct ab_cluster {

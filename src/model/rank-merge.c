@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Each rank's share of a result measured on many ranks (rank-merge.h). */
 #include "rank-merge.h"
-#include "result.h"
 #include "../base/timing.h"
 
 #include <math.h>

@@ -54,6 +54,9 @@ struct mpi_cluster {
 	struct ab_cluster base;
 	uint64_t seq;         /* meetings so far */
 	int64_t test_offset_ns;
+	/* This rank's clock offset to rank 0's, as last measured (at start and
+	 * after every step): a start time is carried over with it. */
+	int64_t my_offset_ns;
 	/* Set once any rank gave up (or this one): every call fails with it. */
 	char *dead;
 };
@@ -231,7 +234,27 @@ static gboolean check_seq(struct mpi_cluster *m, const struct wire_status *all, 
 	return TRUE;
 }
 
+/* How long after its verdict rank 0 sets the start: enough for the
+ * verdict to reach every rank and wake it, on a machine with more ranks
+ * than cores. */
+#define START_MARGIN_NS (20 * 1000 * 1000)
+
+static gboolean meet_at(struct ab_cluster *c, gboolean ok_here, const char *why_here, uint64_t *start_ns,
+			GError **error);
+
 static gboolean mpi_meet(struct ab_cluster *c, gboolean ok_here, const char *why_here, GError **error)
+{
+	return meet_at(c, ok_here, why_here, NULL, error);
+}
+
+static gboolean mpi_meet_to_start(struct ab_cluster *c, gboolean ok_here, const char *why_here, uint64_t *start_ns,
+				  GError **error)
+{
+	return meet_at(c, ok_here, why_here, start_ns, error);
+}
+
+static gboolean meet_at(struct ab_cluster *c, gboolean ok_here, const char *why_here, uint64_t *start_ns,
+			GError **error)
 {
 	struct mpi_cluster *m = of(c);
 	if (m->dead) {
@@ -250,6 +273,8 @@ static gboolean mpi_meet(struct ab_cluster *c, gboolean ok_here, const char *why
 		MPI_Irecv(&v, sizeof(v), MPI_BYTE, 0, TAG_VERDICT, MPI_COMM_WORLD, &reqs[1]);
 		if (!wait_all(m, reqs, 2, error))
 			return FALSE;
+		if (start_ns) /* rank 0's moment on this rank's clock */
+			*start_ns = (uint64_t)((int64_t)v.len - m->my_offset_ns);
 		return verdict_result(m, &v, error);
 	}
 	g_autofree struct wire_status *all = g_new0(struct wire_status, size);
@@ -264,6 +289,10 @@ static gboolean mpi_meet(struct ab_cluster *c, gboolean ok_here, const char *why
 	status_init(&v, m, TRUE, NULL);
 	if (check_seq(m, all, size, &v))
 		verdict_of(all, size, &v);
+	/* The start, on rank 0's clock, rides in the verdict's length. */
+	v.len = mpi_now(c) + (size > 1 ? START_MARGIN_NS : 0);
+	if (start_ns)
+		*start_ns = v.len;
 	for (unsigned r = 1; r < size; r++)
 		MPI_Isend(&v, sizeof(v), MPI_BYTE, (int)r, TAG_VERDICT, MPI_COMM_WORLD, &reqs[r]);
 	if (!wait_all(m, reqs, (int)size, error))
@@ -416,6 +445,7 @@ static gboolean mpi_clock_offsets(struct ab_cluster *c, int64_t *offset_ns, uint
 	}
 	memcpy(offset_ns, both, table);
 	memcpy(bound_ns, both + table, table);
+	m->my_offset_ns = offset_ns[c->rank];
 	return TRUE;
 }
 
@@ -437,6 +467,7 @@ static void mpi_fault(struct ab_cluster *c, const char *why)
 
 static const struct ab_cluster_ops mpi_ops = {
 	.meet = mpi_meet,
+	.meet_to_start = mpi_meet_to_start,
 	.allgather = mpi_allgather,
 	.clock_offsets = mpi_clock_offsets,
 	.fault = mpi_fault,
@@ -522,7 +553,12 @@ gboolean ab_cluster_mpi_init(struct ab_cluster **out, GError **error)
 	c->hosts = g_ptr_array_new_with_free_func(g_free);
 	for (int r = 0; r < size; r++)
 		g_ptr_array_add(c->hosts, g_strndup(hosts + (size_t)r * sizeof(host), sizeof(host)));
-	(void)error;
+	/* The clocks' offsets, so that the first step's start is carried
+	 * over too. */
+	g_autofree int64_t *offset = g_new0(int64_t, size);
+	g_autofree uint64_t *bound = g_new0(uint64_t, size);
+	if (!mpi_clock_offsets(c, offset, bound, error))
+		return FALSE;
 	*out = c;
 	return TRUE;
 }

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "phase-family.h"
 #include "steps.h"
+#include "../base/cluster.h"
 #include "../base/error.h"
 #include "../base/rng.h"
 #include "../model/run.h"
@@ -268,6 +269,11 @@ gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GE
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 			    "invalid --cache 'remount': it needs a target arraybench mounts itself "
 			    "(--device, --array or --loop), not -d");
+		return FALSE;
+	}
+	if (cfg->reorder && !ab_cluster_is_mpi()) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "--reorder works on many ranks only: run it with mpirun and arraybench-mpi");
 		return FALSE;
 	}
 	if (cfg->cold_metadata && cfg->cache == AB_CACHE_NONE) {

@@ -80,6 +80,9 @@ struct ab_config {
 	enum ab_data_mode data;
 	enum ab_cache_mode cache;
 	gboolean cold_metadata; /* stat and delete start with cold metadata caches */
+	/* arraybench-mpi: the phases that work on data made before them work
+	 * on the data of the rank one node on (--reorder). */
+	gboolean reorder;
 	gboolean cgroup_available; /* set by ab_cache_resolve: may hints suggest it? */
 	GArray *phase_ids;    /* unsigned enum ab_phase_id, in the order asked for */
 	gboolean phases_given;

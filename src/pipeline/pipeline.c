@@ -31,11 +31,12 @@ static gboolean check_space(const struct ab_config *cfg, GError **error)
 }
 
 static gboolean run_all(const struct ab_pipeline *p, const struct ab_config *cfg, const struct ab_cache *cache,
-			const struct ab_target *target, struct ab_run_dir *run_dir, const struct ab_raw_baseline *raw,
-			GError **error)
+			const struct ab_target *target, struct ab_run_dir *run_dir, struct ab_run_dir *other,
+			const struct ab_raw_baseline *raw, GError **error)
 {
 	struct ab_suite suite;
 	ab_suite_init(&suite, cfg, cache, run_dir);
+	suite.other_dir = other;
 	suite.target = target;
 	g_autoptr(GPtrArray) disks = NULL;
 	if (target->members && target->members->len) {
@@ -70,7 +71,8 @@ static gboolean run_all(const struct ab_pipeline *p, const struct ab_config *cfg
 /* Everything after the target exists: its directory, the run's own
  * directory in it, the cache, the runs. */
 static gboolean measure(const struct ab_pipeline *p, const struct ab_config *cfg, struct ab_target *target,
-			struct ab_undo *undo, int dir_fd, const struct ab_raw_baseline *raw, GError **error)
+			struct ab_undo *undo, int dir_fd, const struct ab_raw_baseline *raw, struct ab_rank_dir *rank_dir,
+			GError **error)
 {
 	const char *run_id = p->run_id;
 	/* DIR held open: the built target's root as it was verified after the
@@ -87,6 +89,10 @@ static gboolean measure(const struct ab_pipeline *p, const struct ab_config *cfg
 	gboolean ok = ab_run_dir_create(&run_dir, dir_fd, undo, cfg->user_given && geteuid() == 0, cfg->uid, cfg->gid,
 					error) &&
 		      check_space(cfg, error);
+	/* On many ranks: every rank's run directory is there; with --reorder
+	 * the next node's rank's is opened for the phases that read. */
+	struct ab_run_dir other;
+	ok = ab_rank_dir_open_partner(rank_dir, ok, cfg->reorder, &other, ok ? error : NULL) && ok;
 	g_autofree char *warning = ok ? ab_run_cache_warning(cfg, p->ram_bytes) : NULL;
 	/* Once a process: a matrix's visits would say it each time (each
 	 * run's JSON still holds it). */
@@ -101,7 +107,8 @@ static gboolean measure(const struct ab_pipeline *p, const struct ab_config *cfg
 	if (ok)
 		ok = ab_cache_setup(&cache, cfg, undo, run_id, error);
 	if (ok)
-		ok = run_all(p, cfg, &cache, target, &run_dir, raw, error);
+		ok = run_all(p, cfg, &cache, target, &run_dir, other.fd >= 0 ? &other : NULL, raw, error);
+	ab_run_dir_clear(&other);
 	ab_cache_clear(&cache);
 	ab_run_dir_finish(&run_dir, undo);
 	ab_run_dir_clear(&run_dir);
@@ -181,10 +188,10 @@ gboolean ab_pipeline_run(const struct ab_pipeline *p, GError **error)
 	/* On many ranks, each rank's files in a directory of its own. */
 	struct ab_rank_dir rank_dir = { 0 };
 	if (ok)
-		ok = ab_rank_dir_enter(&rank_dir, p->shared_run_id ? p->shared_run_id : p->run_id, &undo, &dir_fd,
-				       &live.dir, error);
+		ok = ab_rank_dir_enter(&rank_dir, p->shared_run_id ? p->shared_run_id : p->run_id, p->run_id, &undo,
+				       &dir_fd, &live.dir, error);
 	if (ok)
-		ok = measure(p, &live, &target, &undo, dir_fd, &raw, error);
+		ok = measure(p, &live, &target, &undo, dir_fd, &raw, &rank_dir, error);
 	else if (dir_fd >= 0)
 		close(dir_fd);
 	ab_raw_baseline_clear(&raw);

@@ -51,8 +51,8 @@ struct made {
 	int32_t ok;
 };
 
-gboolean ab_rank_dir_enter(struct ab_rank_dir *rd, const char *shared_run_id, struct ab_undo *undo, int *dir_fd,
-			   char **dir, GError **error)
+gboolean ab_rank_dir_enter(struct ab_rank_dir *rd, const char *shared_run_id, const char *own_run_id,
+			   struct ab_undo *undo, int *dir_fd, char **dir, GError **error)
 {
 	*rd = (struct ab_rank_dir){ 0 };
 	struct ab_cluster *c = ab_cluster_get();
@@ -70,10 +70,14 @@ gboolean ab_rank_dir_enter(struct ab_rank_dir *rd, const char *shared_run_id, st
 		if (fd >= 0)
 			close(fd);
 	}
-	/* Rank 0's outcome and what it made, to every rank. */
+	/* Rank 0's outcome and what it made, and every rank's own run id, to
+	 * every rank. */
+	char mine[sizeof(made) + 64] = { 0 };
+	memcpy(mine, &made, sizeof(made));
+	g_strlcpy(mine + sizeof(made), own_run_id, 64);
 	g_autoptr(GByteArray) all = g_byte_array_new();
 	g_autofree size_t *lens = g_new0(size_t, c->size);
-	gboolean shared = c->ops->allgather(c, &made, sizeof(made), own == NULL, own ? own->message : NULL, all, lens,
+	gboolean shared = c->ops->allgather(c, mine, sizeof(mine), own == NULL, own ? own->message : NULL, all, lens,
 					    own ? NULL : error);
 	if (own) {
 		g_propagate_error(error, own);
@@ -82,6 +86,9 @@ gboolean ab_rank_dir_enter(struct ab_rank_dir *rd, const char *shared_run_id, st
 	if (!shared)
 		return FALSE;
 	memcpy(&made, all->data, sizeof(made));
+	rd->own_ids = g_ptr_array_new_with_free_func(g_free);
+	for (unsigned r = 0; r < c->size; r++)
+		g_ptr_array_add(rd->own_ids, g_strndup((const char *)all->data + r * sizeof(mine) + sizeof(made), 63));
 	int run_fd = openat(*dir_fd, run_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	if (run_fd < 0 || fstat(run_fd, &st) != 0) {
@@ -109,8 +116,30 @@ gboolean ab_rank_dir_enter(struct ab_rank_dir *rd, const char *shared_run_id, st
 	close(*dir_fd);
 	*dir_fd = fd;
 	rd->path = g_build_filename(run_path, rank_name, NULL);
+	rd->run_path = g_strdup(run_path);
 	*dir = rd->path;
 	return TRUE;
+}
+
+gboolean ab_rank_dir_open_partner(struct ab_rank_dir *rd, gboolean ok_here, gboolean reorder,
+				  struct ab_run_dir *other, GError **error)
+{
+	ab_run_dir_init(other, "", "none");
+	if (!rd->path)
+		return ok_here;
+	/* Every rank's run directory exists once the ranks have met. */
+	gboolean met = ab_cluster_meet(ok_here, ok_here ? NULL : "cannot make its run directory",
+				       ok_here ? error : NULL);
+	if (!met || !ok_here)
+		return FALSE;
+	if (!reorder)
+		return TRUE;
+	struct ab_cluster *c = ab_cluster_get();
+	unsigned partner = (c->rank + c->ranks_per_node) % c->size;
+	g_autofree char *name = g_strdup_printf("rank-%05u", partner);
+	g_autofree char *dir = g_build_filename(rd->run_path, name, NULL);
+	ab_run_dir_clear(other);
+	return ab_run_dir_open_other(other, dir, rd->own_ids->pdata[partner], error);
 }
 
 /* Is the directory at `path` empty (or gone)? */
@@ -152,4 +181,6 @@ void ab_rank_dir_leave(struct ab_rank_dir *rd, struct ab_undo *undo, gboolean ok
 void ab_rank_dir_clear(struct ab_rank_dir *rd)
 {
 	g_clear_pointer(&rd->path, g_free);
+	g_clear_pointer(&rd->run_path, g_free);
+	g_clear_pointer(&rd->own_ids, g_ptr_array_unref);
 }

@@ -11,17 +11,27 @@
 #include <glib.h>
 
 #include "../../fs-setup/undo.h"
+#include "../runner/rundir.h"
 
 struct ab_rank_dir {
 	char *path;      /* the rank's directory, NULL on one host */
 	guint keep;      /* journal steps older than the rank's own */
+	char *run_path;  /* DIR/arraybench.RUNID, the ranks' */
+	GPtrArray *own_ids; /* every rank's own run id (its run directory's name) */
 };
 
 /* Many ranks: makes both directories (dir_fd is DIR, replaced by the
  * rank's; *dir follows), the ranks meeting in between.  One host: does
  * nothing.  On every rank or none. */
-gboolean ab_rank_dir_enter(struct ab_rank_dir *rd, const char *shared_run_id, struct ab_undo *undo, int *dir_fd,
-			   char **dir, GError **error);
+gboolean ab_rank_dir_enter(struct ab_rank_dir *rd, const char *shared_run_id, const char *own_run_id,
+			   struct ab_undo *undo, int *dir_fd, char **dir, GError **error);
+/* Once every rank made its run directory (`ok_here`: this one did): the
+ * ranks meet, and with `reorder` *other gets the run directory of the rank
+ * one node on (rank + ranks per node), opened, for the phases that work on
+ * data made before them.  *other is left unopened (fd -1) without
+ * `reorder` or on one host. */
+gboolean ab_rank_dir_open_partner(struct ab_rank_dir *rd, gboolean ok_here, gboolean reorder,
+				  struct ab_run_dir *other, GError **error);
 /* At the end, before the journal's own unwind: undoes this rank's steps,
  * meets the other ranks (`ok`: this rank's run went well), and on rank 0
  * waits (a few seconds at most) until the other ranks' directories are

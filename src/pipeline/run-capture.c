@@ -132,8 +132,7 @@ static void capture_ranks(struct ab_mpi_desc *m, const struct ab_config *cfg)
 		g_ptr_array_add(m->hosts, g_strdup(c->hosts->pdata[i]));
 	m->library = g_strdup(c->library);
 	m->layout = g_strdup("private");
-	m->reorder = FALSE;
-	(void)cfg;
+	m->reorder = cfg->reorder;
 }
 
 struct ab_run *ab_run_capture(const struct ab_config *cfg, const struct ab_cache *cache,

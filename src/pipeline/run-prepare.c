@@ -117,17 +117,26 @@ int ab_run_check_options(int argc, char **argv, struct ab_config *cfg, uint64_t 
  * rank also has one of its own for what it makes where other ranks may
  * make the same (its journal, its run directory, its memory cgroup): its
  * own fresh id, or with ARRAYBENCH_RUN_ID the forced one and its rank. */
-static gboolean share_run_id(struct ab_run_prep *prep, GError **error)
+static gboolean share_run_id(struct ab_config *cfg, struct ab_run_prep *prep, GError **error)
 {
 	struct ab_cluster *c = ab_cluster_get();
 	g_autofree char *mine = ab_run_id_new(error);
 	if (!mine)
 		return FALSE;
+	/* Rank 0's seed too: every rank then names its files alike, so that
+	 * one rank finds another's (--reorder). */
+	struct {
+		uint64_t seed;
+		char id[AB_RUN_ID_MAX + 1];
+	} ours = { cfg->seed, { 0 } };
+	g_strlcpy(ours.id, mine, sizeof(ours.id));
 	g_autoptr(GByteArray) all = g_byte_array_new();
 	g_autofree size_t *lens = g_new0(size_t, c->size);
-	if (!c->ops->allgather(c, mine, strlen(mine) + 1, TRUE, NULL, all, lens, error))
+	if (!c->ops->allgather(c, &ours, sizeof(ours), TRUE, NULL, all, lens, error))
 		return FALSE;
-	prep->shared_run_id = g_strndup((const char *)all->data, lens[0]);
+	memcpy(&ours, all->data, sizeof(ours));
+	prep->shared_run_id = g_strndup(ours.id, sizeof(ours.id));
+	cfg->seed = ours.seed;
 	if (!ab_cluster_is_mpi() || !g_getenv("ARRAYBENCH_RUN_ID")) {
 		prep->run_id = g_steal_pointer(&mine);
 		return TRUE;
@@ -156,7 +165,7 @@ int ab_run_prepare(int argc, char **argv, struct ab_config *cfg, struct ab_run_p
 		return AB_ERROR_USAGE;
 	}
 	prep->state_dir = ab_state_dir_path();
-	if (!share_run_id(prep, error))
+	if (!share_run_id(cfg, prep, error))
 		return ab_error_exit_status(*error);
 	gboolean ok = check_all(cfg, prep->run_id, prep->state_dir, &prep->dir_fd, error);
 	/* Every rank's checks meet: one that fails stops them all. */

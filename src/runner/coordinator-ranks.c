@@ -30,7 +30,18 @@ gboolean ab_coordinator_ranks_meet(struct ab_coordinator *c, gboolean ready_here
 	}
 	/* Test-only: no meeting, so each rank starts when it is ready (the
 	 * gather still carries every rank's status). */
-	gboolean ok = cl->no_barrier ? ready_here : ab_cluster_meet(ready_here, "not ready", error);
+	uint64_t start = cl->ops->now_ns(cl);
+	gboolean ok = cl->no_barrier ? ready_here
+				     : cl->ops->meet_to_start(cl, ready_here, "not ready", &start, error);
+	/* Every rank starts at the same moment: until then, sleep. */
+	while (ok && !ab_cluster_stopped()) {
+		uint64_t now = cl->ops->now_ns(cl);
+		if (now >= start)
+			break;
+		uint64_t left = start - now;
+		struct timespec ts = { (time_t)(left / 1000000000u), (long)(left % 1000000000u) };
+		nanosleep(&ts, NULL);
+	}
 	c->barrier_exit_ns = ab_now_ns();
 	c->barrier_exit_cluster_ns = cl->ops->now_ns(cl);
 	c->barrier_wait_ns = c->barrier_exit_cluster_ns - enter;

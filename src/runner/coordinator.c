@@ -4,6 +4,7 @@
 #include "coordinator.h"
 #include "coordinator-ranks.h"
 #include "../base/error.h"
+#include "../base/timing.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -156,8 +157,36 @@ void ab_coordinator_progress(const struct ab_coordinator *c, uint64_t *done, uin
 		c->ops->progress(c->ops_data, done, total);
 }
 
+void ab_coordinator_note_progress(struct ab_coordinator *c)
+{
+	if (!c->series) {
+		c->series = g_new0(struct ab_progress_point, (gsize)c->workers * AB_PROGRESS_POINTS);
+		c->series_every = 1;
+	}
+	if (++c->series_skipped < c->series_every)
+		return;
+	c->series_skipped = 0;
+	if (c->series_len == AB_PROGRESS_POINTS) {
+		/* Full: keep every other point, and note half as often. */
+		for (unsigned w = 0; w < c->workers; w++) {
+			struct ab_progress_point *p = &c->series[(gsize)w * AB_PROGRESS_POINTS];
+			for (unsigned i = 0; i < AB_PROGRESS_POINTS / 2; i++)
+				p[i] = p[2 * i + 1];
+		}
+		c->series_len = AB_PROGRESS_POINTS / 2;
+		c->series_every *= 2;
+	}
+	uint64_t now = ab_now_ns();
+	for (unsigned w = 0; w < c->workers; w++)
+		c->series[(gsize)w * AB_PROGRESS_POINTS + c->series_len] = (struct ab_progress_point){
+			now, __atomic_load_n(&c->progress[w].done, __ATOMIC_RELAXED)
+		};
+	c->series_len++;
+}
+
 void ab_coordinator_clear(struct ab_coordinator *c)
 {
+	g_clear_pointer(&c->series, g_free);
 	close_fd(&c->ready[0]);
 	close_fd(&c->ready[1]);
 	close_fd(&c->go[0]);

@@ -28,6 +28,17 @@
 
 struct ab_coordinator;
 
+/* One worker's work done at a moment, as the parent saw its counter while
+ * it reaped (the monotonic clock the workers stamp with). */
+struct ab_progress_point {
+	uint64_t t_ns;
+	uint64_t done;
+};
+
+/* Points kept per worker: when full, every other one goes, so a long phase
+ * keeps its whole span at a coarser step. */
+#define AB_PROGRESS_POINTS 128
+
 /* What a kind of coordinator decides, in the parent only: never from a
  * worker, a timed loop or a signal handler. */
 struct ab_coordinator_ops {
@@ -68,6 +79,12 @@ struct ab_coordinator {
 	uint64_t barrier_exit_cluster_ns;
 	uint64_t barrier_wait_ns;
 	gboolean ready_here;                /* every worker here was set up */
+	/* Each worker's progress over the step, AB_PROGRESS_POINTS each (the
+	 * stonewall across ranks is read off it after the step), and how
+	 * many points each holds and how many reads go by between two kept. */
+	struct ab_progress_point *series;
+	unsigned series_len;
+	unsigned series_every, series_skipped;
 	struct ab_sample *gathered;         /* every rank's, once gathered: samples points here */
 	void *map;
 	size_t map_len;
@@ -106,6 +123,9 @@ void ab_coordinator_go(struct ab_coordinator *c);
 /* The workers' progress summed (relaxed loads of relaxed stores: a figure
  * a moment old is good enough), as the status line should show it. */
 void ab_coordinator_progress(const struct ab_coordinator *c, uint64_t *done, uint64_t *total);
+/* Notes every worker's counter now (the reaping wait calls it at each
+ * wake): the series the stonewall across ranks is read from. */
+void ab_coordinator_note_progress(struct ab_coordinator *c);
 /* Unmaps; the samples (and the gathered ones) go with it. */
 void ab_coordinator_clear(struct ab_coordinator *c);
 

@@ -165,6 +165,31 @@ gboolean ab_run_dir_create(struct ab_run_dir *rd, int dir_fd, struct ab_undo *un
 			 error);
 }
 
+gboolean ab_run_dir_open_other(struct ab_run_dir *rd, const char *dir, const char *run_id, GError **error)
+{
+	ab_run_dir_init(rd, dir, run_id);
+	struct stat st;
+	rd->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (rd->dir_fd >= 0)
+		rd->fd = openat(rd->dir_fd, rd->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (rd->fd < 0) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot open another rank's directory '%s'", rd->path);
+		return FALSE;
+	}
+	if (fstat(rd->fd, &st) != 0 || st.st_uid != geteuid()) {
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing '%s': not a directory of this user's", rd->path);
+		return FALSE;
+	}
+	rd->dev = st.st_dev;
+	rd->ino = st.st_ino;
+	if (fstat(rd->dir_fd, &st) == 0) {
+		rd->dir_dev = st.st_dev;
+		rd->dir_ino = st.st_ino;
+	}
+	rd->io_owner = geteuid();
+	return TRUE;
+}
+
 gboolean ab_run_dir_is_stream_name(const char *name)
 {
 	unsigned k;

@@ -54,6 +54,11 @@ void ab_run_dir_init(struct ab_run_dir *rd, const char *dir, const char *run_id)
  * under the descriptors. */
 gboolean ab_run_dir_create(struct ab_run_dir *rd, int dir_fd, struct ab_undo *undo, gboolean owner_given,
 			   uid_t uid, gid_t gid, GError **error);
+/* Another rank's run directory, made by that rank in `dir` (its rank
+ * directory) with its own run id: opened, never made nor removed (only
+ * ab_run_dir_clear() after), for --reorder's phases that work on data made
+ * before them.  Refused unless both are directories of this user's. */
+gboolean ab_run_dir_open_other(struct ab_run_dir *rd, const char *dir, const char *run_id, GError **error);
 /* At the end: remove the run directory (only the shapes arraybench makes)
  * and the I/O file through the descriptors, even if DIR was renamed, and
  * mark their journal entries done.  FALSE if something stays, for the

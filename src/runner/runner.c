@@ -125,18 +125,21 @@ struct reaped {
 	long max_rss_kib;
 };
 
-/* The workers' progress, summed by the coordinator, to the status line. */
-static void show_progress(const struct ab_coordinator *coord)
+/* The workers' progress, summed by the coordinator, to the status line;
+ * and each worker's, noted for the stonewall across ranks. */
+static void show_progress(struct ab_coordinator *coord)
 {
+	ab_coordinator_note_progress(coord);
 	uint64_t done, total;
 	ab_coordinator_progress(coord, &done, &total);
 	ab_progress_work(done, total);
 }
 
 /* Reaps every worker.  The wait wakes on SIGCHLD, on a stop signal, and at
- * least every 200 ms; each wake passes the workers' counters to the status
- * line (which redraws at most every AB_PROGRESS_INTERVAL_NS). */
-static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, const struct ab_coordinator *coord,
+ * least every 50 ms; each wake passes the workers' counters to the status
+ * line (which redraws at most every AB_PROGRESS_INTERVAL_NS) and notes them
+ * for the stonewall across ranks (which is read off them to that step). */
+static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, struct ab_coordinator *coord,
 		     struct reaped *out)
 {
 	gboolean killed = FALSE;
@@ -177,7 +180,7 @@ static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, const s
 		}
 		if (!any && out->left) {
 			show_progress(coord);
-			struct timespec ts = { 0, 200 * 1000 * 1000 };
+			struct timespec ts = { 0, 50 * 1000 * 1000 };
 			ppoll(NULL, 0, &ts, unblocked);
 		}
 	}

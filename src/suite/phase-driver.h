@@ -30,6 +30,11 @@ struct ab_suite {
 	const struct ab_config *cfg;
 	const struct ab_cache *cache;
 	struct ab_run_dir *run_dir; /* where the files go: made by the caller */
+	/* --reorder on many ranks: the run directory of the rank one node on,
+	 * where bonnie++'s phases that work on data made before them (reads,
+	 * rewrite, seeks, stat) work instead, so that no rank reads from its
+	 * own page cache; NULL otherwise. */
+	struct ab_run_dir *other_dir;
 	GPtrArray *disk_names; /* devices whose I/O each phase records, or NULL */
 	const struct ab_target *target; /* for --cache remount */
 	/* The test file now holds what the untimed layout wrote (kept across

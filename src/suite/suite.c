@@ -28,12 +28,31 @@ void ab_suite_clear(struct ab_suite *s)
 }
 
 /* A file set's files, then the set itself. */
-static void drop_file_set(const struct ab_suite *s, struct ab_file_set *set)
+static void drop_file_set(struct ab_run_dir *where, struct ab_file_set *set)
 {
 	if (!set)
 		return;
-	ab_run_dir_remove_file_set(s->run_dir, set);
+	ab_run_dir_remove_file_set(where, set);
 	ab_file_set_free(set);
+}
+
+/* Does the phase work on data made before it (the test file, or files it
+ * only reads)?  Under --reorder it works on another rank's. */
+static gboolean works_on_earlier_data(const struct ab_phase *ph)
+{
+	return (ph->flags & AB_PHASE_NEEDS_FILE) ||
+	       ((ph->flags & AB_PHASE_NEEDS_FILES) && !(ph->flags & AB_PHASE_WRITES));
+}
+
+/* The runner's files: those of the run directory the step works in. */
+static void point_runner(struct ab_runner *r, const struct ab_run_dir *d)
+{
+	r->dir_fd = d->dir_fd;
+	r->io_name = d->io_name;
+	r->run_fd = d->fd;
+	r->io_path = d->io_path;
+	r->files_dir = d->files_dir;
+	r->run_path = d->path;
 }
 
 static gboolean exists(int dir_fd, const char *name)
@@ -148,12 +167,11 @@ static gboolean run_measured(struct ab_suite *s, struct ab_runner *r, const stru
 gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 {
 	const struct ab_config *cfg = s->cfg;
-	const char *io_path = s->run_dir->io_path, *files_dir = s->run_dir->files_dir;
+	struct ab_run_dir *own = s->run_dir;
 	struct ab_runner r = {
-		.cfg = cfg, .cache = s->cache, .dir_fd = s->run_dir->dir_fd, .io_name = s->run_dir->io_name,
-		.run_fd = s->run_dir->fd, .io_path = io_path, .files_dir = files_dir, .run_path = s->run_dir->path,
-		.disk_names = s->disk_names,
+		.cfg = cfg, .cache = s->cache, .disk_names = s->disk_names,
 	};
+	point_runner(&r, own);
 	struct ab_file_set *seq = NULL, *rnd = NULL;
 	unsigned seen[AB_PHASE_ID_COUNT] = { 0 };
 	gboolean ok = TRUE;
@@ -161,12 +179,14 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 		const struct ab_step *step = &g_array_index(cfg->steps, struct ab_step, i);
 		const struct ab_phase *ph = step->phase;
 		uint64_t seed = phase_seed(run->seed, ph->id, seen[ph->id]++);
+		const struct ab_phase_driver *driver = ab_phase_driver_of(ph->id);
+		s->run_dir = s->other_dir && !driver && works_on_earlier_data(ph) ? s->other_dir : own;
+		point_runner(&r, s->run_dir);
 		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !io_file_ready(s, step)) {
 			ok = run_untimed(&r, &ab_phase_layout, step, seed, error);
 			s->io_from_layout = TRUE;
 		}
 		/* A family with a driver runs its step itself. */
-		const struct ab_phase_driver *driver = ab_phase_driver_of(ph->id);
 		if (ok && driver) {
 			ok = driver->run(s, &r, step, seed, run, error);
 			continue;
@@ -179,11 +199,11 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 			 * no seq-delete was asked for; a rand-create before a
 			 * seq-stat), so a phase never works on files named by a set
 			 * it does not hold. */
-			drop_file_set(s, g_steal_pointer(other));
+			drop_file_set(own, g_steal_pointer(other));
 			if (!(ph->flags & AB_PHASE_NEEDS_FILES)) {
 				/* A create again (--phases seq-create,seq-create): it
 				 * starts from no files, as the first did. */
-				drop_file_set(s, g_steal_pointer(set));
+				drop_file_set(own, g_steal_pointer(set));
 			}
 			if (!*set)
 				*set = ab_file_set_new(step, random_order, seed);
@@ -204,7 +224,8 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 	}
 	/* The test file stays, its name claimed, until the run ends
 	 * (ab_run_dir_finish): the next repeat's write phase makes it anew. */
-	drop_file_set(s, seq);
-	drop_file_set(s, rnd);
+	s->run_dir = own;
+	drop_file_set(own, seq);
+	drop_file_set(own, rnd);
 	return ok;
 }

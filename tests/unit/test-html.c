@@ -13,6 +13,7 @@
 
 #include "../../reports/report.h"
 #include "../../reports/svg.h"
+#include "rank-run.h"
 
 static char *escaped(const char *text)
 {
@@ -399,6 +400,37 @@ static void test_page_curve_rate_rule(void **state)
 	assert_null(strstr(sec, "1235"));
 }
 
+/* A run on 4 ranks gets the ranks section: a bar per rank, the straggler
+ * and the outlier named in words; a run on one host gets none. */
+static void test_page_ranks(void **state)
+{
+	(void)state;
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	g_ptr_array_add(set.runs, rank_run_of("mpi <4>"));
+	g_autoptr(GString) s = g_string_new(NULL);
+	assert_true(ab_html_write(&set, s, NULL));
+	ab_run_set_clear(&set);
+	const char *sec = strstr(s->str, "<h2 id=\"ranks\">Ranks</h2>");
+	assert_non_null(sec);
+	assert_int_equal(count(sec, "<svg class=\"ranks\""), 1);
+	assert_int_equal(count(sec, "<rect class=\"bar\""), 4);
+	assert_non_null(strstr(sec, "Straggler: rank 2 (node-b), the last to stop"));
+	assert_non_null(strstr(sec, "Outlier: rank 2 (node-b)</span>"));
+	assert_non_null(strstr(sec, ">4096 outlier straggler</text>"));
+	assert_int_equal(count(sec, "fill=\"#d62728\""), 1);
+	assert_non_null(strstr(sec, "mpi &lt;4&gt;"));
+	assert_null(strstr(s->str, "mpi <4>"));
+
+	ab_run_set_init(&set);
+	g_ptr_array_add(set.runs, run_of("one host", 1000));
+	g_autoptr(GString) plain = g_string_new(NULL);
+	assert_true(ab_html_write(&set, plain, NULL));
+	ab_run_set_clear(&set);
+	assert_null(strstr(plain->str, "id=\"ranks\""));
+	assert_null(strstr(plain->str, "Straggler"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,7 +438,7 @@ int main(void)
 		cmocka_unit_test(test_colour), cmocka_unit_test(test_ticks), cmocka_unit_test(test_page),
 		cmocka_unit_test(test_page_sweep_members), cmocka_unit_test(test_page_zero_mean),
 		cmocka_unit_test(test_page_curve), cmocka_unit_test(test_page_positive_interval),
-		cmocka_unit_test(test_page_curve_rate_rule),
+		cmocka_unit_test(test_page_curve_rate_rule), cmocka_unit_test(test_page_ranks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,163 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# arraybench-mpi on one machine: 4 ranks, oversubscribed, shared memory
+# only, every mpirun under timeout.  One run written by rank 0 with per-rank
+# rows that add up to the aggregate; a barrier that is real (a rank made
+# late shows in the others' waits, and with the barrier switched off in the
+# start spread); figures that need no common clock; a failing rank, a stop
+# and a killed rank that every rank survives with nothing left; --reorder;
+# ranks that differ in binary or arguments refused; one rank as plain
+# arraybench.  The test-only switches are ARRAYBENCH_TEST_* of
+# src/mpi/cluster-mpi.c.
+. "$(dirname "$0")/lib.sh"
+ABM=${ABM:-$top/arraybench-mpi}
+check=$top/tests/integration/mpi-check.py
+[ -x "$ABM" ] || { ok 1 "arraybench-mpi is built (make check builds it; make deps installs Open MPI)"; done_testing; exit 0; }
+need mpirun python3 || skip_all "needs mpirun and python3 (make deps installs them)"
+ok 0 "arraybench-mpi is built"
+if is_root; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+# Open MPI keeps its session files under TMPDIR: ours, so none is left.
+export TMPDIR=$T/tmp
+mkdir -p "$TMPDIR"
+# No MPI call may hang a check: every mpirun gives up after MPI_HANG s.
+MPI_HANG=${MPI_HANG:-240}
+mpi() { # mpirun's arguments: shared memory only, no binding, our environment
+	timeout -k 10 "$MPI_HANG" mpirun --oversubscribe --bind-to none --mca btl self,vader \
+		--mca btl_vader_single_copy_mechanism none \
+		-x ARRAYBENCH_STATE_DIR -x TMPDIR -x ARRAYBENCH_TEST_DELAY_S -x ARRAYBENCH_TEST_NO_BARRIER \
+		-x ARRAYBENCH_TEST_CLOCK_OFFSET_NS -x ARRAYBENCH_TEST_FAKE_NODES "$@"
+}
+export ARRAYBENCH_TEST_DELAY_S= ARRAYBENCH_TEST_NO_BARRIER= ARRAYBENCH_TEST_CLOCK_OFFSET_NS= ARRAYBENCH_TEST_FAKE_NODES=
+cache=$(cache_args)
+D=$T/d
+mkdir -p "$D"
+left() { # nothing of any run in D or the state directory, no rank or worker running
+	dir_is_empty "$D" && { [ ! -d "$ARRAYBENCH_STATE_DIR" ] || dir_is_empty "$ARRAYBENCH_STATE_DIR"; } &&
+		[ -z "$(procs -f "$ABM run")" ]
+}
+
+# 1. The model: one run, 4 per-rank rows per result adding up.
+mpi -np 4 "$ABM" run -d "$D" -s 16m -n 1 -f $cache --phases block-write,block-read,seq-create \
+	--json "$T/model.json" >"$T/out" 2>"$T/err"
+is $? 0 "4 ranks run block-write, block-read and seq-create"
+is "$(wc -l <"$T/model.json")" 1 "rank 0 alone writes: one JSON run"
+is "$(python3 "$check" model "$T/model.json" 4)" ok \
+	"per-rank rows: work, operations and workers add up to the aggregate, whose rate is the work over the ranks' span"
+is "$(grep -c '^block-write ' "$T/out")" 1 "one table on standard output"
+grep -q 'PER_RANK_ROW' "$T/out"; ok $? "the table shows per-rank rows"
+is "$(python3 "$check" bound "$T/model.json" 0.01)" ok "the clock bound is recorded, under 10 ms on one machine"
+is "$(python3 "$check" spread "$T/model.json" block-read 0.05 0)" ok "the barrier's start spread is under 50 ms"
+left; ok $? "nothing is left in DIR or the state directory, no process"
+
+# 2. The barrier is real: rank 2 comes 1.5 s late to every meeting.
+ARRAYBENCH_TEST_DELAY_S=2:1.5 mpi -np 4 "$ABM" run -d "$D" -s 16m -n 0 -f $cache --phases block-write \
+	--json "$T/late.json" >/dev/null 2>"$T/err"
+is $? 0 "a run with rank 2 late"
+is "$(python3 "$check" waits "$T/late.json" block-write 2 1.3)" ok "every other rank waited for it at the barrier"
+is "$(python3 "$check" spread "$T/late.json" block-write 0.05 0)" ok "and they still started within 50 ms"
+ARRAYBENCH_TEST_DELAY_S=2:1.5 ARRAYBENCH_TEST_NO_BARRIER=1 mpi -np 4 "$ABM" run -d "$D" -s 16m -n 0 -f $cache \
+	--phases block-write --json "$T/nobarrier.json" >/dev/null 2>"$T/err"
+is $? 0 "the same with the barrier switched off"
+is "$(python3 "$check" spread "$T/nobarrier.json" block-write 100 1.3)" ok \
+	"the start spread is then at least 1.3 s: the check can fail"
+
+# 3. No common clock: ranks whose clocks are 5 s ahead and 7 s behind.
+ARRAYBENCH_TEST_CLOCK_OFFSET_NS=1:5000000000,3:-7000000000 mpi -np 4 "$ABM" run -d "$D" -s 16m -n 1 -f $cache \
+	--phases block-write,block-read,seq-create --json "$T/clocks.json" >/dev/null 2>"$T/err"
+is $? 0 "a run with two ranks' clocks off by +5 s and -7 s"
+is "$(python3 "$check" model "$T/clocks.json" 4)" ok "the aggregates still add up over the ranks' span"
+is "$(python3 "$check" spread "$T/clocks.json" block-read 0.05 0)" ok "and the starts still lie within 50 ms"
+
+# 4. A failing rank: a worker of rank 2 killed mid-phase.
+rank_of() { tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | sed -n 's/^OMPI_COMM_WORLD_RANK=//p'; }
+worker_of_rank() { # rank: a worker of that rank (a child of the rank's process)
+	local p
+	for p in $(procs -f "$ABM run"); do
+		[ "$(rank_of "$p")" = "$1" ] || continue
+		[ "$(cat "/proc/$(awk '{print $4}' "/proc/$p/stat" 2>/dev/null)/comm" 2>/dev/null)" = arraybench-mpi ] &&
+			{ echo "$p"; return 0; }
+	done
+	return 1
+}
+mpi -np 4 "$ABM" run -d "$D" -s 64m -n 0 $cache --phases per-char-write >/dev/null 2>"$T/err" &
+pid=$!
+kill_at_exit $pid
+await 'w=$(worker_of_rank 2)'; ok $? "rank 2's worker is running"
+kill -KILL "$w"
+wait $pid
+rc=$?
+ok "$([ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ]; echo $?)" "every rank stops and exits non-zero, before the timeout (mpirun: $rc)"
+grep -q "error: rank 2: phase 'per-char-write': a worker was killed by signal 9" "$T/err"
+ok $? "rank 0 names rank 2 and what happened to it"
+await left 30; ok $? "nothing is left"
+
+# 5. SIGINT to mpirun: every rank stops and removes its files.
+mpi -np 4 "$ABM" run -d "$D" -s 64m -n 0 $cache --phases per-char-write >/dev/null 2>"$T/err" &
+pid=$!
+kill_at_exit $pid
+await 'worker_of_rank 3 >/dev/null'; ok $? "the run is in its phase"
+kill -INT "$(procs -P $pid -x mpirun)"
+wait $pid
+ok "$([ $? -ne 0 ]; echo $?)" "SIGINT to mpirun: the ranks exit non-zero"
+await left 30; ok $? "no process, file or journal is left"
+
+# 6. kill -9 of a rank: the others leave within seconds; cleanup removes the rest.
+mpi -np 4 "$ABM" run -d "$D" -s 64m -n 0 $cache --phases per-char-write >/dev/null 2>"$T/err" &
+pid=$!
+kill_at_exit $pid
+await 'w=$(worker_of_rank 1)'; ok $? "the run is in its phase"
+r1=$(awk '{print $4}' "/proc/$w/stat")
+kill -KILL "$r1"
+start=$SECONDS
+wait $pid
+ok "$([ $((SECONDS - start)) -le 30 ]; echo $?)" "the other ranks are gone within 30 s ($((SECONDS - start)) s)"
+await '[ -z "$(procs -f "$ABM run")" ]' 30; ok $? "no rank or worker is left running"
+"$AB" cleanup >"$T/cleanup" 2>&1
+is $? 0 "arraybench cleanup finishes the journals"
+left; ok $? "and nothing is left"
+
+# 7. --reorder: with two nodes of two ranks, rank r reads rank r+2's file.
+if need strace; then
+	mkdir -p "$T/st"
+	ARRAYBENCH_TEST_FAKE_NODES=2 mpi -np 4 sh -c 'exec strace -f -qq -e trace=openat -o "$0/rank-$OMPI_COMM_WORLD_RANK" "$@"' \
+		"$T/st" "$ABM" run -d "$D" -s 16m -n 0 -f $cache --reorder --phases block-write,block-read \
+		--json "$T/reorder.json" >/dev/null 2>"$T/err"
+	is $? 0 "--reorder with a fake node count of 2"
+	own() { sed -n 's/.*openat([0-9]*, "\(arraybench\.[^"]*\.io\)", [^)]*O_CREAT|O_EXCL.*/\1/p' "$T/st/rank-$1" | head -1; }
+	read_by() { grep 'O_RDONLY' "$T/st/rank-$1" | sed -n 's/.*openat([0-9]*, "\(arraybench\.[^"]*\.io\)".*/\1/p' | sort -u; }
+	for r in 0 1 2 3; do
+		traced_whole "$T/st/rank-$r"
+		is "$(read_by $r)" "$(own $(((r + 2) % 4)))" "rank $r reads the file of rank $(((r + 2) % 4)), never its own"
+	done
+	is "$(js "$T/reorder.json" 'o["mpi"]["reorder"]')" true "the run records --reorder"
+else
+	skip "strace is missing (make deps installs it)"
+fi
+"$AB" run -d "$D" -s 16m -n 0 -f --reorder >/dev/null 2>"$T/err"
+is $? 1 "plain arraybench refuses --reorder: exit 1"
+
+# 8. Ranks that differ are refused on every rank, naming the difference.
+cp "$ABM" "$T/other-mpi"; printf x >>"$T/other-mpi"
+mpi -np 2 "$ABM" run -d "$D" -s 16m -n 0 -f $cache : -np 2 "$T/other-mpi" run -d "$D" -s 16m -n 0 -f $cache \
+	>/dev/null 2>"$T/err"
+ok "$([ $? -ne 0 ]; echo $?)" "two binaries in one job: refused"
+grep -q "rank 2 runs another binary" "$T/err"; ok $? "naming the rank and the binary's digest"
+mpi -np 2 "$ABM" run -d "$D" -s 16m -n 0 -f $cache : -np 2 "$ABM" run -d "$D" -s 32m -n 0 -f $cache \
+	>/dev/null 2>"$T/err"
+ok "$([ $? -ne 0 ]; echo $?)" "other arguments on two ranks: refused"
+grep -q "rank 2 has other arguments than rank 0: argument 5 is '32m' where rank 0 has '16m'" "$T/err"
+ok $? "naming the first argument that differs"
+mpi -np 2 "$ABM" run --loop 2:64m --fs ext4 -s 16m -n 0 -f >/dev/null 2>"$T/err"
+is $? 1 "building a target is refused: exit 1"
+grep -q "arraybench-mpi runs on a directory every rank reaches" "$T/err"; ok $? "with a clear line"
+left; ok $? "nothing is left"
+
+# 9. One rank is plain arraybench.
+mpi -np 1 "$ABM" run -d "$D" -s 16m -n 1 -f $cache --json "$T/one.json" >/dev/null 2>"$T/err"
+is $? 0 "one rank"
+"$AB" run -d "$D" -s 16m -n 1 -f $cache --json "$T/plain.json" >/dev/null 2>"$T/err"
+is $? 0 "plain arraybench, the same options"
+is "$(python3 "$check" one-rank "$T/one.json" "$T/plain.json")" ok \
+	"the same phases; one per-rank row each, the aggregate's own figures"
+left; ok $? "nothing is left"
+done_testing
