@@ -20,7 +20,6 @@
 gboolean ab_coordinator_ranks_meet(struct ab_coordinator *c, gboolean ready_here, GError **error)
 {
 	struct ab_cluster *cl = ab_cluster_get();
-	uint64_t enter = cl->ops->now_ns(cl);
 	/* Test-only: this rank comes late to the meeting. */
 	if (cl->delay_before_meet_s > 0 && ready_here) {
 		struct timespec ts = { (time_t)cl->delay_before_meet_s,
@@ -30,7 +29,7 @@ gboolean ab_coordinator_ranks_meet(struct ab_coordinator *c, gboolean ready_here
 	}
 	/* Test-only: no meeting, so each rank starts when it is ready (the
 	 * gather still carries every rank's status). */
-	uint64_t start = cl->ops->now_ns(cl);
+	uint64_t enter = cl->ops->now_ns(cl), start = enter;
 	gboolean ok = cl->no_barrier ? ready_here
 				     : cl->ops->meet_to_start(cl, ready_here, "not ready", &start, error);
 	/* Every rank starts at the same moment: until then, sleep. */
@@ -129,3 +128,22 @@ gboolean ab_coordinator_ranks_gather(struct ab_coordinator *c, gboolean ok_here,
 	c->ranks = size;
 	return TRUE;
 }
+
+static gboolean ranks_meet(void *data, struct ab_coordinator *c, gboolean ready_here, GError **error)
+{
+	(void)data;
+	return ab_coordinator_ranks_meet(c, ready_here, error);
+}
+
+static gboolean ranks_gather(void *data, struct ab_coordinator *c, gboolean ok_here, const char *why_here,
+			     GError **error)
+{
+	(void)data;
+	return ab_coordinator_ranks_gather(c, ok_here, why_here, error);
+}
+
+const struct ab_coordinator_ops ab_coordinator_ranks = {
+	.name = "ranks",
+	.meet = ranks_meet,
+	.gather = ranks_gather,
+};

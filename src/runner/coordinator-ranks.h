@@ -3,7 +3,8 @@
 #define AB_COORDINATOR_RANKS_H
 
 /* The coordinator's meeting and gather over the process's cluster
- * (src/base/cluster.h): the default ops, ab_coordinator_ranks. */
+ * (src/base/cluster.h): the default ops, ab_coordinator_ranks (declared in
+ * coordinator.h, defined here). */
 
 #include "coordinator.h"
 

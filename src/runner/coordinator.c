@@ -2,7 +2,6 @@
 /* One step's coordinator on this host: the shared mapping and the start
  * barrier (coordinator.h). */
 #include "coordinator.h"
-#include "coordinator-ranks.h"
 #include "../base/error.h"
 #include "../base/timing.h"
 
@@ -13,24 +12,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static gboolean ranks_meet(void *data, struct ab_coordinator *c, gboolean ready_here, GError **error)
-{
-	(void)data;
-	return ab_coordinator_ranks_meet(c, ready_here, error);
-}
-
-static gboolean ranks_gather(void *data, struct ab_coordinator *c, gboolean ok_here, const char *why_here,
-			     GError **error)
-{
-	(void)data;
-	return ab_coordinator_ranks_gather(c, ok_here, why_here, error);
-}
-
-const struct ab_coordinator_ops ab_coordinator_ranks = {
-	.name = "ranks",
-	.meet = ranks_meet,
-	.gather = ranks_gather,
-};
 
 /* The shared words in the mapping's first cache line, the progress
  * counters a line each, then the sample slots. */

@@ -11,7 +11,7 @@ import os
 import re
 import sys
 
-LAYERS = ['base', 'model', 'options', 'runner', 'suite', 'pipeline', 'matrix', 'cmd']
+LAYERS = ['base', 'model', 'options', 'runner', 'suite', 'pipeline', 'matrix', 'cmd', 'mpi']
 FOLDERS = ['src', 'workloads', 'fs-setup', 'reports']
 root = sys.argv[1]
 include = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
