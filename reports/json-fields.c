@@ -49,6 +49,7 @@ const struct ab_json_field ab_json_config_fields[] = {
 
 const struct ab_json_field ab_json_environment_fields[] = {
 	AB_JF("machine", STR, struct ab_run, machine),
+	AB_JF("host", STR, struct ab_run, host),
 	AB_JF("kernel", STR, struct ab_run, kernel),
 	AB_JF("cpus", U64, struct ab_run, cpus),
 	AB_JF("ram_bytes", U64, struct ab_run, ram_bytes),

@@ -86,6 +86,18 @@ void ab_cluster_set(struct ab_cluster *c)
 	current = c;
 }
 
+struct ab_cluster *ab_cluster_set_aside(void)
+{
+	struct ab_cluster *was = current;
+	current = NULL;
+	return was;
+}
+
+void ab_cluster_put_back(struct ab_cluster *c)
+{
+	current = c;
+}
+
 gboolean ab_cluster_is_mpi(void)
 {
 	return current != NULL;

@@ -72,6 +72,12 @@ struct ab_cluster {
 /* The process's cluster: one rank unless arraybench-mpi set its own. */
 struct ab_cluster *ab_cluster_get(void);
 void ab_cluster_set(struct ab_cluster *c);
+/* The process's cluster set aside: until ab_cluster_put_back() the process
+ * is one rank again, so that what runs meanwhile (a matrix visit on this
+ * rank's own host, src/matrix/matrix-ranks.c) meets no other rank while
+ * the others are busy with their own.  Returns what to put back. */
+struct ab_cluster *ab_cluster_set_aside(void);
+void ab_cluster_put_back(struct ab_cluster *c);
 /* Many ranks (arraybench-mpi, even with one rank)? */
 gboolean ab_cluster_is_mpi(void);
 /* Does this rank write the results and the status line (rank 0)? */

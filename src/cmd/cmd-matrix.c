@@ -5,8 +5,10 @@
  * (matrix-visits.c). */
 #include "../options/cmd-options.h"
 #include "commands.h"
+#include "../base/cluster.h"
 #include "../base/error.h"
 #include "../matrix/matrix-file.h"
+#include "../matrix/matrix-ranks.h"
 #include "../matrix/matrix-results.h"
 #include "../matrix/matrix-state.h"
 #include "../matrix/matrix-visits.h"
@@ -111,7 +113,8 @@ static const char description[] =
 	"Each cell of the matrix FILE (levels x file systems x mkfs options x mount options x\n"
 	"workloads) is built, formatted, mounted, measured once and torn down per visit; the\n"
 	"visits go round-robin over the repeats.  Each run is appended to DIR/results.jsonl\n"
-	"and DIR/results.csv as it ends; the same command again resumes.\n"
+	"and DIR/results.csv as it ends; the same command again resumes.  Under mpirun,\n"
+	"arraybench-mpi hands the cells to the ranks, each visiting on its own host.\n"
 	"Exit status: 0 ok, 1 bad input or a changed matrix file, 2 a visit failed (recorded),\n"
 	"3 missing resource or privilege, 4 unsafe, 5 results not written, 130 interrupted.\n"
 	"See arraybench-matrix(1).";
@@ -411,7 +414,8 @@ static int matrix_main(struct matrix_opts *o, GError **error)
 				    "cannot write the plan to standard output: it was closed");
 			return AB_ERROR_OUTPUT;
 		}
-		print_plan(m, o);
+		if (ab_cluster_writes())
+			print_plan(m, o);
 		return 0;
 	}
 	/* Every path of the cells is absolute; the results directory is held
@@ -419,15 +423,21 @@ static int matrix_main(struct matrix_opts *o, GError **error)
 	g_autofree char *out_abs = g_canonicalize_filename(o->out_dir, NULL);
 	g_free(o->out_dir);
 	o->out_dir = g_steal_pointer(&out_abs);
+	/* Only the rank that writes (rank 0 of arraybench-mpi; plain
+	 * arraybench's one) touches DIR and says what goes on. */
+	gboolean writes = ab_cluster_writes();
 	struct matrix_ctx c = { .m = m, .o = o };
 	ab_matrix_dir_init(&c.dir);
-	ab_matrix_visits_init(&c.visits, m, &c.dir, o->quiet, o->cv_limit, o->max_repeats);
+	ab_matrix_visits_init(&c.visits, m, writes ? &c.dir : NULL, o->quiet || !writes, o->cv_limit,
+			      o->max_repeats);
 	c.profiles = ab_matrix_profiles_read(m, error);
-	int status = c.profiles ? open_results(&c, text, len, error) : AB_ERROR_USAGE;
+	int status = ab_matrix_ranks_agree(m, c.profiles, c.profiles ? 0 : AB_ERROR_USAGE, error);
+	if (status == 0 && writes)
+		status = open_results(&c, text, len, error);
 	/* A profile file runs from its copy: the text the digest is of, even
 	 * if the file is edited while the matrix runs; read through the
 	 * directory held, whatever DIR's names come to mean. */
-	for (guint i = 0; status == 0 && i < c.profiles->len; i++) {
+	for (guint i = 0; writes && status == 0 && i < c.profiles->len; i++) {
 		const struct ab_matrix_profile *p = g_ptr_array_index(c.profiles, i);
 		if (g_path_is_absolute(p->entry)) {
 			g_autofree char *copy = ab_matrix_dir_profile_path(&c.dir, p->copy);
@@ -439,9 +449,10 @@ static int matrix_main(struct matrix_opts *o, GError **error)
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot change to '/'");
 		status = AB_ERROR_SKIPPED;
 	}
+	status = ab_matrix_ranks_ready(status, error);
 	if (status == 0) {
-		ab_progress_start(stderr, ab_progress_mode_for(stderr, o->quiet));
-		status = ab_matrix_visits_run(&c.visits, error);
+		ab_progress_start(stderr, ab_progress_mode_for(stderr, c.visits.quiet));
+		status = ab_matrix_ranks_run(&c.visits, error);
 		ab_progress_stop();
 	}
 	if (status == AB_ERROR_INTERRUPTED) {
@@ -450,7 +461,7 @@ static int matrix_main(struct matrix_opts *o, GError **error)
 			    "interrupted: %u visits done this time, the one in flight is not recorded; run the same "
 			    "command again to resume",
 			    c.visits.ran);
-	} else if (status == 0) {
+	} else if (status == 0 && writes) {
 		if (!o->quiet)
 			printf("matrix: %u visits run (%u failed), %u already done%s; results in %s\n", c.visits.ran,
 			       c.visits.failed, c.visits.skipped, c.failed_before ? " (some failed: --retry-failed runs them again)" : "",

@@ -51,6 +51,12 @@ void ab_matrix_visits_keep(struct ab_matrix_visits *v, struct ab_run *run)
 static gboolean append_run(struct ab_matrix_visits *v, struct ab_run *owned, GError **error)
 {
 	g_autoptr(ab_run) run = owned;
+	if (v->outbox) {
+		/* Another rank writes it (matrix-ranks.c collects the box). */
+		v->delivered = TRUE;
+		g_ptr_array_add(v->outbox, g_steal_pointer(&run));
+		return TRUE;
+	}
 	g_autofree char *line = ab_writer_format_run(&ab_writer_json, run, NULL);
 	g_autoptr(GString) csv = g_string_new(NULL);
 	ab_matrix_csv_append(csv, run);
@@ -107,10 +113,16 @@ static gboolean record_failure(struct ab_matrix_visits *v, const struct ab_matri
 	run->seed = ab_matrix_visit_seed(v->m->seed, cell->label, repeat);
 	run->start_unix = g_get_real_time() / G_USEC_PER_SEC;
 	run->concurrency = 1;
+	run->host = g_strdup(g_get_host_name());
 	run->cell = g_strdup(cell->label);
 	run->workload = g_strdup(cell->workload);
 	run->failure = g_strdup(why);
 	return append_run(v, g_steal_pointer(&run), error);
+}
+
+gboolean ab_matrix_visits_record(struct ab_matrix_visits *v, struct ab_run *run, GError **error)
+{
+	return append_run(v, run, error);
 }
 
 /* One visit: the cell's run, made once.  0 when it ran or its failure is
@@ -127,7 +139,7 @@ static int visit(struct ab_matrix_visits *v, const struct ab_matrix_cell *cell, 
 	int status = ab_run_prepare((int)g_strv_length(argv), argv, &cfg, &prep, &local);
 	/* Its run id first, where a resume after a kill looks for what the
 	 * visit left: no visit starts that a resume could not find. */
-	if (status == 0 && !ab_matrix_dir_set_visit(v->dir, prep.run_id, prep.state_dir, &local)) {
+	if (status == 0 && v->dir && !ab_matrix_dir_set_visit(v->dir, prep.run_id, prep.state_dir, &local)) {
 		v->sink_failed = TRUE;
 		status = ab_error_exit_status(local);
 	} else if (status == 0) {
@@ -141,7 +153,8 @@ static int visit(struct ab_matrix_visits *v, const struct ab_matrix_cell *cell, 
 			status = ab_error_exit_status(local);
 		/* Unwound, or it said what it could not undo ('arraybench
 		 * cleanup' retries that): nothing left for a resume to find. */
-		ab_matrix_dir_clear_visit(v->dir);
+		if (v->dir)
+			ab_matrix_dir_clear_visit(v->dir);
 	}
 	g_autofree char *run_id = g_strdup(prep.run_id);
 	ab_run_prep_clear(&prep);
@@ -179,6 +192,39 @@ unsigned ab_matrix_rounds(const struct ab_matrix *m, double cv_limit, unsigned m
 	return MAX(m->repeats, max_repeats ? max_repeats : 2 * m->repeats);
 }
 
+gboolean ab_matrix_visit_due(struct ab_matrix_visits *v, const struct ab_matrix_cell *cell, unsigned repeat)
+{
+	if (ab_matrix_done_has(v->done, cell->label, repeat)) {
+		v->skipped++;
+		return FALSE;
+	}
+	return !(repeat > v->m->repeats && settled(v, cell));
+}
+
+void ab_matrix_visit_announce(const struct ab_matrix_visits *v, unsigned k, unsigned repeat, const char *where)
+{
+	const struct ab_matrix *m = v->m;
+	const struct ab_matrix_cell *cell = g_ptr_array_index(m->cells, k);
+	ab_progress_clear();
+	printf("matrix: cell %u/%u repeat %u/%u%s%s: %s\n", k + 1, m->cells->len, repeat,
+	       ab_matrix_rounds(m, v->cv_limit, v->max_repeats), where ? " " : "", where ? where : "", cell->label);
+	fflush(stdout);
+}
+
+int ab_matrix_visit_one(struct ab_matrix_visits *v, unsigned k, unsigned repeat, GError **error)
+{
+	const struct ab_matrix *m = v->m;
+	const struct ab_matrix_cell *cell = g_ptr_array_index(m->cells, k);
+	g_autofree char *where = g_strdup_printf("cell %u/%u repeat %u/%u", k + 1, m->cells->len, repeat,
+						 ab_matrix_rounds(m, v->cv_limit, v->max_repeats));
+	ab_progress_set_context(where);
+	int status = visit(v, cell, repeat, error);
+	ab_progress_set_context(NULL);
+	if (status == 0)
+		v->ran++;
+	return status;
+}
+
 /* Round-robin: repeat 1 of every cell, then repeat 2...  Beyond the file's
  * repeats (--repeat-until) only the cells whose spread is still wide. */
 int ab_matrix_visits_run(struct ab_matrix_visits *v, GError **error)
@@ -187,29 +233,17 @@ int ab_matrix_visits_run(struct ab_matrix_visits *v, GError **error)
 	unsigned n = m->cells->len, total = ab_matrix_rounds(m, v->cv_limit, v->max_repeats);
 	for (unsigned r = 1; r <= total; r++)
 		for (unsigned k = 0; k < n; k++) {
-			const struct ab_matrix_cell *cell = g_ptr_array_index(m->cells, k);
 			if (ab_stop_requested) {
 				g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted");
 				return AB_ERROR_INTERRUPTED;
 			}
-			if (ab_matrix_done_has(v->done, cell->label, r)) {
-				v->skipped++;
+			if (!ab_matrix_visit_due(v, g_ptr_array_index(m->cells, k), r))
 				continue;
-			}
-			if (r > m->repeats && settled(v, cell))
-				continue;
-			if (!v->quiet) {
-				ab_progress_clear();
-				printf("matrix: cell %u/%u repeat %u/%u: %s\n", k + 1, n, r, total, cell->label);
-				fflush(stdout);
-			}
-			g_autofree char *where = g_strdup_printf("cell %u/%u repeat %u/%u", k + 1, n, r, total);
-			ab_progress_set_context(where);
-			int status = visit(v, cell, r, error);
-			ab_progress_set_context(NULL);
+			if (!v->quiet)
+				ab_matrix_visit_announce(v, k, r, NULL);
+			int status = ab_matrix_visit_one(v, k, r, error);
 			if (status)
 				return status;
-			v->ran++;
 		}
 	return 0;
 }

@@ -112,6 +112,7 @@ void ab_run_free(struct ab_run *run)
 	g_free(run->workload);
 	g_free(run->failure);
 	g_free(run->machine);
+	g_free(run->host);
 	g_free(run->kernel);
 	g_free(run->fs_type);
 	g_free(run->cache_desc);

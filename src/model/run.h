@@ -260,6 +260,9 @@ struct ab_run {
 	char *workload;
 	char *failure;
 	char *machine;
+	/* The host it was measured on (gethostname): a matrix's machine is
+	 * its cell, and arraybench-mpi's ranks visit cells on their own hosts. */
+	char *host;
 	char *kernel;
 	uint64_t cpus;
 	uint64_t ram_bytes;

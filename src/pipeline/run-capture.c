@@ -151,6 +151,7 @@ struct ab_run *ab_run_capture(const struct ab_config *cfg, const struct ab_cache
 	run->start_unix = g_get_real_time() / G_USEC_PER_SEC;
 	run->concurrency = 1;
 	run->machine = g_strdup(cfg->machine_name);
+	run->host = g_strdup(g_get_host_name());
 	run->workload = g_strdup(cfg->workload); /* NULL: no profile */
 	run->kernel = ab_sysinfo_kernel();
 	run->cpus = ab_sysinfo_cpu_count();

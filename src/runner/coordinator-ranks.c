@@ -53,8 +53,50 @@ struct rank_head {
 	uint64_t exit_ns;    /* on the rank's cluster clock */
 	uint64_t wait_ns;
 	uint32_t samples;
+	uint32_t points;     /* progress points per worker that follow the samples */
 	char host[64];
 };
+
+/* Worker w's work done at `t` (rank 0's timebase), read off the points its
+ * rank's parent noted (t_ns in the same timebase): the line between the two
+ * points around t, from nothing at its start; all of it from its end on. */
+static uint64_t done_at(const struct ab_sample *sm, const struct ab_progress_point *pts, unsigned n, uint64_t t)
+{
+	if (t >= sm->end_ns)
+		return sm->bytes;
+	struct ab_progress_point before = { sm->start_ns, 0 }, after = { sm->end_ns, sm->bytes };
+	for (unsigned i = 0; i < n; i++) {
+		if (pts[i].t_ns <= t && pts[i].t_ns >= before.t_ns)
+			before = pts[i];
+		if (pts[i].t_ns > t && pts[i].t_ns < after.t_ns)
+			after = pts[i];
+	}
+	if (t <= before.t_ns || after.t_ns <= before.t_ns)
+		return MIN(before.done, sm->bytes);
+	double share = (double)(t - before.t_ns) / (double)(after.t_ns - before.t_ns);
+	double done = (double)before.done + share * ((double)after.done - (double)before.done);
+	return MIN((uint64_t)done, sm->bytes);
+}
+
+/* Streams on many ranks: the stonewall falls when the first worker of any
+ * rank ends.  Each worker saw only its own rank's, so its work at the first
+ * end anywhere is read off its rank's progress points instead. */
+static void stonewall_across(struct ab_sample *all, unsigned n, const struct ab_progress_point *pts, unsigned per,
+			     unsigned points)
+{
+	uint64_t first_end = UINT64_MAX;
+	for (unsigned i = 0; i < n; i++) {
+		if (!all[i].stonewalled)
+			return;
+		first_end = MIN(first_end, all[i].end_ns);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		unsigned r = i / per, w = i % per;
+		const struct ab_progress_point *mine = pts + ((size_t)r * per + w) * AB_PROGRESS_POINTS;
+		all[i].bytes_at_stonewall = done_at(&all[i], mine, points ? MIN(points, AB_PROGRESS_POINTS) : 0,
+						    first_end);
+	}
+}
 
 gboolean ab_coordinator_ranks_gather(struct ab_coordinator *c, gboolean ok_here, const char *why_here,
 				     GError **error)
@@ -69,12 +111,14 @@ gboolean ab_coordinator_ranks_gather(struct ab_coordinator *c, gboolean ok_here,
 	 * round trips fail only when the ranks gave up (a stop, a fault). */
 	if (!cl->ops->clock_offsets(cl, offset, bound, error))
 		return FALSE;
-	size_t len = sizeof(struct rank_head) + sizeof(struct ab_sample) * c->workers;
+	size_t series = sizeof(struct ab_progress_point) * AB_PROGRESS_POINTS * c->workers;
+	size_t len = sizeof(struct rank_head) + sizeof(struct ab_sample) * c->workers + series;
 	g_autofree char *mine = g_malloc0(len);
 	struct rank_head *head = (struct rank_head *)mine;
 	head->exit_ns = c->barrier_exit_cluster_ns;
 	head->wait_ns = c->barrier_wait_ns;
 	head->samples = c->workers;
+	head->points = c->series ? c->series_len : 0;
 	g_strlcpy(head->host, g_ptr_array_index(cl->hosts, cl->rank), sizeof(head->host));
 	struct ab_sample *out = (struct ab_sample *)(mine + sizeof(*head));
 	memcpy(out, c->samples, sizeof(struct ab_sample) * c->workers);
@@ -83,6 +127,10 @@ gboolean ab_coordinator_ranks_gather(struct ab_coordinator *c, gboolean ok_here,
 		out[i].start_ns = out[i].start_ns - c->barrier_exit_ns;
 		out[i].end_ns = out[i].end_ns - c->barrier_exit_ns;
 	}
+	struct ab_progress_point *pts = (struct ab_progress_point *)(out + c->workers);
+	if (c->series)
+		for (size_t k = 0; k < (size_t)AB_PROGRESS_POINTS * c->workers; k++)
+			pts[k] = (struct ab_progress_point){ c->series[k].t_ns - c->barrier_exit_ns, c->series[k].done };
 	g_autoptr(GByteArray) all = g_byte_array_new();
 	g_autofree size_t *lens = g_new0(size_t, size);
 	GError *peer = NULL;
@@ -101,6 +149,7 @@ gboolean ab_coordinator_ranks_gather(struct ab_coordinator *c, gboolean ok_here,
 			return FALSE;
 		}
 	struct ab_sample *gathered = g_new(struct ab_sample, (gsize)per * size);
+	g_autofree struct ab_progress_point *points = g_new0(struct ab_progress_point, (gsize)AB_PROGRESS_POINTS * per * size);
 	for (unsigned r = 0; r < size; r++) {
 		const char *at = (const char *)all->data + (size_t)r * len;
 		struct rank_head h;
@@ -120,7 +169,16 @@ gboolean ab_coordinator_ranks_gather(struct ab_coordinator *c, gboolean ok_here,
 			memcpy(sm->rank_host, h.host, sizeof(sm->rank_host));
 			sm->rank_host[sizeof(sm->rank_host) - 1] = '\0';
 		}
+		/* Its progress points, into the same timebase (unnoted ones stay
+		 * at time 0, before any start, and are passed over). */
+		const struct ab_progress_point *theirs =
+			(const struct ab_progress_point *)(at + sizeof(h) + sizeof(struct ab_sample) * per);
+		for (size_t k = 0; k < (size_t)AB_PROGRESS_POINTS * per; k++)
+			if (k % AB_PROGRESS_POINTS < h.points)
+				points[(size_t)r * AB_PROGRESS_POINTS * per + k] =
+					(struct ab_progress_point){ theirs[k].t_ns + exit0, theirs[k].done };
 	}
+	stonewall_across(gathered, per * size, points, per, AB_PROGRESS_POINTS);
 	g_free(c->gathered);
 	c->gathered = gathered;
 	c->samples = gathered;

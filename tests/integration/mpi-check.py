@@ -113,7 +113,29 @@ def check_one_rank(path_mpi, path_plain):
     return "ok"
 
 
-checks = {"model": check_model, "spread": check_spread, "waits": check_waits, "bound": check_bound,
+def check_stonewall(path, slow):
+    """Streams on many ranks: the stonewall falls at the first end of any
+    rank's, so the slow rank's stream had done only part of its work by
+    then, and the first to end all of its."""
+    run = one_run(path)
+    p = phases(run, ["sweep"])[0]
+    w = p["per_worker"]
+    slow = int(slow)
+    if not all(x.get("bytes_at_stonewall") is not None for x in w):
+        return "a stream without its work at the stonewall: %r" % w
+    first = min(range(len(w)), key=lambda i: p["per_rank"][i]["stop_s"])
+    if w[first]["bytes_at_stonewall"] != w[first]["bytes"]:
+        return "the first stream to end (rank %d) had %d of %d at the stonewall" % (
+            first, w[first]["bytes_at_stonewall"], w[first]["bytes"])
+    if not w[slow]["bytes_at_stonewall"] < 0.9 * w[slow]["bytes"]:
+        return "rank %d's stream had %d of %d at the stonewall: its own end, not the first anywhere" % (
+            slow, w[slow]["bytes_at_stonewall"], w[slow]["bytes"])
+    if p["min_bytes_at_stonewall"] != min(x["bytes_at_stonewall"] for x in w):
+        return "min_bytes_at_stonewall %r" % p["min_bytes_at_stonewall"]
+    return "ok"
+
+
+checks = {"stonewall": check_stonewall, "model": check_model, "spread": check_spread, "waits": check_waits, "bound": check_bound,
           "one-rank": check_one_rank}
 if __name__ == "__main__":
     try:

@@ -31,6 +31,10 @@ export ARRAYBENCH_TEST_DELAY_S= ARRAYBENCH_TEST_NO_BARRIER= ARRAYBENCH_TEST_CLOC
 cache=$(cache_args)
 D=$T/d
 mkdir -p "$D"
+ran() { # status description: the run's exit status is 0; else what it said, as diagnostics
+	is "$1" 0 "$2"
+	[ "$1" = 0 ] || sed 's/^/# /' "$T/err"
+}
 left() { # nothing of any run in D or the state directory, no rank or worker running
 	dir_is_empty "$D" && { [ ! -d "$ARRAYBENCH_STATE_DIR" ] || dir_is_empty "$ARRAYBENCH_STATE_DIR"; } &&
 		[ -z "$(procs -f "$ABM run")" ]
@@ -39,7 +43,7 @@ left() { # nothing of any run in D or the state directory, no rank or worker run
 # 1. The model: one run, 4 per-rank rows per result adding up.
 mpi -np 4 "$ABM" run -d "$D" -s 32m -n 1 -f $cache --phases block-write,block-read,seq-create \
 	--json "$T/model.json" >"$T/out" 2>"$T/err"
-is $? 0 "4 ranks run block-write, block-read and seq-create"
+ran $? "4 ranks run block-write, block-read and seq-create"
 is "$(wc -l <"$T/model.json")" 1 "rank 0 alone writes: one JSON run"
 is "$(python3 "$check" model "$T/model.json" 4)" ok \
 	"per-rank rows: work, operations and workers add up to the aggregate, whose rate is the work over the ranks' span"
@@ -52,19 +56,19 @@ left; ok $? "nothing is left in DIR or the state directory, no process"
 # 2. The barrier is real: rank 2 comes 1.5 s late to every meeting.
 ARRAYBENCH_TEST_DELAY_S=2:1.5 mpi -np 4 "$ABM" run -d "$D" -s 32m -n 0 -f $cache --phases block-write \
 	--json "$T/late.json" >/dev/null 2>"$T/err"
-is $? 0 "a run with rank 2 late"
+ran $? "a run with rank 2 late"
 is "$(python3 "$check" waits "$T/late.json" block-write 2 1.3)" ok "every other rank waited for it at the barrier"
 is "$(python3 "$check" spread "$T/late.json" block-write 0.05 0)" ok "and they still started within 50 ms"
 ARRAYBENCH_TEST_DELAY_S=2:1.5 ARRAYBENCH_TEST_NO_BARRIER=1 mpi -np 4 "$ABM" run -d "$D" -s 32m -n 0 -f $cache \
 	--phases block-write --json "$T/nobarrier.json" >/dev/null 2>"$T/err"
-is $? 0 "the same with the barrier switched off"
+ran $? "the same with the barrier switched off"
 is "$(python3 "$check" spread "$T/nobarrier.json" block-write 100 1.3)" ok \
 	"the start spread is then at least 1.3 s: the check can fail"
 
 # 3. No common clock: ranks whose clocks are 5 s ahead and 7 s behind.
 ARRAYBENCH_TEST_CLOCK_OFFSET_NS=1:5000000000,3:-7000000000 mpi -np 4 "$ABM" run -d "$D" -s 32m -n 1 -f $cache \
 	--phases block-write,block-read,seq-create --json "$T/clocks.json" >/dev/null 2>"$T/err"
-is $? 0 "a run with two ranks' clocks off by +5 s and -7 s"
+ran $? "a run with two ranks' clocks off by +5 s and -7 s"
 is "$(python3 "$check" model "$T/clocks.json" 4)" ok "the aggregates still add up over the ranks' span"
 is "$(python3 "$check" spread "$T/clocks.json" block-read 0.05 0)" ok "and the starts still lie within 50 ms"
 
@@ -113,7 +117,7 @@ wait $pid
 ok "$([ $((SECONDS - start)) -le 30 ]; echo $?)" "the other ranks are gone within 30 s ($((SECONDS - start)) s)"
 await '[ -z "$(procs -f "$ABM run")" ]' 30; ok $? "no rank or worker is left running"
 "$AB" cleanup >"$T/cleanup" 2>&1
-is $? 0 "arraybench cleanup finishes the journals"
+ran $? "arraybench cleanup finishes the journals"
 left; ok $? "and nothing is left"
 
 # 7. --reorder: with two nodes of two ranks, rank r reads rank r+2's file.
@@ -122,7 +126,7 @@ if need strace; then
 	ARRAYBENCH_TEST_FAKE_NODES=2 mpi -np 4 sh -c 'exec strace -f -q -e trace=openat -o "$0/rank-$OMPI_COMM_WORLD_RANK" "$@"' \
 		"$T/st" "$ABM" run -d "$D" -s 32m -n 0 -f $cache --reorder --phases block-write,block-read \
 		--json "$T/reorder.json" >/dev/null 2>"$T/err"
-	is $? 0 "--reorder with a fake node count of 2"
+	ran $? "--reorder with a fake node count of 2"
 	own() { sed -n 's/.*openat([0-9]*, "\(arraybench\.[^"]*\.io\)", [^)]*O_CREAT|O_EXCL.*/\1/p' "$T/st/rank-$1" | head -1; }
 	read_by() { grep 'O_RDONLY' "$T/st/rank-$1" | sed -n 's/.*openat([0-9]*, "\(arraybench\.[^"]*\.io\)".*/\1/p' | sort -u; }
 	for r in 0 1 2 3; do
@@ -152,11 +156,27 @@ is $? 1 "building a target is refused: exit 1"
 grep -q "arraybench-mpi runs on a directory every rank reaches" "$T/err"; ok $? "with a clear line"
 left; ok $? "nothing is left"
 
-# 9. One rank is plain arraybench.
+# 9. The stonewall across ranks: rank 2's stream held still for 2 s.
+mpi -np 4 "$ABM" run -d "$D" -s 0 -n 0 $cache --phases sweep --sweep-file-sizes 128m --sweep-records 64k \
+	--sweep-tests write --streams 1 --json "$T/sw.json" >/dev/null 2>"$T/err" &
+pid=$!
+kill_at_exit $pid
+# Held once it is writing: a hold during its set-up would only delay the
+# barrier, which every rank waits for.
+await 'w=$(worker_of_rank 2) && [ -n "$(find "$D" -path "*rank-00002/*" -type f -size +8M)" ]'
+ok $? "rank 2's stream is writing"
+kill -STOP "$w" && sleep 2 && kill -CONT "$w"
+wait $pid
+ran $? "the sweep with one stream on each of 4 ranks"
+is "$(python3 "$check" stonewall "$T/sw.json" 2)" ok \
+	"the stonewall falls at the first end on any rank: the held stream had done only part of its work then"
+left; ok $? "nothing is left"
+
+# 10. One rank is plain arraybench.
 mpi -np 1 "$ABM" run -d "$D" -s 32m -n 1 -f $cache --json "$T/one.json" >/dev/null 2>"$T/err"
-is $? 0 "one rank"
+ran $? "one rank"
 "$AB" run -d "$D" -s 32m -n 1 -f $cache --json "$T/plain.json" >/dev/null 2>"$T/err"
-is $? 0 "plain arraybench, the same options"
+ran $? "plain arraybench, the same options"
 is "$(python3 "$check" one-rank "$T/one.json" "$T/plain.json")" ok \
 	"the same phases; one per-rank row each, the aggregate's own figures"
 left; ok $? "nothing is left"

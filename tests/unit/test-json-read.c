@@ -99,6 +99,7 @@ static struct ab_run *full_run(void)
 	run->start_unix = 1796222993;
 	run->concurrency = 1;
 	run->machine = g_strdup("fixhost");
+	run->host = g_strdup("node7.example");
 	run->kernel = g_strdup("Linux 6.18 x86_64");
 	run->cpus = 2;
 	run->ram_bytes = 25276071936ull;
@@ -170,6 +171,7 @@ static void test_full_round_trip(void **state)
 	g_autoptr(ab_run) back = assert_round_trip(run);
 	assert_int_equal(back->seed, 0xF000000000000001ull);
 	assert_int_equal(back->start_unix, 1796222993);
+	assert_string_equal(back->host, "node7.example");
 	assert_string_equal(back->cond.dir, run->cond.dir);
 	assert_string_equal(back->cond.cache_mode, "cgroup");
 	assert_int_equal(back->cache_limit_bytes, 512 * AB_MIB);
@@ -270,7 +272,10 @@ static char *with_new_members(const char *line)
 		g_regex_replace(re7, six, -1, 0, "\\1\"cell\":null,\"workload\":null,\"failure\":null,", 0, NULL);
 	/* The cgroup's limit (the fixture's runs had --cache none). */
 	g_autoptr(GRegex) re8 = g_regex_new("(\"cache\":\\{\"mode\":\"[a-z]*\",\"description\":(\"[^\"]*\"|null),)", 0, 0, NULL);
-	return g_regex_replace(re8, seven, -1, 0, "\\1\"limit_bytes\":null,", 0, NULL);
+	g_autofree char *eight = g_regex_replace(re8, seven, -1, 0, "\\1\"limit_bytes\":null,", 0, NULL);
+	/* The host it was measured on, beside the machine name. */
+	g_autoptr(GRegex) re9 = g_regex_new("(\"environment\":\\{\"machine\":(\"[^\"]*\"|null),)", 0, 0, NULL);
+	return g_regex_replace(re9, eight, -1, 0, "\\1\"host\":null,", 0, NULL);
 }
 
 /* The live runs' JSON (tests/fixtures/README) writes back as it was. */
