@@ -9,9 +9,20 @@ ok $? "make install exits 0"
 [ -f "$dest/opt/ab/man/man1/arraybench.1" ]; ok $? "the man page lands in mandir/man1"
 missing=
 for page in "$top"/man/*.1; do
+	[ "$(basename "$page")" = arraybench-mpi.1 ] && continue # with its binary, below
 	cmp -s "$page" "$dest/opt/ab/man/man1/$(basename "$page")" || missing="$missing $(basename "$page")"
 done
 is "$missing" "" "so does every page in man/ (arraybench-report.1 too)"
+# arraybench-mpi and its page are installed when it was built (make check
+# builds it wherever there is an MPI compiler), and only then.
+if [ -x "$top/arraybench-mpi" ]; then
+	cmp -s "$top/arraybench-mpi" "$dest/opt/ab/bin/arraybench-mpi"; ok $? "arraybench-mpi, built, lands in PREFIX/bin"
+	cmp -s "$top/man/arraybench-mpi.1" "$dest/opt/ab/man/man1/arraybench-mpi.1"; ok $? "and its page in mandir/man1"
+else
+	[ ! -e "$dest/opt/ab/bin/arraybench-mpi" ] && [ ! -e "$dest/opt/ab/man/man1/arraybench-mpi.1" ]
+	ok $? "arraybench-mpi, not built, is not installed, nor its page"
+	skip "arraybench-mpi is not built (make mpi, or make check where there is an MPI compiler)"
+fi
 cmp -s "$top/man/arraybench-workload.5" "$dest/opt/ab/man/man5/arraybench-workload.5"
 ok $? "the file formats' page lands in mandir/man5"
 missing=
