@@ -126,9 +126,12 @@ static void pause_poll(uint64_t since)
 static gboolean wait_all(struct mpi_cluster *m, MPI_Request *reqs, int n, GError **error)
 {
 	uint64_t since = ab_now_ns();
+	/* Statuses of our own, though unread: MPICH's header with
+	 * MPI_STATUSES_IGNORE trips a compiler's bounds warning. */
+	g_autofree MPI_Status *statuses = g_new(MPI_Status, n);
 	for (;;) {
 		int done = 0;
-		MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
+		MPI_Testall(n, reqs, &done, statuses);
 		if (done)
 			return TRUE;
 		gboolean fault = m->dead || fault_arrived(m);
@@ -507,6 +510,19 @@ static char *library_version(void)
 	return g_strstrip(g_strdup(v));
 }
 
+/* How many processes the launcher started, by its own word (Open MPI's
+ * mpirun, MPICH's Hydra, PMIx launchers), or 0 when it says nothing. */
+static long launcher_size(void)
+{
+	static const char *const names[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS" };
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+		const char *v = g_getenv(names[i]);
+		if (v && atol(v) > 0)
+			return atol(v);
+	}
+	return 0;
+}
+
 gboolean ab_cluster_mpi_init(struct ab_cluster **out, GError **error)
 {
 	struct mpi_cluster *m = g_new0(struct mpi_cluster, 1);
@@ -518,6 +534,17 @@ gboolean ab_cluster_mpi_init(struct ab_cluster **out, GError **error)
 	c->rank = (unsigned)rank;
 	c->size = (unsigned)size;
 	c->library = library_version();
+	/* A launcher of another MPI starts each process as a world of its
+	 * own: they would run alone, side by side, each saying all is well. */
+	long started = launcher_size();
+	if (size == 1 && started > 1) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "the launcher started %ld processes but MPI sees one: this arraybench-mpi was built with "
+			    "another MPI than the launcher's (%s); run it with that MPI's mpirun, or rebuild it with "
+			    "make mpi MPICC=...",
+			    started, c->library);
+		return FALSE;
+	}
 	/* Test-only switches (every rank has the same environment; a value
 	 * names its rank): a clock offset, a delay before each barrier, no
 	 * barrier at all, and a fake node count. */
