@@ -180,7 +180,16 @@ is "$(python3 "$check" stonewall "$T/sw.json" 2)" ok \
 	"the stonewall falls at the first end on any rank: the held stream had done only part of its work then"
 left; ok $? "nothing is left"
 
-# 10. One rank is plain arraybench.
+# 10. The database families on 2 ranks: wal, oltp, oltp+wal, the latency curve.
+mpi -np 2 "$ABM" run -d "$D" -s 64m -n 0 $cache --phases wal,oltp,oltp+wal,latency-curve --wal-seconds 1 \
+	--oltp-seconds 1 --oltp-procs 1 --curve-seconds 1 --curve-steps 3 --rate-start 100 --rate-factor 2 \
+	--json "$T/db.json" >/dev/null 2>"$T/err"
+ran $? "wal, oltp, oltp+wal and the latency curve on 2 ranks"
+is "$(python3 "$check" families "$T/db.json" 2 100 2)" ok \
+	"each row's per-rank rows add up to it; each curve step offered the sum of the ranks' rates"
+left; ok $? "nothing is left"
+
+# 11. One rank is plain arraybench.
 mpi -np 1 "$ABM" run -d "$D" -s 48m -n 1 -f $cache --json "$T/one.json" >/dev/null 2>"$T/err"
 ran $? "one rank"
 "$AB" run -d "$D" -s 48m -n 1 -f $cache --json "$T/plain.json" >/dev/null 2>"$T/err"
