@@ -477,6 +477,10 @@ static const struct ab_cluster_ops mpi_ops = {
 	.now_ns = mpi_now,
 };
 
+/* The test switches' bounds. */
+#define TEST_OFFSET_MAX_NS (86400LL * 1000000000LL)
+#define TEST_DELAY_MAX_S 3600.0
+
 /* "R:VALUE" for this rank in a test switch's "R:VALUE,R:VALUE" list. */
 static const char *test_value(const char *name, unsigned rank)
 {
@@ -547,12 +551,23 @@ gboolean ab_cluster_mpi_init(struct ab_cluster **out, GError **error)
 	}
 	/* Test-only switches (every rank has the same environment; a value
 	 * names its rank): a clock offset, a delay before each barrier, no
-	 * barrier at all, and a fake node count. */
+	 * barrier at all, and a fake node count.
+	 * A value that is not a number, or lies outside a day's offset or an
+	 * hour's delay, is ignored: a delay of 1e30 s or "inf" would sleep
+	 * with a time no nanosleep() takes (and the wait retried it for ever),
+	 * an offset near 2^63 would overflow the clock. */
 	const char *v;
-	if ((v = test_value("ARRAYBENCH_TEST_CLOCK_OFFSET_NS", c->rank)))
-		m->test_offset_ns = g_ascii_strtoll(v, NULL, 10);
-	if ((v = test_value("ARRAYBENCH_TEST_DELAY_S", c->rank)))
-		c->delay_before_meet_s = g_ascii_strtod(v, NULL);
+	char *end = NULL;
+	if ((v = test_value("ARRAYBENCH_TEST_CLOCK_OFFSET_NS", c->rank))) {
+		gint64 ns = g_ascii_strtoll(v, &end, 10);
+		if (end != v && !*end && ns >= -TEST_OFFSET_MAX_NS && ns <= TEST_OFFSET_MAX_NS)
+			m->test_offset_ns = ns;
+	}
+	if ((v = test_value("ARRAYBENCH_TEST_DELAY_S", c->rank))) {
+		double s = g_ascii_strtod(v, &end);
+		if (end != v && !*end && s >= 0 && s <= TEST_DELAY_MAX_S) /* NaN fails both */
+			c->delay_before_meet_s = s;
+	}
 	c->no_barrier = g_strcmp0(g_getenv("ARRAYBENCH_TEST_NO_BARRIER"), "1") == 0;
 	/* The node: the ranks that share memory with this one. */
 	MPI_Comm local;
