@@ -249,8 +249,8 @@ static const struct ab_option_row ab_general_option_rows[] = {
 	  .help = "auto (default: cgroup, else drop, else fadvise), cgroup, drop, fadvise, remount (built targets) or none",
 	  .arg = "MODE" },
 	{ "reorder", 0, SWITCH(reorder), GENERAL, .flags = MATRIX_OWN,
-	  .help = "On many ranks (arraybench-mpi): read, rewrite, seek and stat the files of the rank one node on, "
-		  "never this rank's own" },
+	  .help = "On ranks on two or more nodes (arraybench-mpi): read, rewrite, seek and stat the files of the rank one "
+		  "node on, never this rank's own" },
 	{ "cold-metadata", 0, SWITCH(cold_metadata), BONNIE, RUN_KEY,
 	  .help = "Start stat and delete with cold dentry and inode caches (root; bonnie++ runs them warm)" },
 	{ "csv", 0, .kind = AB_OPTION_PATH, CFG(csv_path), .why = "file name", OUTPUT, .flags = MATRIX_OWN,

@@ -86,4 +86,14 @@ ARRAYBENCH_TEST_CLOCK_OFFSET_NS=1:9223372036854775807,2:-9223372036854775808 mpi
 ran $? "ARRAYBENCH_TEST_CLOCK_OFFSET_NS at the ends of 64 bits: ignored"
 is "$(python3 "$check" model "$T/clocks.json" 4)" ok "the aggregates add up"
 left; ok $? "nothing is left"
+
+# 3. --reorder where every rank is on one node would read each rank's own
+# files from its own page cache, as if reordered: refused, exit 1.  A fake
+# node count that does not divide the ranks is ignored, so the same.
+mpi -np 4 "$ABM" run -d "$D" $short --reorder >/dev/null 2>"$T/err"
+is $? 1 "--reorder on one node: refused, exit 1"
+grep -q "error: .*--reorder needs ranks on two or more nodes: all 4 ranks are on one" "$T/err"; ok $? "saying why"
+ARRAYBENCH_TEST_FAKE_NODES=3 mpi -np 4 "$ABM" run -d "$D" $short --reorder >/dev/null 2>"$T/err"
+is $? 1 "--reorder with 4 ranks on a fake 3 nodes (ignored): refused, exit 1"
+left; ok $? "nothing is left"
 done_testing
