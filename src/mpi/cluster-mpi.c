@@ -268,7 +268,10 @@ static gboolean meet_at(struct ab_cluster *c, gboolean ok_here, const char *why_
 	unsigned size = c->size;
 	struct wire_status mine;
 	status_init(&mine, m, ok_here, why_here);
-	c->fault_said |= !ok_here && why_here;
+	/* Said only once the meeting is held: a rank stopped while waiting
+	 * for it leaves its fault to be sent on its way out (mpi-main.c), or
+	 * the others, at another meeting by then, would wait for it for ever. */
+	gboolean saying = !ok_here && why_here;
 	if (c->rank != 0) {
 		struct wire_status v;
 		MPI_Request reqs[2];
@@ -276,6 +279,7 @@ static gboolean meet_at(struct ab_cluster *c, gboolean ok_here, const char *why_
 		MPI_Irecv(&v, sizeof(v), MPI_BYTE, 0, TAG_VERDICT, MPI_COMM_WORLD, &reqs[1]);
 		if (!wait_all(m, reqs, 2, error))
 			return FALSE;
+		c->fault_said |= saying;
 		if (start_ns) /* rank 0's moment on this rank's clock */
 			*start_ns = (uint64_t)((int64_t)v.len - m->my_offset_ns);
 		return verdict_result(m, &v, error);
@@ -300,6 +304,7 @@ static gboolean meet_at(struct ab_cluster *c, gboolean ok_here, const char *why_
 		MPI_Isend(&v, sizeof(v), MPI_BYTE, (int)r, TAG_VERDICT, MPI_COMM_WORLD, &reqs[r]);
 	if (!wait_all(m, reqs, (int)size, error))
 		return FALSE;
+	c->fault_said |= saying;
 	return verdict_result(m, &v, error);
 }
 
@@ -317,7 +322,7 @@ static gboolean mpi_allgather(struct ab_cluster *c, const void *buf, size_t len,
 	g_autoptr(GByteArray) msg = g_byte_array_new();
 	struct wire_status mine;
 	status_init(&mine, m, ok_here, why_here);
-	c->fault_said |= !ok_here && why_here;
+	gboolean saying = !ok_here && why_here; /* said once held, as in meet_at() */
 	mine.len = ok_here ? len : 0;
 	g_byte_array_append(msg, (const guint8 *)&mine, sizeof(mine));
 	if (ok_here)
@@ -333,6 +338,7 @@ static gboolean mpi_allgather(struct ab_cluster *c, const void *buf, size_t len,
 		}
 		if (!wait_all(m, &req, 1, error))
 			return FALSE;
+		c->fault_said |= saying;
 		struct wire_status v;
 		memcpy(&v, back->data, sizeof(v));
 		if (!verdict_result(m, &v, error))
@@ -385,6 +391,7 @@ static gboolean mpi_allgather(struct ab_cluster *c, const void *buf, size_t len,
 		MPI_Isend(out->data, (int)out->len, MPI_BYTE, (int)r, TAG_ALL, MPI_COMM_WORLD, &reqs[r]);
 	if (!wait_all(m, reqs, (int)size, error))
 		return FALSE;
+	c->fault_said |= saying;
 	return verdict_result(m, &v, error);
 }
 

@@ -96,4 +96,32 @@ grep -q "error: .*--reorder needs ranks on two or more nodes: all 4 ranks are on
 ARRAYBENCH_TEST_FAKE_NODES=3 mpi -np 4 "$ABM" run -d "$D" $short --reorder >/dev/null 2>"$T/err"
 is $? 1 "--reorder with 4 ranks on a fake 3 nodes (ignored): refused, exit 1"
 left; ok $? "nothing is left"
+
+# 4. SIGTERM to one rank only, mid-phase, with a launcher that does not
+# kill the others when a rank exits non-zero (Open MPI's
+# orte_abort_on_non_zero_status 0; MPICH's Hydra waits for every rank's
+# MPI_Finalize): the stopped rank's fault must reach the others.  It
+# was never sent (its status had been "said" at a meeting it then left),
+# and the others waited at their next meeting for ever.
+rank_of() { tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | sed -n 's/^OMPI_COMM_WORLD_RANK=//p'; }
+worker_of_rank() { # rank: a worker of that rank (a child of the rank's process)
+	local p
+	for p in $(procs -f "$ABM run"); do
+		[ "$(rank_of "$p")" = "$1" ] || continue
+		[ "$(cat "/proc/$(awk '{print $4}' "/proc/$p/stat" 2>/dev/null)/comm" 2>/dev/null)" = arraybench-mpi ] &&
+			{ echo "$p"; return 0; }
+	done
+	return 1
+}
+MPI_HANG=150 mpi --mca orte_abort_on_non_zero_status 0 -np 4 "$ABM" run -d "$D" -s 64m -n 0 $cache \
+	--phases per-char-write >/dev/null 2>"$T/err" &
+pid=$!
+kill_at_exit $pid
+await 'w=$(worker_of_rank 2)'; ok $? "rank 2's worker is running"
+kill -TERM "$(awk '{print $4}' "/proc/$w/stat")"
+wait $pid
+rc=$?
+ok "$([ $rc -ne 124 ] && [ $rc -ne 137 ]; echo $?)" "every rank ends, before the timeout (mpirun: $rc)"
+grep -q "error: rank 2: interrupted during phase 'per-char-write'" "$T/err"; ok $? "rank 0 names rank 2 and its stop"
+await left 30; ok $? "nothing is left"
 done_testing
