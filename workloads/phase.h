@@ -161,6 +161,11 @@ struct ab_phase_ctx {
 	const char *io_path;    /* the one big file of the I/O phases (for messages) */
 	const char *files_dir;  /* directory of the file phases (for messages) */
 	const char *run_path;   /* the run's directory (for messages) */
+	/* One I/O file shared by many ranks, each its own segment of it
+	 * (arraybench-mpi's shared-file layout): the file is never truncated
+	 * and this worker's offsets start at io_base. */
+	gboolean io_shared;
+	uint64_t io_base;
 	struct ab_file_set *files;
 	uint64_t seed;
 	unsigned worker;
@@ -257,8 +262,16 @@ ssize_t ab_read_full(int fd, void *buf, size_t len);
 ssize_t ab_pread_full(int fd, void *buf, size_t len, uint64_t off);
 /* Opens the I/O file the run claimed (never creates one: write phases pass
  * O_TRUNC, so its name stays held), with O_DIRECT when asked, naming the
- * file system in the error. */
+ * file system in the error.  A file shared by many ranks is never
+ * truncated, and is opened at this worker's segment (ctx->io_base): the
+ * sequential phases then stay in it; those that seek add ab_io_offset(). */
 int ab_open_io(struct ab_phase_ctx *ctx, int flags, gboolean direct);
+/* An offset in the I/O phases' file, from the start of this worker's
+ * segment: the same offset on a file of its own. */
+static inline uint64_t ab_io_offset(const struct ab_phase_ctx *ctx, uint64_t off)
+{
+	return ctx->io_base + off;
+}
 /* Opens the file phases' directory (not a symlink), or fails naming it. */
 int ab_open_files_dir(struct ab_phase_ctx *ctx);
 

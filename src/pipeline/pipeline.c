@@ -5,6 +5,7 @@
 #include "pipeline.h"
 #include "../suite/raw-baseline.h"
 #include "../runner/cache.h"
+#include "../base/cluster.h"
 #include "../base/error.h"
 #include "../base/fsutil.h"
 #include "../runner/progress.h"
@@ -27,7 +28,14 @@
  * would fail after the phases before it, however long they took. */
 static gboolean check_space(const struct ab_config *cfg, GError **error)
 {
-	return ab_steps_check_space(cfg->steps, cfg->repeats, cfg->dir, ab_dir_free_bytes(cfg->dir), error);
+	/* On many ranks every rank lays out its files in the one directory
+	 * they all reach: each may count on its share of the room. */
+	unsigned ranks = ab_cluster_get()->size;
+	if (ab_steps_check_space(cfg->steps, cfg->repeats, cfg->dir, ab_dir_free_bytes(cfg->dir) / ranks, error))
+		return TRUE;
+	if (ranks > 1)
+		g_prefix_error(error, "%u ranks share the room, each the free space over %u: ", ranks, ranks);
+	return FALSE;
 }
 
 static gboolean run_all(const struct ab_pipeline *p, const struct ab_config *cfg, const struct ab_cache *cache,

@@ -39,6 +39,11 @@ struct ab_run_dir {
 	ino_t dir_ino, ino;
 	struct ab_undo_step *step, *io_step; /* their journal entries */
 	uid_t io_owner;  /* who makes the test file: the run's user or -u USER */
+	/* A view on the I/O file many ranks share (arraybench-mpi's
+	 * shared-file layout): dir_fd and io_name are the shared file's, this
+	 * rank's segment starts at io_base.  FALSE and 0 for a run's own. */
+	gboolean io_shared;
+	uint64_t io_base;
 	gboolean owner_given; /* -u: the files are made by uid:gid below */
 	uid_t uid;
 	gid_t gid;

@@ -282,7 +282,8 @@ gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_s
 			ab_coordinator_worker_fds(&coord, barrier_fds);
 			struct ab_phase_ctx ctx = {
 				.phase = phase, .step = step, .dir_fd = r->dir_fd, .io_name = r->io_name,
-				.run_fd = r->run_fd, .io_path = r->io_path,
+				.run_fd = r->run_fd, .io_path = r->io_path, .io_shared = r->io_shared,
+				.io_base = r->io_base,
 				.files_dir = r->files_dir, .run_path = r->run_path,
 				.files = r->files, .seed = seed, .worker = i, .workers = n,
 				.sample = &samples[i], .coord = wc,

@@ -53,6 +53,8 @@ static void point_runner(struct ab_runner *r, const struct ab_run_dir *d)
 	r->io_path = d->io_path;
 	r->files_dir = d->files_dir;
 	r->run_path = d->path;
+	r->io_shared = d->io_shared;
+	r->io_base = d->io_base;
 }
 
 static gboolean exists(int dir_fd, const char *name)
@@ -68,7 +70,7 @@ static gboolean io_file_ready(const struct ab_suite *s, const struct ab_step *st
 	struct stat st;
 	uint64_t need = (step->phase->flags & AB_PHASE_PER_CHAR) ? step->per_char_bytes : step->file_size;
 	return fstatat(s->run_dir->dir_fd, s->run_dir->io_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	       (uint64_t)st.st_size >= need;
+	       (uint64_t)st.st_size >= s->run_dir->io_base + need;
 }
 
 /* The seed of the n-th (0-based) step of phase `id` in the run: a phase's
