@@ -4,7 +4,6 @@
  * rest, and the walk over the steps that the pipeline checks before any
  * phase. */
 #include "step-space.h"
-#include "../base/cluster.h"
 #include "../base/error.h"
 #include "phase-family.h"
 #include "../../workloads/phase.h"
@@ -80,12 +79,7 @@ gboolean ab_steps_check_space(const GArray *steps, unsigned repeats, const char 
 {
 	struct ab_space_need need;
 	ab_steps_space_need(steps, repeats, &need);
-	/* Many ranks lay out theirs side by side in the one file system DIR
-	 * is on: each rank's need fitting alone, they ran out of room in the
-	 * first phase. */
-	unsigned ranks = MAX(ab_cluster_get()->size, 1u);
-	uint64_t all = ab_space_mul(need.bytes, ranks);
-	if (!free_bytes || all <= free_bytes)
+	if (!free_bytes || need.bytes <= free_bytes)
 		return TRUE;
 	const struct ab_step *st = &g_array_index(steps, struct ab_step, need.step);
 	g_autoptr(GString) what = g_string_new(NULL);
@@ -96,13 +90,12 @@ gboolean ab_steps_check_space(const GArray *steps, unsigned repeats, const char 
 	}
 	if (need.at.beside)
 		g_string_append_printf(what, "%s%s", what->len ? " and " : "", need.at.beside_what);
-	if (ranks > 1)
-		g_string_append_printf(what, " on each of %u ranks", ranks);
 	g_autofree char *where = ab_one_line(dir);
 	/* Rounded up: never "needs 0M". */
 	g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
 		    "not enough space in '%s': phase '%s' needs %" G_GUINT64_FORMAT "M (%s), %" G_GUINT64_FORMAT
 		    "M is free",
-		    where, st->phase->name, all / AB_MIB + (all % AB_MIB != 0), what->str, free_bytes / AB_MIB);
+		    where, st->phase->name, need.bytes / AB_MIB + (need.bytes % AB_MIB != 0), what->str,
+		    free_bytes / AB_MIB);
 	return FALSE;
 }

@@ -125,22 +125,4 @@ ok "$([ $rc -ne 124 ] && [ $rc -ne 137 ]; echo $?)" "every rank ends, before the
 grep -q "error: rank 2: interrupted during phase 'per-char-write'" "$T/err"; ok $? "rank 0 names rank 2 and its stop"
 await left 30; ok $? "nothing is left"
 
-# 5. A DIR too small for every rank's files together, each rank's fitting
-# alone: refused before any phase (exit 3), as plain arraybench refuses one
-# too small for its own; each rank checked its own need and all ran out of
-# room in the first phase (exit 2).
-if is_root; then
-	make_loop_fs "$T/small" 48
-	mpi -np 4 "$ABM" run -d "$T/small" -s 16m -r 4 -n 0 -f --cache none --phases block-write,block-read \
-		>/dev/null 2>"$T/err"
-	is $? 3 "4 ranks of 16M each on a 48M file system: refused, exit 3"
-	grep -q "error: not enough space in .*: phase 'block-write' needs 64M (the 16M test file on each of 4 ranks)" \
-		"$T/err"
-	ok $? "saying what every rank needs together"
-	ok "$([ -z "$(ls -A "$T/small" | grep -vx lost+found)" ] && state_empty && no_procs; echo $?)" "nothing is left"
-else
-	skip "a small file system: needs root"
-	skip "a small file system: needs root"
-	skip "a small file system: needs root"
-fi
 done_testing
