@@ -111,7 +111,8 @@ struct ab_sample {
 		uint64_t bytes;
 		struct ab_histogram latency;
 	} kind[2];
-	int error_code;    /* errno of the failure, 0 when fine */
+	int error_code;    /* errno of the failure, 0 when fine; AB_SAMPLE_UNSAFE:
+			    * a refusal (ab_worker_refuse()) */
 	char error[256];
 	/* Open-loop phases (the latency curve): I/Os sent later than their
 	 * due time, and the most any was late (workloads/curve-math.h). */
@@ -136,10 +137,22 @@ struct ab_sample {
  * nothing swapped into DIR can redirect them. */
 #define AB_FILES_NAME "files"
 
+/* A worker's refusal of what it found (the run's exit status 4). */
+#define AB_SAMPLE_UNSAFE (-1)
+
 /* Names of the small files, made by the parent before the phase is timed. */
 struct ab_file_set {
 	uint32_t count;
 	uint32_t dirs;
+	/* The index in the first name: 0, or, in a files/ tree the ranks
+	 * share (arraybench-mpi --mpi-layout shared), the first of the rank's
+	 * own range, so that no two ranks' names clash. */
+	uint64_t base;
+	gboolean random_names; /* the index last in the name, not first */
+	/* files/ and its subdirectories are the ranks': a create takes them as
+	 * another rank made them, stat and delete touch only this set's
+	 * names, and nobody but the run's end removes a directory. */
+	gboolean shared;
 	char *blob;        /* NUL-separated relative paths */
 	uint32_t *offset;  /* count entries into blob */
 	uint32_t *order;   /* shuffled indexes for the random-order phases */
@@ -219,6 +232,8 @@ extern const struct ab_phase ab_phase_layout;
 int ab_worker_start(struct ab_phase_ctx *ctx);
 void ab_worker_stop(struct ab_phase_ctx *ctx);
 int ab_worker_fail(struct ab_phase_ctx *ctx, int errnum, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+/* The same for what the worker refuses to touch (AB_SAMPLE_UNSAFE). */
+int ab_worker_refuse(struct ab_phase_ctx *ctx, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
 /* What the step's workers share, through the coordinator
  * (workloads/worker-coord.c): direct calls with no system call, lock or

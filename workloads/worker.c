@@ -56,6 +56,16 @@ int ab_worker_fail(struct ab_phase_ctx *ctx, int errnum, const char *fmt, ...)
 	return -1;
 }
 
+int ab_worker_refuse(struct ab_phase_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(ctx->sample->error, sizeof(ctx->sample->error), fmt, ap);
+	va_end(ap);
+	ctx->sample->error_code = AB_SAMPLE_UNSAFE;
+	return -1;
+}
+
 void ab_worker_tick(struct ab_phase_ctx *ctx, uint64_t *prev)
 {
 	uint64_t now = ab_now_ns();

@@ -284,6 +284,12 @@ gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GE
 			    ab_cluster_get()->size);
 		return FALSE;
 	}
+	if (cfg->mpi_layout != AB_MPI_LAYOUT_PRIVATE && !ab_cluster_is_mpi()) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "--mpi-layout '%s' works on many ranks only: run it with mpirun and arraybench-mpi",
+			    ab_mpi_layout_name(cfg->mpi_layout));
+		return FALSE;
+	}
 	if (cfg->cold_metadata && cfg->cache == AB_CACHE_NONE) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 			    "--cold-metadata and --cache 'none' contradict each other: one evicts, the other never does");

@@ -204,8 +204,9 @@ static gboolean phase_error(const struct ab_runner *r, const struct ab_phase *ph
 {
 	for (unsigned i = 0; i < n; i++)
 		if (samples[i].error_code) {
-			g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "phase '%s': %s", phase->name,
-				    samples[i].error);
+			g_set_error(error, AB_ERROR,
+				    samples[i].error_code == AB_SAMPLE_UNSAFE ? AB_ERROR_UNSAFE : AB_ERROR_PHASE,
+				    "phase '%s': %s", phase->name, samples[i].error);
 			return FALSE;
 		}
 	uint64_t oom_kills = ab_cache_oom_kills(r->cache);
