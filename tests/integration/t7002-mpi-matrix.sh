@@ -18,7 +18,7 @@ chmod 755 "$T" "$TMPDIR"
 if is_root; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 mpin() { # N arraybench-mpi's arguments: on N ranks of this machine, under a timeout
 	local n=$1; shift
-	timeout 300 mpirun --oversubscribe --bind-to none --mca btl self,vader --mca odls_base_sigkill_timeout 30 -np "$n" "$ABM" "$@"
+	timeout 300 mpirun --oversubscribe --bind-to none --mca btl self,vader -np "$n" "$ABM" "$@"
 }
 mpi2() { mpin 2 "$@"; }
 left_behind() { # what of ours is still attached, mounted, in TMPDIR or journaled
@@ -56,7 +56,7 @@ is_root && [ -e /dev/loop-control ] || skip_rest "a matrix builds its targets: n
 mkdir -p "$T/w0" "$T/w1"
 cp "$T/m.ini" "$T/w0/m.ini"
 sed 's/^repeats = 1/repeats = 2/' "$T/m.ini" >"$T/w1/m.ini"
-timeout 300 mpirun --oversubscribe --bind-to none --mca btl self,vader --mca odls_base_sigkill_timeout 30 -np 1 -wdir "$T/w0" "$ABM" matrix -o out m.ini : \
+timeout 300 mpirun --oversubscribe --bind-to none --mca btl self,vader -np 1 -wdir "$T/w0" "$ABM" matrix -o out m.ini : \
 	-np 1 -wdir "$T/w1" "$ABM" matrix -o out m.ini >"$T/w.out" 2>"$T/w.err"
 st=$?
 [ "$st" -ne 0 ] && [ "$st" -ne 124 ] && [ "$(grep -c 'error: rank 1 holds another matrix file' "$T/w.err")" = 1 ] && [ ! -e "$T/w0/out" ]
@@ -103,7 +103,7 @@ sed 's/^options = .*/options = -s 256m -n 1 -f --phases block-write,block-read -
 	"$T/m.ini" >"$T/long.ini"
 # (timeout itself in the background, not a function's subshell: a
 # background job of a script ignores SIGINT, timeout passes it on)
-timeout 300 mpirun --oversubscribe --bind-to none --mca btl self,vader --mca odls_base_sigkill_timeout 30 -np 2 "$ABM" matrix -o "$T/i" "$T/long.ini" \
+timeout 300 mpirun --oversubscribe --bind-to none --mca btl self,vader -np 2 "$ABM" matrix -o "$T/i" "$T/long.ini" \
 	>"$T/i.out" 2>"$T/i.err" &
 job=$!
 for _ in $(seq 300); do [ "$(ls -A "$ARRAYBENCH_STATE_DIR" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done

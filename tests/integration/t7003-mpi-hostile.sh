@@ -17,7 +17,7 @@ export TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
 MPI_HANG=${MPI_HANG:-120}
 mpi() { # mpirun's arguments: shared memory only, no binding, our environment
-	timeout -k 10 "$MPI_HANG" mpirun --oversubscribe --bind-to none --mca btl self,vader --mca odls_base_sigkill_timeout 30 \
+	timeout -k 10 "$MPI_HANG" mpirun --oversubscribe --bind-to none --mca btl self,vader \
 		--mca btl_vader_single_copy_mechanism none \
 		-x ARRAYBENCH_STATE_DIR -x TMPDIR -x ARRAYBENCH_RUN_ID -x ARRAYBENCH_TEST_DELAY_S \
 		-x ARRAYBENCH_TEST_NO_BARRIER -x ARRAYBENCH_TEST_CLOCK_OFFSET_NS -x ARRAYBENCH_TEST_FAKE_NODES "$@"
