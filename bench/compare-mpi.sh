@@ -34,6 +34,8 @@
 # Options (defaults in brackets):
 #   -p PARTS   overhead, aggregation or both, comma-separated   [overhead,aggregation]
 #   -n ROUNDS  rounds per part (6 to a full design)             [6]
+#   -m FIRST   number the rounds from FIRST and add them to what -o DIR
+#              holds (rounds 7-12 after a first run of 6)       [1]
 #   -s SIZE    overhead: -s of the bonnie++ phases              [256m]
 #   -N FILES   overhead: -n, files in units of 1024             [16]
 #   -F SIZE    aggregation: the sweep's file per worker         [256m]
@@ -60,11 +62,11 @@ set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 prog=compare-mpi.sh
 . "$here/lib.sh" # usage, bad, die, log, bench_other_option
-parts_arg=overhead,aggregation rounds=6 osize=256m nfiles=16 fsize=256m ssize=256m seeks=16384
+parts_arg=overhead,aggregation rounds=6 first=1 osize=256m nfiles=16 fsize=256m ssize=256m seeks=16384
 ram=128 aram=64 image_mib=4096 keep="" bindir="$here/.." report_only=""
-while getopts ":p:n:s:N:F:S:k:r:R:i:o:b:Ph" opt; do
+while getopts ":p:n:m:s:N:F:S:k:r:R:i:o:b:Ph" opt; do
 	case $opt in
-	p) parts_arg=$OPTARG ;; n) rounds=$OPTARG ;; s) osize=$OPTARG ;; N) nfiles=$OPTARG ;;
+	p) parts_arg=$OPTARG ;; n) rounds=$OPTARG ;; m) first=$OPTARG ;; s) osize=$OPTARG ;; N) nfiles=$OPTARG ;;
 	F) fsize=$OPTARG ;; S) ssize=$OPTARG ;; k) seeks=$OPTARG ;; r) ram=$OPTARG ;; R) aram=$OPTARG ;;
 	i) image_mib=$OPTARG ;; o) keep=$OPTARG ;; b) bindir=$OPTARG ;; P) report_only=1 ;;
 	*) bench_other_option "$opt" ;;
@@ -172,6 +174,8 @@ for p in "${parts[@]}"; do
 	case $p in overhead | aggregation) ;; *) bad "invalid part '$p': overhead or aggregation (-p)" ;; esac
 done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || bad "invalid -n '$rounds': a number of rounds, 1 or more"
+[[ $first =~ ^[1-9][0-9]*$ ]] || bad "invalid -m '$first': the first round's number, 1 or more"
+[ "$first" = 1 ] || [ -n "$keep" ] || bad "-m $first adds rounds to an earlier run's: give its -o DIR"
 for v in "$osize" "$fsize" "$ssize"; do [[ $v =~ ^[0-9]+[kKmMgG]?$ ]] || bad "invalid size '$v'"; done
 for v in "$nfiles" "$seeks" "$ram" "$aram" "$image_mib"; do [[ $v =~ ^[0-9]+$ ]] || bad "invalid number '$v'"; done
 [ "$(id -u)" = 0 ] || bad "run as root (loop device, mount, cgroup)"
@@ -193,7 +197,7 @@ probe_cleanup_extra() {
 probe_loop_ext4 abmpi "$image_mib"
 out=${keep:-$w/out}
 mkdir -p "$out/json" && out=$(cd "$out" && pwd) || exit 3
-: >"$out/log.txt"
+[ "$first" = 1 ] && : >"$out/log.txt"
 # Copies, so a rebuild of the tree meanwhile changes nothing.
 cp "$ab" "$w/arraybench" && cp "$abm" "$w/arraybench-mpi" || exit 3
 ab=$w/arraybench abm=$w/arraybench-mpi
@@ -275,10 +279,9 @@ failed() { # PART ROUND WHAT STATUS
 
 overhead() {
 	local r t j opts=(-s "$osize" -n "$nfiles" -f --cache cgroup -r "$ram" -q)
-	: >"$out/orders-overhead.tsv"
-	: >"$out/results-overhead.tsv"
-	log "overhead: $rounds rounds of plain, plain-aa, mpi1; run options ${opts[*]}"
-	for ((r = 1; r <= rounds; r++)); do
+	[ "$first" = 1 ] && : >"$out/orders-overhead.tsv" && : >"$out/results-overhead.tsv"
+	log "overhead: rounds $first-$((first + rounds - 1)) of plain, plain-aa, mpi1; run options ${opts[*]}"
+	for ((r = first; r < first + rounds; r++)); do
 		for t in $(order_of overhead "$r" plain plain-aa mpi1); do
 			settle
 			j=$out/json/overhead.$r.$t.json
@@ -296,11 +299,10 @@ aggregation() {
 	local r t j test big_ssize big_seeks
 	big_ssize=$(python3 -c 'import sys; s=sys.argv[1]; m={"k":1,"m":1024,"g":1<<20}.get(s[-1].lower()); print("%dk" % (4*int(s[:-1])*m) if m else str(4*int(s)))' "$ssize")
 	big_seeks=$((4 * seeks))
-	: >"$out/orders-aggregation.tsv"
-	: >"$out/results-aggregation.tsv"
-	printf 'round\ttool\ttest\trate\tstonewall_rate\tend_to_end_rate\telapsed_s\tstart_spread_s\tclock_bound_s\tmin_rank_rate\tmax_rank_rate\tworkers\tcache\n' >"$out/detail-aggregation.tsv"
-	log "aggregation: $rounds rounds of ranks4, streams4, streams4-aa; sweep ${fsize} per worker at 64k, seeks ${ssize} x 4 ranks / ${big_ssize} x 1, $seeks seeks per rank; cgroup ${aram} MiB per rank, $((4 * aram)) for one process"
-	for ((r = 1; r <= rounds; r++)); do
+	[ "$first" = 1 ] && : >"$out/orders-aggregation.tsv" && : >"$out/results-aggregation.tsv" &&
+		printf 'round\ttool\ttest\trate\tstonewall_rate\tend_to_end_rate\telapsed_s\tstart_spread_s\tclock_bound_s\tmin_rank_rate\tmax_rank_rate\tworkers\tcache\n' >"$out/detail-aggregation.tsv"
+	log "aggregation: rounds $first-$((first + rounds - 1)) of ranks4, streams4, streams4-aa; sweep ${fsize} per worker at 64k, seeks ${ssize} x 4 ranks / ${big_ssize} x 1, $seeks seeks per rank; cgroup ${aram} MiB per rank, $((4 * aram)) for one process"
+	for ((r = first; r < first + rounds; r++)); do
 		local order
 		order=$(order_of aggregation "$r" ranks4 streams4 streams4-aa)
 		for test in write read seeks; do
