@@ -11,6 +11,7 @@
 #include "../src/base/error.h"
 
 #include <blkid.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libmount.h>
@@ -72,20 +73,47 @@ static enum ab_undo_outcome undo_unlink(const struct ab_undo_step *step, GError 
 	return AB_UNDO_UNDONE;
 }
 
-/* Does the directory hold only rank-NNNNN directories? */
-static gboolean only_rank_dirs(const char *path)
+static gboolean is_rank_dir_name(const char *name)
+{
+	if (!g_str_has_prefix(name, "rank-") || strlen(name) != 10)
+		return FALSE;
+	for (const char *c = name + 5; *c; c++)
+		if (!g_ascii_isdigit(*c))
+			return FALSE;
+	return TRUE;
+}
+
+/* Does the directory hold a rank-NNNNN directory, and besides them nothing
+ * but the ranks' shared files/ (which waits for them too)? */
+static gboolean ranks_still_in(const char *path)
 {
 	g_autoptr(GDir) d = g_dir_open(path, 0, NULL);
 	if (!d)
 		return FALSE;
+	gboolean ranks = FALSE;
 	for (const char *name; (name = g_dir_read_name(d));) {
-		if (!g_str_has_prefix(name, "rank-") || strlen(name) != 10)
+		if (is_rank_dir_name(name))
+			ranks = TRUE;
+		else if (!g_str_equal(name, "files"))
 			return FALSE;
-		for (const char *c = name + 5; *c; c++)
-			if (!g_ascii_isdigit(*c))
-				return FALSE;
 	}
-	return TRUE;
+	return ranks;
+}
+
+gboolean ab_undo_ranks_remain(int dir_fd)
+{
+	int fd = dup(dir_fd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return FALSE;
+	}
+	gboolean ranks = FALSE;
+	for (struct dirent *e; !ranks && (e = readdir(d));)
+		ranks = is_rank_dir_name(e->d_name);
+	closedir(d);
+	return ranks;
 }
 
 static enum ab_undo_outcome undo_rmdir(const struct ab_undo_step *step, GError **error)
@@ -105,7 +133,7 @@ static enum ab_undo_outcome undo_rmdir(const struct ab_undo_step *step, GError *
 		return AB_UNDO_UNDONE;
 	/* The directory of a run on many ranks waits for its ranks' own. */
 	if ((errno == ENOTEMPTY || errno == EEXIST) && g_strcmp0(step->detail, AB_UNDO_RANKS_DIR) == 0 &&
-	    only_rank_dirs(step->path))
+	    ranks_still_in(step->path))
 		return failed(error, ENOTEMPTY, "its ranks' directories are still in it (their journals remove them)");
 	if (errno == ENOTEMPTY || errno == EEXIST)
 		return foreign(error, "it is not empty: something else put files there");
@@ -320,6 +348,7 @@ enum ab_undo_outcome ab_undo_exec_real(const struct ab_undo_step *step, GError *
 		return undo_cgroup(step, error);
 	case AB_UNDO_RUN_DIR:
 	case AB_UNDO_IO_FILE:
+	case AB_UNDO_SHARED_FILES:
 		if (run_files_undo)
 			return run_files_undo(step, error);
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "no undo registered for '%s'", ab_undo_kind_name(step->kind));

@@ -12,6 +12,7 @@ static const char *const kind_names[AB_UNDO_KIND_COUNT] = {
 	[AB_UNDO_CGROUP] = "remove-cgroup",
 	[AB_UNDO_RUN_DIR] = "remove-test-files",
 	[AB_UNDO_IO_FILE] = "remove-test-file",
+	[AB_UNDO_SHARED_FILES] = "remove-shared-test-files",
 };
 
 const char *ab_undo_kind_name(enum ab_undo_kind kind)

@@ -22,6 +22,9 @@ enum ab_undo_kind {
 	AB_UNDO_CGROUP,       /* path: the memory cgroup directory */
 	AB_UNDO_RUN_DIR,      /* path: DIR/arraybench.RUNID, the file phases' tree */
 	AB_UNDO_IO_FILE,      /* path: DIR/arraybench.RUNID.io; detail: the uid that may own it */
+	AB_UNDO_SHARED_FILES, /* path: DIR/arraybench.RUNID of a run on many ranks whose
+			       * file phases share its files/ tree (--mpi-layout shared);
+			       * identity: that directory's */
 	AB_UNDO_KIND_COUNT
 };
 
@@ -46,7 +49,9 @@ gboolean ab_undo_kind_from_name(const char *name, enum ab_undo_kind *out);
 void ab_undo_step_free(struct ab_undo_step *step);
 
 /* An rmdir's detail: the directory a run's ranks share, which waits (the
- * undo fails, to be retried) while its ranks' rank-NNNNN are in it. */
+ * undo fails, to be retried) while its ranks' rank-NNNNN are in it (and,
+ * beside them, the files/ tree an AB_UNDO_SHARED_FILES step clears once
+ * they are gone). */
 #define AB_UNDO_RANKS_DIR "ranks"
 
 #endif

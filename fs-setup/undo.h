@@ -84,9 +84,14 @@ void ab_undo_clear(struct ab_undo *u);
 gboolean ab_undo_run_steps(GPtrArray *steps, ab_undo_exec_fn exec, int journal_fd, GString *report,
 			   GError **error);
 
-/* Who undoes AB_UNDO_RUN_DIR and AB_UNDO_IO_FILE steps for the real
- * executor (src/runner/rundir.c's ab_run_files_undo; main() registers it). */
+/* Who undoes AB_UNDO_RUN_DIR, AB_UNDO_IO_FILE and AB_UNDO_SHARED_FILES
+ * steps for the real executor (src/runner/rundir.c's ab_run_files_undo;
+ * main() registers it): the names in them are the phases' business. */
 void ab_undo_exec_set_run_files(ab_undo_exec_fn undo);
+/* Does the directory a run's ranks share (open as dir_fd) still hold one of
+ * its ranks' rank-NNNNN directories?  Whatever is in them waits for their
+ * own journals. */
+gboolean ab_undo_ranks_remain(int dir_fd);
 /* The real executor (undo-exec.c). */
 enum ab_undo_outcome ab_undo_exec_real(const struct ab_undo_step *step, GError **error);
 

@@ -4,7 +4,8 @@
  * O_EXCL, filled to its size in file-chunk writes, closed; then sync(), timed,
  * as bonnie++ does.  -b adds fsync of the file and its directory per file.
  * With -n N:-1 / N:-2 file 0 is empty and the others are hard or symbolic
- * links to it.  The directories are made before the timer starts.
+ * links to it.  The directories are made before the timer starts (in a
+ * tree the ranks share, by whichever rank comes first).
  */
 #include "phase.h"
 #include "databuf.h"
@@ -19,19 +20,39 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* mkdir `name` in `at`, or, in a tree the ranks share, take the one
+ * another rank made first: a directory of this user's, reached without
+ * following a symlink (anything else is refused). */
+static int make_dir(struct ab_phase_ctx *ctx, int at, const char *name, const char *path)
+{
+	if (mkdirat(at, name, 0700) == 0)
+		return 0;
+	if (errno != EEXIST || !ctx->files->shared)
+		return ab_worker_fail(ctx, errno, "cannot create directory '%s'", path);
+	struct stat st;
+	int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	gboolean ours = fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid();
+	if (fd >= 0)
+		close(fd);
+	if (!ours)
+		return ab_worker_refuse(ctx, "refusing '%s' in the ranks' shared directory: not a directory of "
+				       "this user's (a symlink or another user's)", path);
+	return 0;
+}
+
 static int make_dirs(struct ab_phase_ctx *ctx, int *top)
 {
-	if (mkdirat(ctx->run_fd, AB_FILES_NAME, 0700) != 0)
-		return ab_worker_fail(ctx, errno, "cannot create directory '%s'", ctx->files_dir);
+	if (make_dir(ctx, ctx->run_fd, AB_FILES_NAME, ctx->files_dir) != 0)
+		return -1;
 	if ((*top = ab_open_files_dir(ctx)) < 0)
 		return -1;
 	if (ctx->files->dirs > 1)
 		for (uint32_t d = 0; d < ctx->files->dirs; d++) {
 			char name[8];
 			ab_file_set_dir_name(d, name);
-			if (mkdirat(*top, name, 0700) != 0)
-				return ab_worker_fail(ctx, errno, "cannot create directory '%s/%s'",
-						      ctx->files_dir, name);
+			g_autofree char *path = g_strdup_printf("%s/%s", ctx->files_dir, name);
+			if (make_dir(ctx, *top, name, path) != 0)
+				return -1;
 		}
 	return 0;
 }

@@ -3,7 +3,8 @@
  * Sequential delete: unlink every entry in readdir order; random delete:
  * unlink by name in a shuffled order.  Both then remove the directories and
  * call sync(), all timed, as bonnie++ does.  -b fsyncs the directory after
- * each unlink.
+ * each unlink.  In a files/ tree the ranks share, each removes only its
+ * set's names and no directory.
  */
 #include "phase.h"
 #include "fileset.h"
@@ -25,6 +26,8 @@ static int unlink_dir_entries(struct ab_phase_ctx *ctx, int dirfd, uint64_t *see
 	int rc = 0;
 	while ((de = readdir(dir))) {
 		if (de->d_name[0] == '.')
+			continue;
+		if (ctx->files->shared && !ab_file_set_holds_name(ctx->files, de->d_name))
 			continue;
 		if (unlinkat(dirfd, de->d_name, 0) != 0) {
 			rc = ab_worker_fail(ctx, errno, "cannot remove '%s'", de->d_name);
@@ -104,14 +107,17 @@ static int run(struct ab_phase_ctx *ctx)
 	ab_worker_start(ctx);
 	uint64_t prev = ctx->sample->start_ns;
 	int rc = random_order ? run_random(ctx, top, &prev) : run_seq(ctx, top, &prev);
-	for (uint32_t d = 0; rc == 0 && ctx->files->dirs > 1 && d < ctx->files->dirs; d++) {
+	/* A tree the ranks share keeps its directories: another rank may be
+	 * working in them (the run's end removes them). */
+	gboolean own_tree = !ctx->files->shared;
+	for (uint32_t d = 0; rc == 0 && own_tree && ctx->files->dirs > 1 && d < ctx->files->dirs; d++) {
 		char name[8];
 		ab_file_set_dir_name(d, name);
 		if (unlinkat(top, name, AT_REMOVEDIR) != 0)
 			rc = ab_worker_fail(ctx, errno, "cannot remove directory '%s/%s'", ctx->files_dir, name);
 	}
 	close(top);
-	if (rc == 0 && unlinkat(ctx->run_fd, AB_FILES_NAME, AT_REMOVEDIR) != 0)
+	if (rc == 0 && own_tree && unlinkat(ctx->run_fd, AB_FILES_NAME, AT_REMOVEDIR) != 0)
 		rc = ab_worker_fail(ctx, errno, "cannot remove directory '%s'", ctx->files_dir);
 	sync();
 	ab_worker_stop(ctx);

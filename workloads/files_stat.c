@@ -2,7 +2,9 @@
 /*
  * Sequential stat: readdir each directory and stat every entry, reading the
  * whole file when it has data ("Read" in bonnie++'s tables); the count must
- * match.  Random stat: the same by name in a shuffled order.
+ * match.  Random stat: the same by name in a shuffled order.  In a files/
+ * tree the ranks share, each stats only its set's names (the readdir still
+ * passes over the other ranks').
  */
 #include "phase.h"
 #include "databuf.h"
@@ -49,6 +51,9 @@ static int stat_dir(struct ab_phase_ctx *ctx, int dirfd, void *buf, uint64_t *se
 	int rc = 0;
 	while ((de = readdir(dir))) {
 		if (de->d_name[0] == '.')
+			continue;
+		/* A tree the ranks share: the others' names are read past. */
+		if (ctx->files->shared && !ab_file_set_holds_name(ctx->files, de->d_name))
 			continue;
 		if ((rc = stat_one(ctx, dirfd, de->d_name, buf, bytes)) != 0)
 			break;

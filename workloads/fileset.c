@@ -38,11 +38,31 @@ gboolean ab_file_set_dir_name_is_ours(const char *name)
 	return strlen(name) == 5 && strspn(name, "0123456789") == 5;
 }
 
+gboolean ab_file_set_holds_name(const struct ab_file_set *set, const char *name)
+{
+	if (!ab_file_set_name_is_ours(name))
+		return FALSE;
+	char digits[11];
+	memcpy(digits, set->random_names ? name + strlen(name) - 10 : name, 10);
+	digits[10] = '\0';
+	uint64_t index = g_ascii_strtoull(digits, NULL, 16);
+	return index >= set->base && index - set->base < set->count;
+}
+
 struct ab_file_set *ab_file_set_new(const struct ab_step *step, gboolean random_names, uint64_t seed)
+{
+	return ab_file_set_new_at(step, random_names, seed, 0, FALSE);
+}
+
+struct ab_file_set *ab_file_set_new_at(const struct ab_step *step, gboolean random_names, uint64_t seed,
+				       uint64_t base, gboolean shared)
 {
 	struct ab_file_set *set = g_new0(struct ab_file_set, 1);
 	set->count = step->num_files_k * 1024u;
 	set->dirs = step->num_dirs;
+	set->base = base;
+	set->random_names = random_names;
+	set->shared = shared;
 	set->offset = g_new(uint32_t, set->count);
 	set->order = g_new(uint32_t, set->count);
 	set->order_offset = g_new(uint32_t, set->count);
@@ -63,9 +83,9 @@ struct ab_file_set *ab_file_set_new(const struct ab_step *step, gboolean random_
 			g_string_append_printf(blob, "%s/", d);
 		}
 		if (random_names)
-			g_string_append_printf(blob, "%s%010x", rnd, i);
+			g_string_append_printf(blob, "%s%010" G_GINT64_MODIFIER "x", rnd, base + i);
 		else
-			g_string_append_printf(blob, "%010x%s", i, rnd);
+			g_string_append_printf(blob, "%010" G_GINT64_MODIFIER "x%s", base + i, rnd);
 		g_string_append_c(blob, '\0');
 		set->order[i] = i;
 		set->order_offset[i] = set->offset[i];

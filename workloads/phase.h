@@ -111,7 +111,8 @@ struct ab_sample {
 		uint64_t bytes;
 		struct ab_histogram latency;
 	} kind[2];
-	int error_code;    /* errno of the failure, 0 when fine */
+	int error_code;    /* errno of the failure, 0 when fine; AB_SAMPLE_UNSAFE:
+			    * a refusal (ab_worker_refuse()) */
 	char error[256];
 	/* Open-loop phases (the latency curve): I/Os sent later than their
 	 * due time, and the most any was late (workloads/curve-math.h). */
@@ -136,10 +137,22 @@ struct ab_sample {
  * nothing swapped into DIR can redirect them. */
 #define AB_FILES_NAME "files"
 
+/* A worker's refusal of what it found (the run's exit status 4). */
+#define AB_SAMPLE_UNSAFE (-1)
+
 /* Names of the small files, made by the parent before the phase is timed. */
 struct ab_file_set {
 	uint32_t count;
 	uint32_t dirs;
+	/* The index in the first name: 0, or, in a files/ tree the ranks
+	 * share (arraybench-mpi --mpi-layout shared), the first of the rank's
+	 * own range, so that no two ranks' names clash. */
+	uint64_t base;
+	gboolean random_names; /* the index last in the name, not first */
+	/* files/ and its subdirectories are the ranks': a create takes them as
+	 * another rank made them, stat and delete touch only this set's
+	 * names, and nobody but the run's end removes a directory. */
+	gboolean shared;
 	char *blob;        /* NUL-separated relative paths */
 	uint32_t *offset;  /* count entries into blob */
 	uint32_t *order;   /* shuffled indexes for the random-order phases */
@@ -161,6 +174,11 @@ struct ab_phase_ctx {
 	const char *io_path;    /* the one big file of the I/O phases (for messages) */
 	const char *files_dir;  /* directory of the file phases (for messages) */
 	const char *run_path;   /* the run's directory (for messages) */
+	/* One I/O file shared by many ranks, each its own segment of it
+	 * (arraybench-mpi's shared-file layout): the file is never truncated
+	 * and this worker's offsets start at io_base. */
+	gboolean io_shared;
+	uint64_t io_base;
 	struct ab_file_set *files;
 	uint64_t seed;
 	unsigned worker;
@@ -214,6 +232,8 @@ extern const struct ab_phase ab_phase_layout;
 int ab_worker_start(struct ab_phase_ctx *ctx);
 void ab_worker_stop(struct ab_phase_ctx *ctx);
 int ab_worker_fail(struct ab_phase_ctx *ctx, int errnum, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+/* The same for what the worker refuses to touch (AB_SAMPLE_UNSAFE). */
+int ab_worker_refuse(struct ab_phase_ctx *ctx, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
 /* What the step's workers share, through the coordinator
  * (workloads/worker-coord.c): direct calls with no system call, lock or
@@ -257,8 +277,16 @@ ssize_t ab_read_full(int fd, void *buf, size_t len);
 ssize_t ab_pread_full(int fd, void *buf, size_t len, uint64_t off);
 /* Opens the I/O file the run claimed (never creates one: write phases pass
  * O_TRUNC, so its name stays held), with O_DIRECT when asked, naming the
- * file system in the error. */
+ * file system in the error.  A file shared by many ranks is never
+ * truncated, and is opened at this worker's segment (ctx->io_base): the
+ * sequential phases then stay in it; those that seek add ab_io_offset(). */
 int ab_open_io(struct ab_phase_ctx *ctx, int flags, gboolean direct);
+/* An offset in the I/O phases' file, from the start of this worker's
+ * segment: the same offset on a file of its own. */
+static inline uint64_t ab_io_offset(const struct ab_phase_ctx *ctx, uint64_t off)
+{
+	return ctx->io_base + off;
+}
 /* Opens the file phases' directory (not a symlink), or fails naming it. */
 int ab_open_files_dir(struct ab_phase_ctx *ctx);
 

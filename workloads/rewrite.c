@@ -27,7 +27,7 @@ static int run(struct ab_phase_ctx *ctx)
 	int rc = 0;
 	uint64_t prev = ctx->sample->start_ns;
 	for (uint64_t i = 0; i < chunks; i++) {
-		uint64_t off = i * step->io_chunk;
+		uint64_t off = ab_io_offset(ctx, i * step->io_chunk);
 		if ((rc = ab_worker_pread_chunk(ctx, fd, buf, step->io_chunk, off)) != 0)
 			break;
 		if (step->data == AB_DATA_ZEROS) {

@@ -43,7 +43,7 @@ static int run(struct ab_phase_ctx *ctx)
 	uint64_t bytes = 0, done = 0, k;
 	uint64_t prev = ctx->sample->start_ns;
 	while (ab_worker_take_ticket(ctx, step->seeks, &k)) {
-		uint64_t off = ab_rng_below(&rng, chunks) * step->io_chunk;
+		uint64_t off = ab_io_offset(ctx, ab_rng_below(&rng, chunks) * step->io_chunk);
 		if ((rc = ab_worker_pread_chunk(ctx, fd, buf, step->io_chunk, off)) != 0)
 			break;
 		bytes += step->io_chunk;

@@ -56,6 +56,16 @@ int ab_worker_fail(struct ab_phase_ctx *ctx, int errnum, const char *fmt, ...)
 	return -1;
 }
 
+int ab_worker_refuse(struct ab_phase_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(ctx->sample->error, sizeof(ctx->sample->error), fmt, ap);
+	va_end(ap);
+	ctx->sample->error_code = AB_SAMPLE_UNSAFE;
+	return -1;
+}
+
 void ab_worker_tick(struct ab_phase_ctx *ctx, uint64_t *prev)
 {
 	uint64_t now = ab_now_ns();
@@ -161,7 +171,16 @@ ssize_t ab_pread_full(int fd, void *buf, size_t len, uint64_t off)
 
 int ab_open_io(struct ab_phase_ctx *ctx, int flags, gboolean direct)
 {
-	return ab_open_io_at(ctx, ctx->dir_fd, ctx->io_name, ctx->io_path, flags, direct);
+	if (!ctx->io_shared)
+		return ab_open_io_at(ctx, ctx->dir_fd, ctx->io_name, ctx->io_path, flags, direct);
+	/* The other ranks' segments are in it: never truncated. */
+	int fd = ab_open_io_at(ctx, ctx->dir_fd, ctx->io_name, ctx->io_path, flags & ~O_TRUNC, direct);
+	if (fd >= 0 && lseek(fd, (off_t)ctx->io_base, SEEK_SET) < 0) {
+		int e = errno;
+		close(fd);
+		return ab_worker_fail(ctx, e, "cannot reach its segment of '%s'", ctx->io_path);
+	}
+	return fd;
 }
 
 int ab_open_io_at(struct ab_phase_ctx *ctx, int dir_fd, const char *name, const char *path, int flags,

@@ -126,9 +126,12 @@ static void pause_poll(uint64_t since)
 static gboolean wait_all(struct mpi_cluster *m, MPI_Request *reqs, int n, GError **error)
 {
 	uint64_t since = ab_now_ns();
+	/* Statuses of our own, though unread: MPICH's header with
+	 * MPI_STATUSES_IGNORE trips a compiler's bounds warning. */
+	g_autofree MPI_Status *statuses = g_new(MPI_Status, n);
 	for (;;) {
 		int done = 0;
-		MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
+		MPI_Testall(n, reqs, &done, statuses);
 		if (done)
 			return TRUE;
 		gboolean fault = m->dead || fault_arrived(m);
@@ -265,7 +268,10 @@ static gboolean meet_at(struct ab_cluster *c, gboolean ok_here, const char *why_
 	unsigned size = c->size;
 	struct wire_status mine;
 	status_init(&mine, m, ok_here, why_here);
-	c->fault_said |= !ok_here && why_here;
+	/* Said only once the meeting is held: a rank stopped while waiting
+	 * for it leaves its fault to be sent on its way out (mpi-main.c), or
+	 * the others, at another meeting by then, would wait for it for ever. */
+	gboolean saying = !ok_here && why_here;
 	if (c->rank != 0) {
 		struct wire_status v;
 		MPI_Request reqs[2];
@@ -273,6 +279,7 @@ static gboolean meet_at(struct ab_cluster *c, gboolean ok_here, const char *why_
 		MPI_Irecv(&v, sizeof(v), MPI_BYTE, 0, TAG_VERDICT, MPI_COMM_WORLD, &reqs[1]);
 		if (!wait_all(m, reqs, 2, error))
 			return FALSE;
+		c->fault_said |= saying;
 		if (start_ns) /* rank 0's moment on this rank's clock */
 			*start_ns = (uint64_t)((int64_t)v.len - m->my_offset_ns);
 		return verdict_result(m, &v, error);
@@ -297,6 +304,7 @@ static gboolean meet_at(struct ab_cluster *c, gboolean ok_here, const char *why_
 		MPI_Isend(&v, sizeof(v), MPI_BYTE, (int)r, TAG_VERDICT, MPI_COMM_WORLD, &reqs[r]);
 	if (!wait_all(m, reqs, (int)size, error))
 		return FALSE;
+	c->fault_said |= saying;
 	return verdict_result(m, &v, error);
 }
 
@@ -314,7 +322,7 @@ static gboolean mpi_allgather(struct ab_cluster *c, const void *buf, size_t len,
 	g_autoptr(GByteArray) msg = g_byte_array_new();
 	struct wire_status mine;
 	status_init(&mine, m, ok_here, why_here);
-	c->fault_said |= !ok_here && why_here;
+	gboolean saying = !ok_here && why_here; /* said once held, as in meet_at() */
 	mine.len = ok_here ? len : 0;
 	g_byte_array_append(msg, (const guint8 *)&mine, sizeof(mine));
 	if (ok_here)
@@ -330,6 +338,7 @@ static gboolean mpi_allgather(struct ab_cluster *c, const void *buf, size_t len,
 		}
 		if (!wait_all(m, &req, 1, error))
 			return FALSE;
+		c->fault_said |= saying;
 		struct wire_status v;
 		memcpy(&v, back->data, sizeof(v));
 		if (!verdict_result(m, &v, error))
@@ -382,6 +391,7 @@ static gboolean mpi_allgather(struct ab_cluster *c, const void *buf, size_t len,
 		MPI_Isend(out->data, (int)out->len, MPI_BYTE, (int)r, TAG_ALL, MPI_COMM_WORLD, &reqs[r]);
 	if (!wait_all(m, reqs, (int)size, error))
 		return FALSE;
+	c->fault_said |= saying;
 	return verdict_result(m, &v, error);
 }
 
@@ -474,6 +484,10 @@ static const struct ab_cluster_ops mpi_ops = {
 	.now_ns = mpi_now,
 };
 
+/* The test switches' bounds. */
+#define TEST_OFFSET_MAX_NS (86400LL * 1000000000LL)
+#define TEST_DELAY_MAX_S 3600.0
+
 /* "R:VALUE" for this rank in a test switch's "R:VALUE,R:VALUE" list. */
 static const char *test_value(const char *name, unsigned rank)
 {
@@ -507,6 +521,19 @@ static char *library_version(void)
 	return g_strstrip(g_strdup(v));
 }
 
+/* How many processes the launcher started, by its own word (Open MPI's
+ * mpirun, MPICH's Hydra, PMIx launchers), or 0 when it says nothing. */
+static long launcher_size(void)
+{
+	static const char *const names[] = { "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "MPI_LOCALNRANKS" };
+	for (size_t i = 0; i < G_N_ELEMENTS(names); i++) {
+		const char *v = g_getenv(names[i]);
+		if (v && atol(v) > 0)
+			return atol(v);
+	}
+	return 0;
+}
+
 gboolean ab_cluster_mpi_init(struct ab_cluster **out, GError **error)
 {
 	struct mpi_cluster *m = g_new0(struct mpi_cluster, 1);
@@ -518,14 +545,36 @@ gboolean ab_cluster_mpi_init(struct ab_cluster **out, GError **error)
 	c->rank = (unsigned)rank;
 	c->size = (unsigned)size;
 	c->library = library_version();
+	/* A launcher of another MPI starts each process as a world of its
+	 * own: they would run alone, side by side, each saying all is well. */
+	long started = launcher_size();
+	if (size == 1 && started > 1) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "the launcher started %ld processes but MPI sees one: this arraybench-mpi was built with "
+			    "another MPI than the launcher's (%s); run it with that MPI's mpirun, or rebuild it with "
+			    "make mpi MPICC=...",
+			    started, c->library);
+		return FALSE;
+	}
 	/* Test-only switches (every rank has the same environment; a value
 	 * names its rank): a clock offset, a delay before each barrier, no
-	 * barrier at all, and a fake node count. */
+	 * barrier at all, and a fake node count.
+	 * A value that is not a number, or lies outside a day's offset or an
+	 * hour's delay, is ignored: a delay of 1e30 s or "inf" would sleep
+	 * with a time no nanosleep() takes (and the wait retried it for ever),
+	 * an offset near 2^63 would overflow the clock. */
 	const char *v;
-	if ((v = test_value("ARRAYBENCH_TEST_CLOCK_OFFSET_NS", c->rank)))
-		m->test_offset_ns = g_ascii_strtoll(v, NULL, 10);
-	if ((v = test_value("ARRAYBENCH_TEST_DELAY_S", c->rank)))
-		c->delay_before_meet_s = g_ascii_strtod(v, NULL);
+	char *end = NULL;
+	if ((v = test_value("ARRAYBENCH_TEST_CLOCK_OFFSET_NS", c->rank))) {
+		gint64 ns = g_ascii_strtoll(v, &end, 10);
+		if (end != v && !*end && ns >= -TEST_OFFSET_MAX_NS && ns <= TEST_OFFSET_MAX_NS)
+			m->test_offset_ns = ns;
+	}
+	if ((v = test_value("ARRAYBENCH_TEST_DELAY_S", c->rank))) {
+		double s = g_ascii_strtod(v, &end);
+		if (end != v && !*end && s >= 0 && s <= TEST_DELAY_MAX_S) /* NaN fails both */
+			c->delay_before_meet_s = s;
+	}
 	c->no_barrier = g_strcmp0(g_getenv("ARRAYBENCH_TEST_NO_BARRIER"), "1") == 0;
 	/* The node: the ranks that share memory with this one. */
 	MPI_Comm local;

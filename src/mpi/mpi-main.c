@@ -29,8 +29,8 @@ int main(int argc, char **argv)
 	g_autoptr(GError) error = NULL;
 	if (!ab_cluster_mpi_init(&cluster, &error)) {
 		fprintf(stderr, "arraybench: error: %s\n", error->message);
-		MPI_Abort(MPI_COMM_WORLD, AB_ERROR_SKIPPED);
-		return AB_ERROR_SKIPPED;
+		MPI_Finalize();
+		return ab_error_exit_status(error);
 	}
 	ab_cluster_set(cluster);
 	int status;

@@ -276,6 +276,20 @@ gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GE
 			    "--reorder works on many ranks only: run it with mpirun and arraybench-mpi");
 		return FALSE;
 	}
+	/* One node has one page cache: the rank one node on is this rank. */
+	if (cfg->reorder && ab_cluster_get()->nodes < 2) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "--reorder needs ranks on two or more nodes: all %u ranks are on one, so each would read "
+			    "its own page cache",
+			    ab_cluster_get()->size);
+		return FALSE;
+	}
+	if (cfg->mpi_layout != AB_MPI_LAYOUT_PRIVATE && !ab_cluster_is_mpi()) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "--mpi-layout '%s' works on many ranks only: run it with mpirun and arraybench-mpi",
+			    ab_mpi_layout_name(cfg->mpi_layout));
+		return FALSE;
+	}
 	if (cfg->cold_metadata && cfg->cache == AB_CACHE_NONE) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 			    "--cold-metadata and --cache 'none' contradict each other: one evicts, the other never does");

@@ -87,6 +87,11 @@ const char *ab_cache_mode_name(enum ab_cache_mode mode)
 	return "auto";
 }
 
+const char *ab_mpi_layout_name(enum ab_mpi_layout layout)
+{
+	return layout == AB_MPI_LAYOUT_SHARED ? "shared" : "private";
+}
+
 const char *ab_per_char_mode_name(enum ab_per_char_mode mode)
 {
 	return mode == AB_PER_CHAR_STDIO ? "stdio" : "syscall";

@@ -47,6 +47,11 @@ enum ab_cache_mode {
 	AB_CACHE_FADVISE, /* evict the test file's own pages before each read phase (any user) */
 };
 
+/* arraybench-mpi: where the ranks' files go (--mpi-layout). */
+enum ab_mpi_layout {
+	AB_MPI_LAYOUT_PRIVATE, /* each rank in DIR/arraybench.RUNID/rank-NNNNN */
+	AB_MPI_LAYOUT_SHARED,  /* the file phases of all ranks in DIR/arraybench.RUNID/files */
+};
 
 /* Parsed and checked options; read-only once ab_config_finish() passed. */
 struct ab_config {
@@ -83,6 +88,7 @@ struct ab_config {
 	/* arraybench-mpi: the phases that work on data made before them work
 	 * on the data of the rank one node on (--reorder). */
 	gboolean reorder;
+	enum ab_mpi_layout mpi_layout;
 	gboolean cgroup_available; /* set by ab_cache_resolve: may hints suggest it? */
 	GArray *phase_ids;    /* unsigned enum ab_phase_id, in the order asked for */
 	gboolean phases_given;
@@ -185,6 +191,7 @@ gboolean ab_config_another_step_asks_for(const struct ab_config *cfg, unsigned f
 uint64_t ab_config_effective_ram_mib(const struct ab_config *cfg, uint64_t physical_ram_bytes);
 
 const char *ab_cache_mode_name(enum ab_cache_mode mode);
+const char *ab_mpi_layout_name(enum ab_mpi_layout layout);
 const char *ab_per_char_mode_name(enum ab_per_char_mode mode);
 const char *ab_data_mode_name(enum ab_data_mode mode);
 

@@ -189,6 +189,10 @@ static const struct ab_option_word cache_words[] = {
 	{ NULL, 0 },
 };
 
+static const struct ab_option_word mpi_layout_words[] = {
+	{ "private", AB_MPI_LAYOUT_PRIVATE }, { "shared", AB_MPI_LAYOUT_SHARED }, { NULL, 0 },
+};
+
 #define GENERAL .family = AB_OPTION_GENERAL
 #define TARGET .family = AB_OPTION_TARGET
 #define BONNIE .family = AB_OPTION_BONNIE
@@ -249,8 +253,13 @@ static const struct ab_option_row ab_general_option_rows[] = {
 	  .help = "auto (default: cgroup, else drop, else fadvise), cgroup, drop, fadvise, remount (built targets) or none",
 	  .arg = "MODE" },
 	{ "reorder", 0, SWITCH(reorder), GENERAL, .flags = MATRIX_OWN,
-	  .help = "On many ranks (arraybench-mpi): read, rewrite, seek and stat the files of the rank one node on, "
-		  "never this rank's own" },
+	  .help = "On ranks on two or more nodes (arraybench-mpi): read, rewrite, seek and stat the files of the rank one "
+		  "node on, never this rank's own" },
+	{ "mpi-layout", 0, .kind = AB_OPTION_ENUM, CFG(mpi_layout), .words = mpi_layout_words,
+	  .why = "expected 'private' or 'shared'", GENERAL, .flags = MATRIX_OWN,
+	  .help = "On many ranks (arraybench-mpi): private (default: each rank in a directory of its own) or shared "
+		  "(the file phases of all ranks in one directory)",
+	  .arg = "LAYOUT" },
 	{ "cold-metadata", 0, SWITCH(cold_metadata), BONNIE, RUN_KEY,
 	  .help = "Start stat and delete with cold dentry and inode caches (root; bonnie++ runs them warm)" },
 	{ "csv", 0, .kind = AB_OPTION_PATH, CFG(csv_path), .why = "file name", OUTPUT, .flags = MATRIX_OWN,

@@ -5,6 +5,7 @@
 #include "pipeline.h"
 #include "../suite/raw-baseline.h"
 #include "../runner/cache.h"
+#include "../base/cluster.h"
 #include "../base/error.h"
 #include "../base/fsutil.h"
 #include "../runner/progress.h"
@@ -27,16 +28,30 @@
  * would fail after the phases before it, however long they took. */
 static gboolean check_space(const struct ab_config *cfg, GError **error)
 {
-	return ab_steps_check_space(cfg->steps, cfg->repeats, cfg->dir, ab_dir_free_bytes(cfg->dir), error);
+	/* On many ranks every rank lays out its files in the one directory
+	 * they all reach: each may count on its share of the room. */
+	unsigned ranks = ab_cluster_get()->size;
+	if (ab_steps_check_space(cfg->steps, cfg->repeats, cfg->dir, ab_dir_free_bytes(cfg->dir) / ranks, error))
+		return TRUE;
+	if (ranks > 1)
+		g_prefix_error(error, "%u ranks share the room, each the free space over %u: ", ranks, ranks);
+	return FALSE;
 }
 
 static gboolean run_all(const struct ab_pipeline *p, const struct ab_config *cfg, const struct ab_cache *cache,
 			const struct ab_target *target, struct ab_run_dir *run_dir, struct ab_run_dir *other,
-			const struct ab_raw_baseline *raw, GError **error)
+			struct ab_run_dir *shared, const struct ab_raw_baseline *raw, GError **error)
 {
 	struct ab_suite suite;
 	ab_suite_init(&suite, cfg, cache, run_dir);
 	suite.other_dir = other;
+	if (shared) {
+		struct ab_cluster *c = ab_cluster_get();
+		suite.shared_dir = shared;
+		suite.rank = c->rank;
+		suite.ranks = c->size;
+		suite.partner = cfg->reorder ? ab_rank_dir_partner() : c->rank;
+	}
 	suite.target = target;
 	g_autoptr(GPtrArray) disks = NULL;
 	if (target->members && target->members->len) {
@@ -89,6 +104,14 @@ static gboolean measure(const struct ab_pipeline *p, const struct ab_config *cfg
 	gboolean ok = ab_run_dir_create(&run_dir, dir_fd, undo, cfg->user_given && geteuid() == 0, cfg->uid, cfg->gid,
 					error) &&
 		      check_space(cfg, error);
+	/* --mpi-layout shared: the ranks' directory, for the file phases
+	 * (before the ranks meet, which carries how it went). */
+	struct ab_run_dir shared;
+	ab_run_dir_init(&shared, "", "none");
+	if (ok && cfg->mpi_layout == AB_MPI_LAYOUT_SHARED) {
+		ab_run_dir_clear(&shared);
+		ok = ab_rank_dir_open_shared(rank_dir, &shared, error);
+	}
 	/* On many ranks: every rank's run directory is there; with --reorder
 	 * the next node's rank's is opened for the phases that read. */
 	struct ab_run_dir other;
@@ -107,8 +130,10 @@ static gboolean measure(const struct ab_pipeline *p, const struct ab_config *cfg
 	if (ok)
 		ok = ab_cache_setup(&cache, cfg, undo, run_id, error);
 	if (ok)
-		ok = run_all(p, cfg, &cache, target, &run_dir, other.fd >= 0 ? &other : NULL, raw, error);
+		ok = run_all(p, cfg, &cache, target, &run_dir, other.fd >= 0 ? &other : NULL,
+			     shared.fd >= 0 ? &shared : NULL, raw, error);
 	ab_run_dir_clear(&other);
+	ab_run_dir_clear(&shared);
 	ab_cache_clear(&cache);
 	ab_run_dir_finish(&run_dir, undo);
 	ab_run_dir_clear(&run_dir);
@@ -188,8 +213,8 @@ gboolean ab_pipeline_run(const struct ab_pipeline *p, GError **error)
 	/* On many ranks, each rank's files in a directory of its own. */
 	struct ab_rank_dir rank_dir = { 0 };
 	if (ok)
-		ok = ab_rank_dir_enter(&rank_dir, p->shared_run_id ? p->shared_run_id : p->run_id, p->run_id, &undo,
-				       &dir_fd, &live.dir, error);
+		ok = ab_rank_dir_enter(&rank_dir, p->shared_run_id ? p->shared_run_id : p->run_id, p->run_id,
+				       live.mpi_layout == AB_MPI_LAYOUT_SHARED, &undo, &dir_fd, &live.dir, error);
 	if (ok)
 		ok = measure(p, &live, &target, &undo, dir_fd, &raw, &rank_dir, error);
 	else if (dir_fd >= 0)

@@ -51,8 +51,23 @@ struct made {
 	int32_t ok;
 };
 
+/* --mpi-layout shared: rank 0 journals the files/ tree the ranks' file
+ * phases will share in the directory just made (fd), as a step of its own
+ * after the directory's: undone just before it, after the ranks' last
+ * meeting (src/runner/rundir.c's ab_shared_files_undo says why). */
+static gboolean journal_shared_files(struct ab_undo *undo, int fd, const char *path, GError **error)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		ab_set_error_errno(error, AB_ERROR_UNSAFE, errno, "cannot look at the directory '%s' just made", path);
+		return FALSE;
+	}
+	struct ab_undo_step *step = ab_undo_intend(undo, AB_UNDO_SHARED_FILES, path, NULL, &st, error);
+	return step && ab_undo_identify(undo, step, &st, error);
+}
+
 gboolean ab_rank_dir_enter(struct ab_rank_dir *rd, const char *shared_run_id, const char *own_run_id,
-			   struct ab_undo *undo, int *dir_fd, char **dir, GError **error)
+			   gboolean shared_files, struct ab_undo *undo, int *dir_fd, char **dir, GError **error)
 {
 	*rd = (struct ab_rank_dir){ 0 };
 	struct ab_cluster *c = ab_cluster_get();
@@ -64,6 +79,10 @@ gboolean ab_rank_dir_enter(struct ab_rank_dir *rd, const char *shared_run_id, co
 	GError *own = NULL;
 	if (c->rank == 0) {
 		int fd = make_dir(undo, *dir_fd, *dir, run_name, AB_UNDO_RANKS_DIR, &own);
+		if (fd >= 0 && shared_files && !journal_shared_files(undo, fd, run_path, &own)) {
+			close(fd);
+			fd = -1;
+		}
 		struct stat st;
 		if (fd >= 0 && fstat(fd, &st) == 0)
 			made = (struct made){ (uint64_t)st.st_ino, (uint32_t)st.st_uid, 1 };
@@ -117,6 +136,8 @@ gboolean ab_rank_dir_enter(struct ab_rank_dir *rd, const char *shared_run_id, co
 	*dir_fd = fd;
 	rd->path = g_build_filename(run_path, rank_name, NULL);
 	rd->run_path = g_strdup(run_path);
+	rd->dir = g_strdup(*dir);
+	rd->shared_run_id = g_strdup(shared_run_id);
 	*dir = rd->path;
 	return TRUE;
 }
@@ -134,26 +155,38 @@ gboolean ab_rank_dir_open_partner(struct ab_rank_dir *rd, gboolean ok_here, gboo
 		return FALSE;
 	if (!reorder)
 		return TRUE;
-	struct ab_cluster *c = ab_cluster_get();
-	unsigned partner = (c->rank + c->ranks_per_node) % c->size;
+	unsigned partner = ab_rank_dir_partner();
 	g_autofree char *name = g_strdup_printf("rank-%05u", partner);
 	g_autofree char *dir = g_build_filename(rd->run_path, name, NULL);
 	ab_run_dir_clear(other);
 	return ab_run_dir_open_other(other, dir, rd->own_ids->pdata[partner], error);
 }
 
-/* Is the directory at `path` empty (or gone)? */
-static gboolean empty_or_gone(const char *path)
+unsigned ab_rank_dir_partner(void)
 {
-	DIR *d = opendir(path);
-	if (!d)
+	struct ab_cluster *c = ab_cluster_get();
+	return (c->rank + c->ranks_per_node) % c->size;
+}
+
+gboolean ab_rank_dir_open_shared(struct ab_rank_dir *rd, struct ab_run_dir *shared, GError **error)
+{
+	ab_run_dir_init(shared, "", "none");
+	if (!rd->path)
+		return TRUE;
+	ab_run_dir_clear(shared);
+	return ab_run_dir_open_other(shared, rd->dir, rd->shared_run_id, error);
+}
+
+/* Is no rank's directory left in the ranks' directory at `path`?  (A
+ * files/ tree they shared waits for rank 0's journal.) */
+static gboolean ranks_gone(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
 		return errno == ENOENT;
-	gboolean empty = TRUE;
-	for (struct dirent *e; empty && (e = readdir(d));)
-		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
-			empty = FALSE;
-	closedir(d);
-	return empty;
+	gboolean gone = !ab_undo_ranks_remain(fd);
+	close(fd);
+	return gone;
 }
 
 void ab_rank_dir_leave(struct ab_rank_dir *rd, struct ab_undo *undo, gboolean ok, GString *report)
@@ -172,7 +205,7 @@ void ab_rank_dir_leave(struct ab_rank_dir *rd, struct ab_undo *undo, gboolean ok
 	/* A rank failed or was stopped: give the others a few seconds to
 	 * remove their directories before the run's own is removed. */
 	g_autofree char *run_path = g_path_get_dirname(rd->path);
-	for (int i = 0; i < 50 && !empty_or_gone(run_path); i++) {
+	for (int i = 0; i < 50 && !ranks_gone(run_path); i++) {
 		struct timespec ts = { 0, 100 * 1000 * 1000 };
 		nanosleep(&ts, NULL);
 	}
@@ -182,5 +215,7 @@ void ab_rank_dir_clear(struct ab_rank_dir *rd)
 {
 	g_clear_pointer(&rd->path, g_free);
 	g_clear_pointer(&rd->run_path, g_free);
+	g_clear_pointer(&rd->dir, g_free);
+	g_clear_pointer(&rd->shared_run_id, g_free);
 	g_clear_pointer(&rd->own_ids, g_ptr_array_unref);
 }

@@ -131,7 +131,7 @@ static void capture_ranks(struct ab_mpi_desc *m, const struct ab_config *cfg)
 	for (guint i = 0; i < c->hosts->len; i++)
 		g_ptr_array_add(m->hosts, g_strdup(c->hosts->pdata[i]));
 	m->library = g_strdup(c->library);
-	m->layout = g_strdup("private");
+	m->layout = g_strdup(ab_mpi_layout_name(cfg->mpi_layout));
 	m->reorder = cfg->reorder;
 }
 

@@ -281,11 +281,15 @@ void ab_run_dir_remove_file_set(const struct ab_run_dir *rd, const struct ab_fil
 					unlinkat(sub, strchr(ab_file_set_path(set, i), '/') + 1, 0);
 			if (sub >= 0)
 				close(sub);
-			unlinkat(top, name, AT_REMOVEDIR);
+			if (!set->shared)
+				unlinkat(top, name, AT_REMOVEDIR);
 		}
 	}
 	close(top);
-	unlinkat(rd->fd, FILES_NAME, AT_REMOVEDIR);
+	/* A tree the ranks share stays: another rank may be making its files
+	 * in it now.  Rank 0 removes it at the end (ab_shared_files_undo). */
+	if (!set->shared)
+		unlinkat(rd->fd, FILES_NAME, AT_REMOVEDIR);
 }
 
 /* Everything below is for a run that died: its file sets are gone with it. */
@@ -466,9 +470,79 @@ enum ab_undo_outcome ab_io_file_undo(const struct ab_undo_step *step, GError **e
 	return AB_UNDO_UNDONE;
 }
 
+/*
+ * The files/ tree a run's ranks shared (--mpi-layout shared), in their
+ * directory DIR/arraybench.RUNID.  Rank 0 journals it as a step of its own
+ * right after that directory's rmdir (AB_UNDO_RANKS_DIR), so it is undone
+ * right before it: at the end of a run, after the ranks' last meeting, or
+ * by `cleanup` after a kill.  fs-setup, which undoes the rmdir, knows no
+ * file names; the shapes are known here, so the tree is this step's, and
+ * the rmdir only waits for it (a files/ beside the rank directories).
+ * While a rank's rank-NNNNN is still there, that rank may still be running
+ * (or its journal not yet undone): the step then waits, FAILED and kept, as
+ * the rmdir does, and cleanup's second pass retries both.
+ */
+enum ab_undo_outcome ab_shared_files_undo(const struct ab_undo_step *step, GError **error)
+{
+	int dfd = open(step->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0) {
+		if (errno == ENOENT)
+			return ab_undo_not_there(step, error);
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot open it");
+		return errno == ELOOP || errno == ENOTDIR ? AB_UNDO_FOREIGN : AB_UNDO_FAILED;
+	}
+	struct stat st;
+	const char *why = fstat(dfd, &st) == 0 ? made_by(step, &st) : g_strerror(errno);
+	if (why) {
+		close(dfd);
+		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "%s", why);
+		return AB_UNDO_FOREIGN;
+	}
+	if (ab_undo_ranks_remain(dfd)) {
+		close(dfd);
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, ENOTEMPTY,
+				   "its ranks' directories are still in it (their journals remove them first)");
+		return AB_UNDO_FAILED;
+	}
+	int top = openat(dfd, FILES_NAME, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (top < 0) {
+		int e = errno;
+		close(dfd);
+		if (e == ENOENT)
+			return AB_UNDO_ABSENT;
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, e, "cannot open its '%s'", FILES_NAME);
+		return e == ELOOP || e == ENOTDIR ? AB_UNDO_FOREIGN : AB_UNDO_FAILED;
+	}
+	struct leftovers l = { g_string_new(NULL), 0 };
+	clear_tree(top, FILES_NAME "/", FILES_DIR, &l);
+	close(top);
+	enum ab_undo_outcome outcome = AB_UNDO_UNDONE;
+	if (unlinkat(dfd, FILES_NAME, AT_REMOVEDIR) != 0 && errno != ENOENT) {
+		if (l.names->len) {
+			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "kept: it holds %s, which arraybench did not make",
+				    l.names->str);
+			outcome = AB_UNDO_FOREIGN;
+		} else {
+			ab_set_error_errno(error, AB_ERROR_SKIPPED, l.error ? l.error : errno, "cannot remove its '%s'",
+					   FILES_NAME);
+			outcome = AB_UNDO_FAILED;
+		}
+	}
+	close(dfd);
+	g_string_free(l.names, TRUE);
+	return outcome;
+}
+
 enum ab_undo_outcome ab_run_files_undo(const struct ab_undo_step *step, GError **error)
 {
-	return step->kind == AB_UNDO_RUN_DIR ? ab_run_dir_undo(step, error) : ab_io_file_undo(step, error);
+	switch (step->kind) {
+	case AB_UNDO_RUN_DIR:
+		return ab_run_dir_undo(step, error);
+	case AB_UNDO_SHARED_FILES:
+		return ab_shared_files_undo(step, error);
+	default:
+		return ab_io_file_undo(step, error);
+	}
 }
 
 gboolean ab_run_dir_room(const struct ab_run_dir *rd, uint64_t *bytes)

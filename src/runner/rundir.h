@@ -39,6 +39,11 @@ struct ab_run_dir {
 	ino_t dir_ino, ino;
 	struct ab_undo_step *step, *io_step; /* their journal entries */
 	uid_t io_owner;  /* who makes the test file: the run's user or -u USER */
+	/* A view on the I/O file many ranks share (arraybench-mpi's
+	 * shared-file layout): dir_fd and io_name are the shared file's, this
+	 * rank's segment starts at io_base.  FALSE and 0 for a run's own. */
+	gboolean io_shared;
+	uint64_t io_base;
 	gboolean owner_given; /* -u: the files are made by uid:gid below */
 	uid_t uid;
 	gid_t gid;
@@ -70,7 +75,8 @@ gboolean ab_run_dir_finish(struct ab_run_dir *rd, struct ab_undo *undo);
 void ab_run_dir_release(struct ab_run_dir *rd);
 gboolean ab_run_dir_reopen(struct ab_run_dir *rd, GError **error);
 /* Remove one file set's files and subdirectories by name, then files/;
- * missing ones are fine. */
+ * missing ones are fine.  A set in a tree the ranks share (set->shared)
+ * removes its files only. */
 void ab_run_dir_remove_file_set(const struct ab_run_dir *rd, const struct ab_file_set *set);
 void ab_run_dir_clear(struct ab_run_dir *rd);
 /* The files 1 .. count-1 of a sweep cell, or the wal's logs
@@ -90,7 +96,11 @@ gboolean ab_run_dir_room(const struct ab_run_dir *rd, uint64_t *bytes);
 /* The undos of AB_UNDO_RUN_DIR and AB_UNDO_IO_FILE (for the real executor). */
 enum ab_undo_outcome ab_run_dir_undo(const struct ab_undo_step *step, GError **error);
 enum ab_undo_outcome ab_io_file_undo(const struct ab_undo_step *step, GError **error);
-/* Both, by the step's kind: what main() registers with
+/* The undo of AB_UNDO_SHARED_FILES: the files/ tree in the directory of a
+ * run's ranks (only the shapes arraybench makes, through descriptors), once
+ * no rank's directory is left there. */
+enum ab_undo_outcome ab_shared_files_undo(const struct ab_undo_step *step, GError **error);
+/* All three, by the step's kind: what main() registers with
  * ab_undo_exec_set_run_files(). */
 enum ab_undo_outcome ab_run_files_undo(const struct ab_undo_step *step, GError **error);
 

@@ -204,8 +204,9 @@ static gboolean phase_error(const struct ab_runner *r, const struct ab_phase *ph
 {
 	for (unsigned i = 0; i < n; i++)
 		if (samples[i].error_code) {
-			g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "phase '%s': %s", phase->name,
-				    samples[i].error);
+			g_set_error(error, AB_ERROR,
+				    samples[i].error_code == AB_SAMPLE_UNSAFE ? AB_ERROR_UNSAFE : AB_ERROR_PHASE,
+				    "phase '%s': %s", phase->name, samples[i].error);
 			return FALSE;
 		}
 	uint64_t oom_kills = ab_cache_oom_kills(r->cache);
@@ -282,7 +283,8 @@ gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_s
 			ab_coordinator_worker_fds(&coord, barrier_fds);
 			struct ab_phase_ctx ctx = {
 				.phase = phase, .step = step, .dir_fd = r->dir_fd, .io_name = r->io_name,
-				.run_fd = r->run_fd, .io_path = r->io_path,
+				.run_fd = r->run_fd, .io_path = r->io_path, .io_shared = r->io_shared,
+				.io_base = r->io_base,
 				.files_dir = r->files_dir, .run_path = r->run_path,
 				.files = r->files, .seed = seed, .worker = i, .workers = n,
 				.sample = &samples[i], .coord = wc,

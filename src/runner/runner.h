@@ -25,6 +25,10 @@ struct ab_runner {
 	const char *io_path;
 	const char *files_dir;
 	const char *run_path;      /* the run's directory, holding the stream files */
+	/* The I/O file is one many ranks share, this rank's segment at
+	 * io_base (workloads/phase.h's ab_phase_ctx says what it changes). */
+	gboolean io_shared;
+	uint64_t io_base;
 	struct ab_file_set *files; /* the set of the current file phase */
 	GPtrArray *disk_names;     /* kernel names of the array and members, or NULL */
 	/* How the hosts meet at each step's start (src/runner/coordinator.h): NULL

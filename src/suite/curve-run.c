@@ -70,15 +70,19 @@ gboolean ab_curve_run(struct ab_suite *s, struct ab_runner *r, const struct ab_s
 		ab_step_files_describe_cache(s, ph, cold, res);
 		g_autofree char *test = g_strdup_printf("step %u", n);
 		key_result(res, &st, test, laid_out);
-		res->offered_rate = st.curve_rate;
-		enum ab_curve_verdict v = ab_curve_judge(st.curve_rate, res->rate, res->latency.p99_ns, st.p99_target_ns);
+		/* On many ranks every rank offers the step's rate: the load
+		 * offered is their sum, which the rate achieved (theirs too) is
+		 * judged against. */
+		double offered = st.curve_rate * MAX(1u, res->per_rank->len);
+		res->offered_rate = offered;
+		enum ab_curve_verdict v = ab_curve_judge(offered, res->rate, res->latency.p99_ns, st.p99_target_ns);
 		if (v == AB_CURVE_PASS) {
 			have_pass = TRUE;
-			pass_rate = st.curve_rate;
+			pass_rate = offered;
 			pass_p99 = res->latency.p99_ns;
 		} else {
 			have_fail = TRUE;
-			fail_rate = st.curve_rate;
+			fail_rate = offered;
 			fail_p99 = res->latency.p99_ns;
 		}
 		g_clear_pointer(&last, ab_result_free);

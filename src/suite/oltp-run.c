@@ -72,6 +72,13 @@ static void take_workers(struct ab_result *row, struct ab_result *merged)
 	GArray *tmp = row->per_worker;
 	row->per_worker = merged->per_worker;
 	merged->per_worker = tmp;
+	/* On many ranks: each rank's share of these workers, not of the step. */
+	tmp = row->per_rank;
+	row->per_rank = merged->per_rank;
+	merged->per_rank = tmp;
+	row->clock_bound_s = merged->clock_bound_s;
+	row->start_spread_s = merged->start_spread_s;
+	row->min_measurable_s = merged->min_measurable_s;
 }
 
 struct ab_sample *ab_samples_pick(const struct ab_sample *samples, unsigned n, unsigned ranks, unsigned from,

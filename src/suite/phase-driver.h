@@ -35,6 +35,13 @@ struct ab_suite {
 	 * rewrite, seeks, stat) work instead, so that no rank reads from its
 	 * own page cache; NULL otherwise. */
 	struct ab_run_dir *other_dir;
+	/* --mpi-layout shared on many ranks: the ranks' directory, in whose
+	 * files/ tree the file phases of every rank work, each rank with names
+	 * of its own (its file sets' indexes from rank x count on); stat under
+	 * --reorder stats the names of rank `partner` (else this rank).  NULL:
+	 * the file phases work in run_dir. */
+	struct ab_run_dir *shared_dir;
+	unsigned rank, ranks, partner;
 	GPtrArray *disk_names; /* devices whose I/O each phase records, or NULL */
 	const struct ab_target *target; /* for --cache remount */
 	/* The test file now holds what the untimed layout wrote (kept across

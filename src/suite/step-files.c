@@ -27,7 +27,8 @@ static uint64_t test_file_reads(const struct ab_step *step)
 double ab_step_files_test_file_share(const struct ab_suite *s, const struct ab_step *step)
 {
 	int fd = openat(s->run_dir->dir_fd, s->run_dir->io_name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-	double share = ab_file_resident_share(fd, test_file_reads(step));
+	/* A file many ranks share: this rank's segment. */
+	double share = ab_file_resident_share_at(fd, s->run_dir->io_base, test_file_reads(step));
 	if (fd >= 0)
 		close(fd);
 	return share;
@@ -196,15 +197,19 @@ double ab_step_files_share(int dir_fd, const char *name, const char *path, uid_t
 
 double ab_file_resident_share(int fd, uint64_t cap)
 {
+	return ab_file_resident_share_at(fd, 0, cap);
+}
+
+double ab_file_resident_share_at(int fd, uint64_t from, uint64_t cap)
+{
 	struct stat st;
 	long page = sysconf(_SC_PAGESIZE);
-	if (fd < 0 || page <= 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
+	if (fd < 0 || page <= 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size <= from ||
+	    from % (uint64_t)page)
 		return NAN;
-	uint64_t size = MIN((uint64_t)st.st_size, cap), pages = 0, resident = 0;
-	if (!size)
-		return NAN;
+	uint64_t size = from + MIN((uint64_t)st.st_size - from, cap), pages = 0, resident = 0;
 	g_autofree unsigned char *vec = g_malloc(WINDOW / (uint64_t)page + 1);
-	for (uint64_t off = 0; off < size; off += WINDOW) {
+	for (uint64_t off = from; off < size; off += WINDOW) {
 		size_t len = (size_t)MIN(WINDOW, size - off);
 		/* PROT_READ of a file opened read-only; nothing is touched,
 		 * so mapping it faults nothing in. */

@@ -63,6 +63,9 @@ double ab_step_files_share(int dir_fd, const char *name, const char *path, uid_t
  * user may put a sparse file of an exabyte in the test file's place, whose
  * windows root's parent would map for hours.  fd is not moved or changed. */
 double ab_file_resident_share(int fd, uint64_t size);
+/* The same over `size` bytes from `from` (page-aligned; NAN else): a
+ * rank's segment of a file many ranks share. */
+double ab_file_resident_share_at(int fd, uint64_t from, uint64_t size);
 
 /* The room for a step's files: the free bytes of the run's file system,
  * plus what the test file holds when the step frees it first

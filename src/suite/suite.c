@@ -44,6 +44,33 @@ static gboolean works_on_earlier_data(const struct ab_phase *ph)
 	       ((ph->flags & AB_PHASE_NEEDS_FILES) && !(ph->flags & AB_PHASE_WRITES));
 }
 
+/* A file set named from the rank's own range when the ranks share files/
+ * (`rank`'s: this one's, or --reorder's partner's). */
+static struct ab_file_set *new_file_set(const struct ab_suite *s, const struct ab_step *step, gboolean random_order,
+					uint64_t seed, unsigned rank, GError **error)
+{
+	if (!s->shared_dir)
+		return ab_file_set_new(step, random_order, seed);
+	uint64_t count = (uint64_t)step->num_files_k * 1024u;
+	if (count * s->ranks > AB_FILE_SET_INDEX_LIMIT) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "-n %u on %u ranks is too many files for one shared directory (at most %" G_GUINT64_FORMAT
+			    " over all ranks)",
+			    step->num_files_k, s->ranks, AB_FILE_SET_INDEX_LIMIT);
+		return NULL;
+	}
+	return ab_file_set_new_at(step, random_order, seed, rank * count, TRUE);
+}
+
+/* Are the set's files made?  Its first name is there (in a tree the ranks
+ * share, files/ itself says nothing). */
+static gboolean set_on_disk(const struct ab_run_dir *where, const struct ab_file_set *set)
+{
+	g_autofree char *first = g_build_filename(AB_FILES_NAME, ab_file_set_path(set, 0), NULL);
+	struct stat st;
+	return fstatat(where->fd, first, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
 /* The runner's files: those of the run directory the step works in. */
 static void point_runner(struct ab_runner *r, const struct ab_run_dir *d)
 {
@@ -53,6 +80,8 @@ static void point_runner(struct ab_runner *r, const struct ab_run_dir *d)
 	r->io_path = d->io_path;
 	r->files_dir = d->files_dir;
 	r->run_path = d->path;
+	r->io_shared = d->io_shared;
+	r->io_base = d->io_base;
 }
 
 static gboolean exists(int dir_fd, const char *name)
@@ -68,7 +97,7 @@ static gboolean io_file_ready(const struct ab_suite *s, const struct ab_step *st
 	struct stat st;
 	uint64_t need = (step->phase->flags & AB_PHASE_PER_CHAR) ? step->per_char_bytes : step->file_size;
 	return fstatat(s->run_dir->dir_fd, s->run_dir->io_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	       (uint64_t)st.st_size >= need;
+	       (uint64_t)st.st_size >= s->run_dir->io_base + need;
 }
 
 /* The seed of the n-th (0-based) step of phase `id` in the run: a phase's
@@ -168,6 +197,8 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 {
 	const struct ab_config *cfg = s->cfg;
 	struct ab_run_dir *own = s->run_dir;
+	/* Where files/ is: the run directory, or the ranks' shared one. */
+	struct ab_run_dir *files_home = s->shared_dir ? s->shared_dir : own;
 	struct ab_runner r = {
 		.cfg = cfg, .cache = s->cache, .disk_names = s->disk_names,
 	};
@@ -180,8 +211,15 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 		const struct ab_phase *ph = step->phase;
 		uint64_t seed = phase_seed(run->seed, ph->id, seen[ph->id]++);
 		const struct ab_phase_driver *driver = ab_phase_driver_of(ph->id);
-		s->run_dir = s->other_dir && !driver && works_on_earlier_data(ph) ? s->other_dir : own;
+		gboolean shared_files = s->shared_dir && !driver && (ph->flags & AB_PHASE_FILES);
+		/* In a shared files/ tree --reorder takes another rank's names,
+		 * not another directory. */
+		s->run_dir = s->other_dir && !driver && works_on_earlier_data(ph) && !shared_files ? s->other_dir : own;
 		point_runner(&r, s->run_dir);
+		if (shared_files) {
+			r.run_fd = s->shared_dir->fd;
+			r.files_dir = s->shared_dir->files_dir;
+		}
 		if ((ph->flags & AB_PHASE_NEEDS_FILE) && !io_file_ready(s, step)) {
 			ok = run_untimed(&r, &ab_phase_layout, step, seed, error);
 			s->io_from_layout = TRUE;
@@ -191,6 +229,7 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 			ok = driver->run(s, &r, step, seed, run, error);
 			continue;
 		}
+		struct ab_file_set *partners = NULL;
 		if (ok && (ph->flags & AB_PHASE_FILES)) {
 			gboolean random_order = (ph->flags & AB_PHASE_RANDOM_ORDER) != 0;
 			struct ab_file_set **set = random_order ? &rnd : &seq, **other = random_order ? &seq : &rnd;
@@ -199,25 +238,38 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 			 * no seq-delete was asked for; a rand-create before a
 			 * seq-stat), so a phase never works on files named by a set
 			 * it does not hold. */
-			drop_file_set(own, g_steal_pointer(other));
+			drop_file_set(files_home, g_steal_pointer(other));
 			if (!(ph->flags & AB_PHASE_NEEDS_FILES)) {
 				/* A create again (--phases seq-create,seq-create): it
 				 * starts from no files, as the first did. */
-				drop_file_set(own, g_steal_pointer(set));
+				drop_file_set(files_home, g_steal_pointer(set));
 			}
 			if (!*set)
-				*set = ab_file_set_new(step, random_order, seed);
+				*set = new_file_set(s, step, random_order, seed, s->rank, error);
+			ok = *set != NULL;
 			r.files = *set;
-			if ((ph->flags & AB_PHASE_NEEDS_FILES) && !exists(s->run_dir->fd, AB_FILES_NAME))
+			gboolean made = !(ph->flags & AB_PHASE_NEEDS_FILES) ||
+					(s->shared_dir ? set_on_disk(files_home, *set) : exists(s->run_dir->fd, AB_FILES_NAME));
+			if (ok && !made)
 				ok = run_untimed(&r, ab_phase_by_id(random_order ? AB_PHASE_RAND_CREATE : AB_PHASE_SEQ_CREATE),
 						 step, seed, error);
-			if (random_order)
-				ab_file_set_shuffle(*set, seed);
+			/* --reorder in a shared tree: stat the partner's names
+			 * (every rank made its own before this step's meeting). */
+			if (ok && s->shared_dir && s->partner != s->rank && works_on_earlier_data(ph)) {
+				partners = new_file_set(s, step, random_order, seed, s->partner, error);
+				ok = partners != NULL;
+				r.files = partners;
+			}
+			if (ok && random_order)
+				ab_file_set_shuffle(r.files, seed);
 		}
+		if (ok)
+			ok = run_measured(s, &r, step, seed, run, (ph->flags & AB_PHASE_NEEDS_FILE) && s->io_from_layout,
+					  error);
+		r.files = NULL;
+		ab_file_set_free(partners);
 		if (!ok)
 			break;
-		gboolean laid_out = (ph->flags & AB_PHASE_NEEDS_FILE) && s->io_from_layout;
-		ok = run_measured(s, &r, step, seed, run, laid_out, error);
 		/* A timed write of the file replaces whatever was laid out. */
 		if (ph->id == AB_PHASE_BLOCK_WRITE || ph->id == AB_PHASE_PER_CHAR_WRITE)
 			s->io_from_layout = FALSE;
@@ -225,7 +277,7 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 	/* The test file stays, its name claimed, until the run ends
 	 * (ab_run_dir_finish): the next repeat's write phase makes it anew. */
 	s->run_dir = own;
-	drop_file_set(own, seq);
-	drop_file_set(own, rnd);
+	drop_file_set(files_home, seq);
+	drop_file_set(files_home, rnd);
 	return ok;
 }

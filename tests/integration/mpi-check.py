@@ -135,7 +135,35 @@ def check_stonewall(path, slow):
     return "ok"
 
 
-checks = {"stonewall": check_stonewall, "model": check_model, "spread": check_spread, "waits": check_waits, "bound": check_bound,
+def check_families(path, ranks, rate_start, factor):
+    """The database families on many ranks: every row's per-rank rows add
+    up to it, and each curve step offered the sum of the ranks' rates."""
+    ranks = int(ranks)
+    run = one_run(path)
+    names = set()
+    for p in phases(run):
+        test = (p.get("key") or {}).get("test")
+        names.add(p["name"])
+        if test == "sizing":
+            continue
+        rows = p.get("per_rank") or []
+        if len(rows) != ranks:
+            return "%s %s: %d per-rank rows" % (p["name"], test, len(rows))
+        if sum(r["ops"] for r in rows) != p["ops"]:
+            return "%s %s: the ranks' operations add to %d, the row has %d" % (
+                p["name"], test, sum(r["ops"] for r in rows), p["ops"])
+        if p["name"] == "latency-curve":
+            n = int(test.split()[1])
+            want = ranks * float(rate_start) * float(factor) ** (n - 1)
+            if abs(p["offered_rate"] - want) > 1e-6 * want:
+                return "%s: offered %r, want the ranks' sum %r" % (test, p["offered_rate"], want)
+    for want in ("wal", "oltp", "latency-curve"):
+        if want not in names:
+            return "no %s rows" % want
+    return "ok"
+
+
+checks = {"families": check_families, "stonewall": check_stonewall, "model": check_model, "spread": check_spread, "waits": check_waits, "bound": check_bound,
           "one-rank": check_one_rank}
 if __name__ == "__main__":
     try:

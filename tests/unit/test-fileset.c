@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* File-phase names: count, directories, name shapes, sizes, shuffles. */
+/* File-phase names: count, directories, name shapes, sizes, shuffles, ranks' ranges. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -104,12 +104,51 @@ static void test_names_cleanup_may_remove(void **state)
 	ab_config_clear(&cfg);
 }
 
+/* --mpi-layout shared: rank r's set (base r x count) makes names no other
+ * rank's makes, cleanup may remove them, and each set knows its own among
+ * another rank's (stat and delete in a shared files/ pass the others by). */
+static void test_ranks_ranges(void **state)
+{
+	(void)state;
+	struct ab_config cfg;
+	ab_config_init(&cfg);
+	assert_true(ab_parse_files_spec("1:0:0:4", &cfg, NULL));
+	struct ab_step step = ab_step_from_config(&cfg, NULL);
+	for (int random_names = 0; random_names < 2; random_names++) {
+		g_autoptr(GHashTable) names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+		struct ab_file_set *set[4];
+		for (unsigned r = 0; r < 4; r++) {
+			set[r] = ab_file_set_new_at(&step, random_names, 7, (uint64_t)r * 1024, TRUE);
+			assert_true(set[r]->shared);
+		}
+		for (unsigned r = 0; r < 4; r++)
+			for (uint32_t i = 0; i < set[r]->count; i++) {
+				const char *name = ab_file_set_path(set[r], i) + 6;
+				assert_true(ab_file_set_name_is_ours(name));
+				assert_true(g_hash_table_add(names, g_strdup(name)));
+				for (unsigned o = 0; o < 4; o++)
+					assert_int_equal(ab_file_set_holds_name(set[o], name), o == r);
+			}
+		assert_int_equal(g_hash_table_size(names), 4 * 1024);
+		for (unsigned r = 0; r < 4; r++)
+			ab_file_set_free(set[r]);
+	}
+	/* The last index ten hex digits hold. */
+	struct ab_file_set *far = ab_file_set_new_at(&step, FALSE, 7, AB_FILE_SET_INDEX_LIMIT - 1024, TRUE);
+	assert_true(ab_file_set_name_is_ours(ab_file_set_path(far, 1023) + 6));
+	assert_memory_equal(ab_file_set_path(far, 1023) + 6, "ffffffffff", 10);
+	assert_false(ab_file_set_holds_name(far, "0000000000"));
+	ab_file_set_free(far);
+	ab_config_clear(&cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names_cleanup_may_remove),
 		cmocka_unit_test(test_names_and_sizes),
 		cmocka_unit_test(test_shuffle),
+		cmocka_unit_test(test_ranks_ranges),
 	};
 	return cmocka_run_group_tests_name("fileset", tests, NULL, NULL);
 }

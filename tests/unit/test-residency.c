@@ -71,6 +71,14 @@ static void test_evicted_then_read(void **state)
 		half = read_back(fd, buf, SIZE / 2);
 	if (!(half > 0.4 && half < 0.75)) /* readahead may bring a little more */
 		fail_msg("after reading half %.2f of the file is resident", half);
+	/* A segment of the file (a rank's, of a file many ranks share): the
+	 * first half is in the cache, the second mostly not. */
+	double first = ab_file_resident_share_at(fd, 0, SIZE / 2);
+	double second = ab_file_resident_share_at(fd, SIZE / 2, SIZE / 2);
+	if (!(first > 0.8 && second < 0.5))
+		fail_msg("halves resident %.2f and %.2f, want the first near 1, the second under half", first, second);
+	assert_true(isnan(ab_file_resident_share_at(fd, 1, SIZE))); /* not on a page */
+	assert_true(isnan(ab_file_resident_share_at(fd, SIZE, SIZE))); /* past the end */
 	close(fd);
 }
 

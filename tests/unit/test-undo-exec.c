@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The real undo of files, directories and a run's test directory: it acts
- * on the object the journal identified, and leaves anything else alone. */
+/* The real undo of files, directories, a run's test directory and the
+ * ranks' shared files/: it acts on the object the journal identified, and
+ * leaves anything else alone. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -215,6 +216,70 @@ static void test_run_dir(void **state)
 	close(top_fd);
 }
 
+/* --mpi-layout shared after a crash: the ranks' files/ waits while a
+ * rank-NNNNN is there (its journal first), then loses only what file sets
+ * make, never through a symlink; the ranks' directory's rmdir waits for
+ * both, and then goes.  A set dropped live takes its names, not the tree
+ * the other ranks still use. */
+static void test_shared_files(void **state)
+{
+	g_autofree char *ranks = g_build_filename(*state, "arraybench.r-3", NULL);
+	g_autofree char *files = g_build_filename(ranks, "files", NULL);
+	g_autofree char *rank1 = g_build_filename(ranks, "rank-00001", NULL);
+	assert_int_equal(mkdir(ranks, 0755), 0);
+	assert_int_equal(mkdir(rank1, 0755), 0);
+	struct ab_config cfg;
+	ab_config_init(&cfg);
+	assert_true(ab_parse_files_spec("1:0:0:2", &cfg, NULL));
+	struct ab_step st = ab_step_from_config(&cfg, NULL);
+	struct ab_file_set *mine = ab_file_set_new_at(&st, FALSE, 3, 0, TRUE);
+	struct ab_file_set *theirs = ab_file_set_new_at(&st, FALSE, 3, 1024, TRUE);
+	for (uint32_t i = 0; i < 1024; i += 51) {
+		touch(files, ab_file_set_path(mine, i));
+		touch(files, ab_file_set_path(theirs, i));
+	}
+	/* Live: a set dropped takes its own names, and no directory. */
+	struct ab_run_dir shared;
+	assert_true(ab_run_dir_open_other(&shared, *state, "r-3", NULL));
+	ab_run_dir_remove_file_set(&shared, mine);
+	g_autofree char *my_first = g_build_filename(files, ab_file_set_path(mine, 0), NULL);
+	g_autofree char *their_first = g_build_filename(files, ab_file_set_path(theirs, 0), NULL);
+	assert_false(g_file_test(my_first, G_FILE_TEST_EXISTS));
+	assert_true(g_file_test(their_first, G_FILE_TEST_EXISTS));
+	ab_run_dir_clear(&shared);
+	/* A symlink to a tree to keep, named like a subdirectory. */
+	g_autofree char *outside = g_build_filename(*state, "outside", NULL);
+	touch(outside, "0000000001abc");
+	g_autofree char *sym = g_build_filename(files, "00007", NULL);
+	assert_int_equal(symlink(outside, sym), 0);
+	assert_int_equal(run(step(AB_UNDO_SHARED_FILES, ranks, NULL, ranks), "ranks' directories are still in it"),
+			 AB_UNDO_FAILED);
+	assert_true(g_file_test(their_first, G_FILE_TEST_EXISTS));
+	assert_int_equal(run(step(AB_UNDO_RMDIR, ranks, AB_UNDO_RANKS_DIR, ranks), "ranks' directories"),
+			 AB_UNDO_FAILED);
+	assert_int_equal(rmdir(rank1), 0);
+	assert_int_equal(run(step(AB_UNDO_SHARED_FILES, ranks, NULL, ranks), "'files/00007'"), AB_UNDO_FOREIGN);
+	assert_false(g_file_test(their_first, G_FILE_TEST_EXISTS));
+	g_autofree char *kept = g_build_filename(outside, "0000000001abc", NULL);
+	assert_true(g_file_test(kept, G_FILE_TEST_EXISTS));
+	/* With no rank left, a stranger in files/ keeps the directory, and
+	 * the rmdir stops waiting: it is left alone. */
+	assert_int_equal(run(step(AB_UNDO_RMDIR, ranks, AB_UNDO_RANKS_DIR, ranks), "not empty"), AB_UNDO_FOREIGN);
+	assert_int_equal(unlink(sym), 0);
+	assert_int_equal(run(step(AB_UNDO_SHARED_FILES, ranks, NULL, ranks), NULL), AB_UNDO_UNDONE);
+	assert_false(g_file_test(files, G_FILE_TEST_EXISTS));
+	assert_int_equal(run(step(AB_UNDO_RMDIR, ranks, AB_UNDO_RANKS_DIR, ranks), NULL), AB_UNDO_UNDONE);
+	assert_int_equal(run(step(AB_UNDO_SHARED_FILES, ranks, NULL, NULL), NULL), AB_UNDO_ABSENT);
+	/* files/ as a symlink: never followed. */
+	assert_int_equal(mkdir(ranks, 0755), 0);
+	assert_int_equal(symlink(outside, files), 0);
+	assert_int_equal(run(step(AB_UNDO_SHARED_FILES, ranks, NULL, ranks), "files"), AB_UNDO_FOREIGN);
+	assert_true(g_file_test(kept, G_FILE_TEST_EXISTS));
+	ab_file_set_free(mine);
+	ab_file_set_free(theirs);
+	ab_config_clear(&cfg);
+}
+
 /* The live path: the suite removes a file set by its names only. */
 static void test_remove_file_set_by_name(void **state)
 {
@@ -267,6 +332,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rmdir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_dir, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_remove_file_set_by_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shared_files, setup, teardown),
 	};
 	return cmocka_run_group_tests_name("undo-exec", tests, NULL, NULL);
 }
