@@ -89,7 +89,7 @@ const char *ab_cache_mode_name(enum ab_cache_mode mode)
 
 const char *ab_mpi_layout_name(enum ab_mpi_layout layout)
 {
-	return layout == AB_MPI_LAYOUT_SHARED ? "shared" : "private";
+	return layout == AB_MPI_LAYOUT_SHARED ? "shared" : layout == AB_MPI_LAYOUT_SHARED_FILE ? "shared-file" : "private";
 }
 
 const char *ab_per_char_mode_name(enum ab_per_char_mode mode)

@@ -51,6 +51,8 @@ enum ab_cache_mode {
 enum ab_mpi_layout {
 	AB_MPI_LAYOUT_PRIVATE, /* each rank in DIR/arraybench.RUNID/rank-NNNNN */
 	AB_MPI_LAYOUT_SHARED,  /* the file phases of all ranks in DIR/arraybench.RUNID/files */
+	AB_MPI_LAYOUT_SHARED_FILE, /* bonnie++'s I/O phases of all ranks in one file, DIR/arraybench.RUNID.io,
+				    * each rank its own segment */
 };
 
 /* Parsed and checked options; read-only once ab_config_finish() passed. */

@@ -190,7 +190,8 @@ static const struct ab_option_word cache_words[] = {
 };
 
 static const struct ab_option_word mpi_layout_words[] = {
-	{ "private", AB_MPI_LAYOUT_PRIVATE }, { "shared", AB_MPI_LAYOUT_SHARED }, { NULL, 0 },
+	{ "private", AB_MPI_LAYOUT_PRIVATE }, { "shared", AB_MPI_LAYOUT_SHARED },
+	{ "shared-file", AB_MPI_LAYOUT_SHARED_FILE }, { NULL, 0 },
 };
 
 #define GENERAL .family = AB_OPTION_GENERAL
@@ -256,9 +257,10 @@ static const struct ab_option_row ab_general_option_rows[] = {
 	  .help = "On ranks on two or more nodes (arraybench-mpi): read, rewrite, seek and stat the files of the rank one "
 		  "node on, never this rank's own" },
 	{ "mpi-layout", 0, .kind = AB_OPTION_ENUM, CFG(mpi_layout), .words = mpi_layout_words,
-	  .why = "expected 'private' or 'shared'", GENERAL, .flags = MATRIX_OWN,
-	  .help = "On many ranks (arraybench-mpi): private (default: each rank in a directory of its own) or shared "
-		  "(the file phases of all ranks in one directory)",
+	  .why = "expected 'private', 'shared' or 'shared-file'", GENERAL, .flags = MATRIX_OWN,
+	  .help = "On many ranks (arraybench-mpi): private (default: each rank in a directory of its own), shared "
+		  "(the file phases of all ranks in one directory) or shared-file (the I/O phases of all ranks in "
+		  "one file, each rank its own segment)",
 	  .arg = "LAYOUT" },
 	{ "cold-metadata", 0, SWITCH(cold_metadata), BONNIE, RUN_KEY,
 	  .help = "Start stat and delete with cold dentry and inode caches (root; bonnie++ runs them warm)" },

@@ -47,7 +47,10 @@ static gboolean run_all(const struct ab_pipeline *p, const struct ab_config *cfg
 	suite.other_dir = other;
 	if (shared) {
 		struct ab_cluster *c = ab_cluster_get();
-		suite.shared_dir = shared;
+		if (shared->io_shared)
+			suite.shared_io = shared;
+		else
+			suite.shared_dir = shared;
 		suite.rank = c->rank;
 		suite.ranks = c->size;
 		suite.partner = cfg->reorder ? ab_rank_dir_partner() : c->rank;
@@ -108,9 +111,12 @@ static gboolean measure(const struct ab_pipeline *p, const struct ab_config *cfg
 	 * (before the ranks meet, which carries how it went). */
 	struct ab_run_dir shared;
 	ab_run_dir_init(&shared, "", "none");
-	if (ok && cfg->mpi_layout == AB_MPI_LAYOUT_SHARED) {
+	if (ok && cfg->mpi_layout != AB_MPI_LAYOUT_PRIVATE) {
 		ab_run_dir_clear(&shared);
 		ok = ab_rank_dir_open_shared(rank_dir, &shared, error);
+		/* shared-file: its I/O file is the ranks', in DIR, each rank's
+		 * segment set step by step by the suite. */
+		shared.io_shared = cfg->mpi_layout == AB_MPI_LAYOUT_SHARED_FILE;
 	}
 	/* On many ranks: every rank's run directory is there; with --reorder
 	 * the next node's rank's is opened for the phases that read. */
@@ -214,7 +220,7 @@ gboolean ab_pipeline_run(const struct ab_pipeline *p, GError **error)
 	struct ab_rank_dir rank_dir = { 0 };
 	if (ok)
 		ok = ab_rank_dir_enter(&rank_dir, p->shared_run_id ? p->shared_run_id : p->run_id, p->run_id,
-				       live.mpi_layout == AB_MPI_LAYOUT_SHARED, &undo, &dir_fd, &live.dir, error);
+				       live.mpi_layout, &undo, &dir_fd, &live.dir, error);
 	if (ok)
 		ok = measure(p, &live, &target, &undo, dir_fd, &raw, &rank_dir, error);
 	else if (dir_fd >= 0)

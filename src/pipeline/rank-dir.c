@@ -66,8 +66,36 @@ static gboolean journal_shared_files(struct ab_undo *undo, int fd, const char *p
 	return step && ab_undo_identify(undo, step, &st, error);
 }
 
+/* The shared-file layout's one I/O file, DIR/arraybench.RUNID.io, made by
+ * rank 0 as a run makes its own (journaled first, O_EXCL, never through a
+ * symlink): every rank writes and reads its segment of it; rank 0's
+ * journal removes it after the ranks' last meeting, or cleanup after a
+ * kill. */
+static gboolean make_shared_io(struct ab_undo *undo, int dir_fd, const char *dir, const char *shared_run_id,
+			       GError **error)
+{
+	g_autofree char *name = g_strdup_printf("arraybench.%s.io", shared_run_id);
+	g_autofree char *path = g_build_filename(dir, name, NULL);
+	g_autofree char *uid = g_strdup_printf("%u", (unsigned)geteuid());
+	struct ab_undo_step *step = ab_undo_intend(undo, AB_UNDO_IO_FILE, path, uid, NULL, error);
+	if (!step)
+		return FALSE;
+	int fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	struct stat st;
+	if (fd < 0) {
+		int e = errno;
+		ab_undo_done(undo, step); /* what is there is not ours */
+		ab_set_error_errno(error, e == EEXIST ? AB_ERROR_USAGE : AB_ERROR_SKIPPED, e,
+				   "cannot make the ranks' test file '%s'", path);
+		return FALSE;
+	}
+	gboolean ok = fstat(fd, &st) == 0 && ab_undo_identify(undo, step, &st, error);
+	close(fd);
+	return ok;
+}
+
 gboolean ab_rank_dir_enter(struct ab_rank_dir *rd, const char *shared_run_id, const char *own_run_id,
-			   gboolean shared_files, struct ab_undo *undo, int *dir_fd, char **dir, GError **error)
+			   enum ab_mpi_layout layout, struct ab_undo *undo, int *dir_fd, char **dir, GError **error)
 {
 	*rd = (struct ab_rank_dir){ 0 };
 	struct ab_cluster *c = ab_cluster_get();
@@ -79,7 +107,12 @@ gboolean ab_rank_dir_enter(struct ab_rank_dir *rd, const char *shared_run_id, co
 	GError *own = NULL;
 	if (c->rank == 0) {
 		int fd = make_dir(undo, *dir_fd, *dir, run_name, AB_UNDO_RANKS_DIR, &own);
-		if (fd >= 0 && shared_files && !journal_shared_files(undo, fd, run_path, &own)) {
+		if (fd >= 0 && layout == AB_MPI_LAYOUT_SHARED && !journal_shared_files(undo, fd, run_path, &own)) {
+			close(fd);
+			fd = -1;
+		}
+		if (fd >= 0 && layout == AB_MPI_LAYOUT_SHARED_FILE && !make_shared_io(undo, *dir_fd, *dir, shared_run_id,
+										   &own)) {
 			close(fd);
 			fd = -1;
 		}

@@ -14,6 +14,7 @@
 
 #include "../../fs-setup/undo.h"
 #include "../runner/rundir.h"
+#include "../options/config.h"
 
 struct ab_rank_dir {
 	char *path;      /* the rank's directory, NULL on one host */
@@ -25,11 +26,12 @@ struct ab_rank_dir {
 };
 
 /* Many ranks: makes both directories (dir_fd is DIR, replaced by the
- * rank's; *dir follows), the ranks meeting in between; with `shared_files`
- * rank 0 journals the files/ tree of the shared layout too.  One host: does
+ * rank's; *dir follows), the ranks meeting in between; in the shared
+ * layout rank 0 journals the files/ tree too, in the shared-file layout it
+ * makes the ranks' I/O file, DIR/arraybench.RUNID.io.  One host: does
  * nothing.  On every rank or none. */
 gboolean ab_rank_dir_enter(struct ab_rank_dir *rd, const char *shared_run_id, const char *own_run_id,
-			   gboolean shared_files, struct ab_undo *undo, int *dir_fd, char **dir, GError **error);
+			   enum ab_mpi_layout layout, struct ab_undo *undo, int *dir_fd, char **dir, GError **error);
 /* Once every rank made its run directory (`ok_here`: this one did): the
  * ranks meet, and with `reorder` *other gets the run directory of the rank
  * one node on (rank + ranks per node), opened, for the phases that work on

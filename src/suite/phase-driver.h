@@ -41,6 +41,11 @@ struct ab_suite {
 	 * --reorder stats the names of rank `partner` (else this rank).  NULL:
 	 * the file phases work in run_dir. */
 	struct ab_run_dir *shared_dir;
+	/* --mpi-layout shared-file: the ranks' one I/O file (its dir_fd and
+	 * io_name, io_shared set), where bonnie++'s I/O phases work, each rank
+	 * in its segment (io_base, set for each step: the rank's, or with
+	 * --reorder the partner's for the phases that read).  NULL otherwise. */
+	struct ab_run_dir *shared_io;
 	unsigned rank, ranks, partner;
 	GPtrArray *disk_names; /* devices whose I/O each phase records, or NULL */
 	const struct ab_target *target; /* for --cache remount */

@@ -71,6 +71,14 @@ static gboolean set_on_disk(const struct ab_run_dir *where, const struct ab_file
 	return fstatat(where->fd, first, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
+/* A rank's segment of the shared-file layout's file: what its I/O phases
+ * write, on a whole MiB (O_DIRECT's and mmap's alignment). */
+static uint64_t segment_of(const struct ab_step *step)
+{
+	uint64_t most = MAX(step->file_size, step->per_char_bytes);
+	return (most + AB_MIB - 1) / AB_MIB * AB_MIB;
+}
+
 /* The runner's files: those of the run directory the step works in. */
 static void point_runner(struct ab_runner *r, const struct ab_run_dir *d)
 {
@@ -215,6 +223,14 @@ gboolean ab_suite_run(struct ab_suite *s, struct ab_run *run, GError **error)
 		/* In a shared files/ tree --reorder takes another rank's names,
 		 * not another directory. */
 		s->run_dir = s->other_dir && !driver && works_on_earlier_data(ph) && !shared_files ? s->other_dir : own;
+		/* The shared-file layout: bonnie++'s I/O phases in the ranks'
+		 * one file, in this rank's segment (--reorder: the partner's, for
+		 * the phases that work on data made before them). */
+		if (s->shared_io && !driver && (ph->flags & AB_PHASE_IO)) {
+			unsigned whose = works_on_earlier_data(ph) ? s->partner : s->rank;
+			s->shared_io->io_base = (uint64_t)whose * segment_of(step);
+			s->run_dir = s->shared_io;
+		}
 		point_runner(&r, s->run_dir);
 		if (shared_files) {
 			r.run_fd = s->shared_dir->fd;

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# arraybench-mpi's --mpi-layout shared on one machine: 4 ranks, oversubscribed,
+# arraybench-mpi's --mpi-layout shared and shared-file on one machine: 4 ranks, oversubscribed,
 # shared memory only, every mpirun under timeout.  The file phases of every
 # rank work in one directory, DIR/arraybench.RUNID/files (and its NNNNN/
 # subdirectories), each rank with names of its own; --reorder then stats
 # the names of the rank one node on; nothing is left, and after a kill -9
-# of a rank mid-create `arraybench cleanup` removes the rest.  Plain
-# arraybench refuses the layout.
+# of a rank mid-create `arraybench cleanup` removes the rest.  With
+# shared-file the I/O phases of every rank work in one file, each in its
+# segment, never truncating it.  Plain arraybench refuses the layouts.
 . "$(dirname "$0")/lib.sh"
 ABM=${ABM:-$top/arraybench-mpi}
 [ -x "$ABM" ] || { ok 1 "arraybench-mpi is built (make check builds it; make deps installs Open MPI)"; done_testing; exit 0; }
@@ -166,7 +167,47 @@ ok $? "the teardown leaves the planted files/ and the ranks' directory alone, sa
 rm -f "$ranks_dir/files" && rmdir "$ranks_dir"
 left; ok $? "once they are removed by hand, nothing is left"
 
-# 5. Off MPI, and a layout that does not exist.
+# 5. --mpi-layout shared-file: bonnie++'s I/O phases of every rank in one
+# file, DIR/arraybench.RUNID.io, each rank in its segment (48M apart);
+# with --reorder and two nodes of two ranks, the phases that read (rewrite,
+# block-read, seeks) in the segment of rank r + 2.
+# Rank R's strace log: the offsets it moved to in the ranks' file (the
+# sequential phases open it and lseek to their segment), and whether any
+# open of it truncated it.
+seg_seeks() { # log-dir rank
+	sed -n 's/.*lseek([0-9]*<[^>]*\/arraybench\.[^/>]*\.io>, \([0-9]*\), SEEK_SET).*/\1/p' "$1/rank-$2" | sort -nu |
+		tr '\n' ' '
+}
+if need strace; then
+	for reorder in "" --reorder; do
+		st=$T/sf${reorder:+-r}
+		mkdir -p "$st"
+		ARRAYBENCH_TEST_FAKE_NODES=${reorder:+2} mpi -np 4 \
+			sh -c 'exec strace -f -q -y -e trace=openat,lseek -o "$0/rank-$OMPI_COMM_WORLD_RANK" "$@"' "$st" \
+			"$ABM" run -d "$D" -s 48m -n 0 -f $cache --mpi-layout shared-file $reorder \
+			--phases block-write,rewrite,block-read,seeks --json "$st.json" >/dev/null 2>"$T/err"
+		ran $? "4 ranks, --mpi-layout shared-file ${reorder:-(no reorder)}"
+		is "$(js "$st.json" 'o["mpi"]["layout"]')" shared-file "the run records the layout"
+		io=arraybench.$(js "$st.json" 'o["run_id"]').io
+		for r in 0 1 2 3; do
+			traced_whole "$st/rank-$r"
+			# block-write at its own segment; with --reorder the reads at the partner's.
+			own=$((r * 48 * 1048576))
+			partner=$((((r + 2) % 4) * 48 * 1048576))
+			want="$own "
+			[ -n "$reorder" ] && want=$(printf '%s\n' $own $partner | sort -n | tr '\n' ' ')
+			what="its own segment"
+			[ -n "$reorder" ] && what="its own segment and that of rank $(((r + 2) % 4))"
+			is "$(seg_seeks "$st" $r)" "$want" "rank $r works in the ranks' one file at offsets $want($what)"
+			ok "$(grep "$io" "$st/rank-$r" | grep -c 'O_TRUNC')" "rank $r never truncates the ranks' file"
+		done
+		left; ok $? "nothing is left"
+	done
+else
+	skip "strace is missing (make deps installs it)"
+fi
+
+# 6. Off MPI, and a layout that does not exist.
 "$AB" run -d "$D" -s 0 -n 1 -f --mpi-layout shared >/dev/null 2>"$T/err"
 is $? 1 "plain arraybench refuses --mpi-layout shared: exit 1"
 grep -q "\-\-mpi-layout 'shared' works on many ranks only" "$T/err"; ok $? "saying so"
