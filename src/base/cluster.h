@@ -36,6 +36,10 @@ struct ab_cluster_ops {
 	/* This rank gives up outside a meeting: the others' next call fails
 	 * with `why`, naming this rank. */
 	void (*fault)(struct ab_cluster *c, const char *why);
+	/* Has any rank given up?  Looks without waiting (a message may have
+	 * come): the runner asks while its workers run, so that a failure
+	 * elsewhere stops this rank's step now, not at its end. */
+	gboolean (*gave_up)(struct ab_cluster *c);
 	/* This rank's clock (CLOCK_MONOTONIC, save for a test's offset). */
 	uint64_t (*now_ns)(struct ab_cluster *c);
 	/* A meeting before a timed start: as meet, and *start_ns gets the
@@ -90,6 +94,12 @@ static inline gboolean ab_cluster_meet(gboolean ok_here, const char *why_here, G
 {
 	struct ab_cluster *c = ab_cluster_get();
 	return c->ops->meet(c, ok_here, why_here, error);
+}
+
+static inline gboolean ab_cluster_gave_up(void)
+{
+	struct ab_cluster *c = ab_cluster_get();
+	return c->ops->gave_up && c->ops->gave_up(c);
 }
 
 static inline void ab_cluster_fault(const char *why)

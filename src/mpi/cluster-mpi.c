@@ -123,6 +123,8 @@ static void pause_poll(uint64_t since)
 
 /* Waits for every request, polling for faults and stop requests; on
  * giving up, the requests still open are cancelled. */
+static void mpi_fault(struct ab_cluster *c, const char *why);
+
 static gboolean wait_all(struct mpi_cluster *m, MPI_Request *reqs, int n, GError **error)
 {
 	uint64_t since = ab_now_ns();
@@ -141,10 +143,14 @@ static gboolean wait_all(struct mpi_cluster *m, MPI_Request *reqs, int n, GError
 					MPI_Cancel(&reqs[i]);
 					MPI_Request_free(&reqs[i]);
 				}
-			if (fault)
+			if (fault) {
 				g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "%s", m->dead);
-			else
+			} else {
 				g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted");
+				/* Stopped: say so now, not as it leaves (after its
+				 * teardown), so the others stop their steps too. */
+				mpi_fault(&m->base, "interrupted");
+			}
 			return FALSE;
 		}
 		pause_poll(since);
@@ -475,7 +481,14 @@ static void mpi_fault(struct ab_cluster *c, const char *why)
 	m->dead = g_strdup(text);
 }
 
+static gboolean mpi_gave_up(struct ab_cluster *c)
+{
+	struct mpi_cluster *m = of(c);
+	return m->dead || fault_arrived(m);
+}
+
 static const struct ab_cluster_ops mpi_ops = {
+	.gave_up = mpi_gave_up,
 	.meet = mpi_meet,
 	.meet_to_start = mpi_meet_to_start,
 	.allgather = mpi_allgather,

@@ -105,6 +105,11 @@ gboolean ab_coordinator_ranks_gather(struct ab_coordinator *c, gboolean ok_here,
 	if (!ab_cluster_is_mpi())
 		return ok_here;
 	unsigned size = cl->size;
+	/* This rank's step failed (or it was stopped): the others are still
+	 * in theirs; tell them now, so that they stop too (their reaping
+	 * wait looks), rather than at the end of their step. */
+	if (!ok_here && why_here && size > 1)
+		ab_cluster_fault(why_here);
 	g_autofree int64_t *offset = g_new0(int64_t, size);
 	g_autofree uint64_t *bound = g_new0(uint64_t, size);
 	/* Every rank takes part, whatever its outcome: the others wait.  The

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "runner.h"
 #include "coordinator.h"
+#include "../base/cluster.h"
 #include "../base/error.h"
 #include "progress.h"
 #include "../base/sysinfo.h"
@@ -119,6 +120,7 @@ static void kill_all(pid_t *pids, unsigned n)
 struct reaped {
 	unsigned left;
 	gboolean failed;
+	gboolean others_gave_up; /* another rank gave up: the workers were stopped */
 	int status;
 	double user_s;
 	double sys_s;
@@ -152,6 +154,13 @@ static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, struct 
 		if (ab_stop_requested && !killed) {
 			kill_all(pids, n);
 			killed = TRUE;
+		}
+		/* Another rank failed or was stopped: this step cannot be one
+		 * result any more, so stop it now rather than at its end. */
+		if (!killed && ab_cluster_gave_up()) {
+			kill_all(pids, n);
+			killed = TRUE;
+			out->others_gave_up = TRUE;
 		}
 		gboolean any = FALSE;
 		for (unsigned i = 0; i < n; i++) {
@@ -315,9 +324,9 @@ gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_s
 		g_set_error(&own, AB_ERROR, AB_ERROR_INTERRUPTED, "interrupted during phase '%s'", phase->name);
 	else if (!ok)
 		own = g_steal_pointer(error);
-	else if (rp.failed && !meet_error)
+	else if (rp.failed && !meet_error && !rp.others_gave_up)
 		phase_error(r, phase, samples, n, &rp, &own);
-	gboolean ok_here = own == NULL && meet_error == NULL;
+	gboolean ok_here = own == NULL && meet_error == NULL && !rp.others_gave_up;
 	/* Every rank's samples come together (on one rank: as they are); the
 	 * ranks all take part, whatever their outcome, and all learn whose
 	 * fault a failure was. */
