@@ -126,7 +126,8 @@ static gboolean measure(const struct ab_pipeline *p, const struct ab_config *cfg
 	/* Once a process: a matrix's visits would say it each time (each
 	 * run's JSON still holds it). */
 	static char *warned;
-	if (warning && g_strcmp0(warning, warned) != 0) {
+	/* On many ranks every rank finds the same: rank 0 says it. */
+	if (warning && g_strcmp0(warning, warned) != 0 && ab_cluster_writes()) {
 		ab_progress_clear();
 		fprintf(stderr, "arraybench: warning: %s\n", warning);
 		g_free(warned);
