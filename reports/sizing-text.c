@@ -36,6 +36,13 @@ static gboolean same_commit(const struct ab_result *a, const struct ab_result *b
 	return a->key.record_size == b->key.record_size && a->key.streams == b->key.streams;
 }
 
+/* On many ranks the processes counted are one rank's: say so. */
+static void ranks_text(GString *s, const struct ab_run *run)
+{
+	if (ab_known(run->mpi.ranks) && run->mpi.ranks > 1)
+		g_string_append_printf(s, " on each of %" G_GUINT64_FORMAT " ranks", run->mpi.ranks);
+}
+
 static void size_text(uint64_t bytes, char *out, size_t len)
 {
 	if (!ab_known(bytes))
@@ -264,6 +271,8 @@ static void oltp_line(GString *s, const struct ab_run *run)
 	if (ab_known(all->key.streams))
 		g_string_append_printf(s, " with %" G_GUINT64_FORMAT " process%s", all->key.streams,
 				       all->key.streams == 1 ? "" : "es");
+	if (ab_known(all->key.streams))
+		ranks_text(s, run);
 	if (kind[0] && kind[1] && all->rate > 0 && !isnan(kind[0]->rate))
 		g_string_append_printf(s, ", %.0f%% reads", 100 * kind[0]->rate / all->rate);
 	static const char *const names[2] = { "read", "write" };
@@ -310,6 +319,8 @@ static void curve_lines(GString *s, const struct ab_run *run)
 		if (ab_known(r->key.streams))
 			g_string_append_printf(s, " with %" G_GUINT64_FORMAT " process%s", r->key.streams,
 					       r->key.streams == 1 ? "" : "es");
+		if (ab_known(r->key.streams))
+			ranks_text(s, run);
 		/* How it was read off: interpolated as the row says, the
 		 * rest only from steps the table shows. */
 		if (r->interpolated == TRUE)

@@ -84,6 +84,13 @@ static void test_oltp_processes(void **state)
 	ab_run_add_result(unknown, row("oltp", "all", AB_UNSET, 1000, 2 * MS));
 	g_autofree char *u = statement(unknown);
 	assert_non_null(strstr(u, "  random 8 KiB, closed loop: 1000 IOPS\n"));
+
+	/* On many ranks the count is each rank's, and the rate all of them. */
+	g_autoptr(ab_run) ranks = ab_run_new();
+	ranks->mpi.ranks = 4;
+	ab_run_add_result(ranks, row("oltp", "all", 2, 4000, 2 * MS));
+	g_autofree char *k = statement(ranks);
+	assert_non_null(strstr(k, "  random 8 KiB, closed loop: 4000 IOPS with 2 processes on each of 4 ranks\n"));
 }
 
 static struct ab_result *curve_row(const char *test, double offered, double rate, uint64_t p99)
