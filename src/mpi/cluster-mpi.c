@@ -553,6 +553,9 @@ gboolean ab_cluster_mpi_init(struct ab_cluster **out, GError **error)
 	struct ab_cluster *c = &m->base;
 	c->ops = &mpi_ops;
 	int rank = 0, size = 1;
+	/* A message to a rank that has already left must fail as a return
+	 * code, not abort this rank (and the job's exit status with it). */
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	c->rank = (unsigned)rank;

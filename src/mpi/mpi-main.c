@@ -43,8 +43,9 @@ int main(int argc, char **argv)
 		g_autofree char *failure = NULL;
 		status = ab_main(argc, argv, &failure);
 		/* A failure of this rank's own that no meeting carried: the
-		 * others' next wait ends with it. */
-		if (status != 0 && !cluster->peer_fault && !cluster->fault_said)
+		 * others' next wait ends with it.  Not bad usage: every rank
+		 * finds that alike, and no rank waits for another then. */
+		if (status != 0 && status != AB_ERROR_USAGE && !cluster->peer_fault && !cluster->fault_said)
 			ab_cluster_fault(failure ? failure : "failed");
 	}
 	fflush(stdout);
