@@ -142,7 +142,7 @@ static void show_progress(struct ab_coordinator *coord)
  * line (which redraws at most every AB_PROGRESS_INTERVAL_NS) and notes them
  * for the stonewall across ranks (which is read off them to that step). */
 static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, struct ab_coordinator *coord,
-		     struct reaped *out)
+		     gboolean watch_others, struct reaped *out)
 {
 	gboolean killed = FALSE;
 	/* Only the workers that were forked: a failed fork leaves its slot 0. */
@@ -157,7 +157,7 @@ static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, struct 
 		}
 		/* Another rank failed or was stopped: this step cannot be one
 		 * result any more, so stop it now rather than at its end. */
-		if (!killed && ab_cluster_gave_up()) {
+		if (!killed && watch_others && ab_cluster_gave_up()) {
 			kill_all(pids, n);
 			killed = TRUE;
 			out->others_gave_up = TRUE;
@@ -307,11 +307,15 @@ gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_s
 	 * under many hosts another's did): stop them before the release, so
 	 * none starts its timed work. */
 	GError *meet_error = NULL;
-	if (!ab_coordinator_wait_ready(&coord, ok, &unblocked, ab_runner_stop_requested, &meet_error))
+	/* Released only when every rank was ready: then, and only then, a rank
+	 * giving up later is another's doing (a failed meeting leaves the
+	 * cluster given up, this rank's own fault included). */
+	gboolean released = ab_coordinator_wait_ready(&coord, ok, &unblocked, ab_runner_stop_requested, &meet_error);
+	if (!released)
 		kill_all(pids, n);
 	ab_coordinator_go(&coord);
 	struct reaped rp = { 0 };
-	reap_all(pids, n, &unblocked, &coord, &rp);
+	reap_all(pids, n, &unblocked, &coord, released, &rp);
 	ab_sysinfo_cpu(&cpu_b);
 	ab_diskstats_read("", r->disk_names, &disks_b);
 	sigprocmask(SIG_SETMASK, &orig, NULL);
