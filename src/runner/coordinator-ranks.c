@@ -32,7 +32,12 @@ gboolean ab_coordinator_ranks_meet(struct ab_coordinator *c, gboolean ready_here
 	uint64_t enter = cl->ops->now_ns(cl), start = enter;
 	gboolean ok = cl->no_barrier ? ready_here
 				     : cl->ops->meet_to_start(cl, ready_here, "not ready", &start, error);
-	/* Every rank starts at the same moment: until then, sleep. */
+	/* Every rank starts at the same moment: until then, sleep; never
+	 * more than a second after hearing the verdict, whatever an offset
+	 * gone wrong would make of it (rank 0 sets it 20 ms on). */
+	uint64_t heard = cl->ops->now_ns(cl);
+	if (start > heard + 1000000000u)
+		start = heard + 1000000000u;
 	while (ok && !ab_cluster_stopped()) {
 		uint64_t now = cl->ops->now_ns(cl);
 		if (now >= start)
