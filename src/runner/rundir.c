@@ -413,22 +413,41 @@ static const char *made_by(const struct ab_undo_step *step, const struct stat *s
 		 : "it belongs to another user than the one who made it";
 }
 
-enum ab_undo_outcome ab_run_dir_undo(const struct ab_undo_step *step, GError **error)
+/* Opens the directory a step made, never through a symlink, and checks it
+ * is the one: TRUE with *dfd open; else FALSE with *outcome what the undo
+ * returns (not there, not ours, or failed). */
+static gboolean open_made_dir(const struct ab_undo_step *step, int *dfd, enum ab_undo_outcome *outcome,
+			      GError **error)
 {
-	int dfd = open(step->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd < 0) {
-		if (errno == ENOENT)
-			return ab_undo_not_there(step, error);
-		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot open it");
-		return errno == ELOOP || errno == ENOTDIR ? AB_UNDO_FOREIGN : AB_UNDO_FAILED;
+	*dfd = open(step->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*dfd < 0) {
+		if (errno == ENOENT) {
+			*outcome = ab_undo_not_there(step, error);
+			return FALSE;
+		}
+		int e = errno;
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, e, "cannot open it");
+		*outcome = e == ELOOP || e == ENOTDIR ? AB_UNDO_FOREIGN : AB_UNDO_FAILED;
+		return FALSE;
 	}
 	struct stat st;
-	const char *why = fstat(dfd, &st) == 0 ? made_by(step, &st) : g_strerror(errno);
+	const char *why = fstat(*dfd, &st) == 0 ? made_by(step, &st) : g_strerror(errno);
 	if (why) {
-		close(dfd);
+		close(*dfd);
+		*dfd = -1;
 		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "%s", why);
-		return AB_UNDO_FOREIGN;
+		*outcome = AB_UNDO_FOREIGN;
+		return FALSE;
 	}
+	return TRUE;
+}
+
+enum ab_undo_outcome ab_run_dir_undo(const struct ab_undo_step *step, GError **error)
+{
+	int dfd;
+	enum ab_undo_outcome not_ours;
+	if (!open_made_dir(step, &dfd, &not_ours, error))
+		return not_ours;
 	struct leftovers l = { g_string_new(NULL), 0 };
 	clear_tree(dfd, "", RUN_DIR, &l);
 	close(dfd);
@@ -484,20 +503,10 @@ enum ab_undo_outcome ab_io_file_undo(const struct ab_undo_step *step, GError **e
  */
 enum ab_undo_outcome ab_shared_files_undo(const struct ab_undo_step *step, GError **error)
 {
-	int dfd = open(step->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd < 0) {
-		if (errno == ENOENT)
-			return ab_undo_not_there(step, error);
-		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot open it");
-		return errno == ELOOP || errno == ENOTDIR ? AB_UNDO_FOREIGN : AB_UNDO_FAILED;
-	}
-	struct stat st;
-	const char *why = fstat(dfd, &st) == 0 ? made_by(step, &st) : g_strerror(errno);
-	if (why) {
-		close(dfd);
-		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "%s", why);
-		return AB_UNDO_FOREIGN;
-	}
+	int dfd;
+	enum ab_undo_outcome not_ours;
+	if (!open_made_dir(step, &dfd, &not_ours, error))
+		return not_ours;
 	if (ab_undo_ranks_remain(dfd)) {
 		close(dfd);
 		ab_set_error_errno(error, AB_ERROR_SKIPPED, ENOTEMPTY,
