@@ -7,42 +7,13 @@
 # refused (or ignored) cleanly: one line, no rank left running, nothing
 # left in DIR or the state directory, nothing outside the run's own touched.
 . "$(dirname "$0")/lib.sh"
-ABM=${ABM:-$top/arraybench-mpi}
-check=$top/tests/integration/mpi-check.py
-[ -x "$ABM" ] || { ok 1 "arraybench-mpi is built (make check builds it; make deps installs Open MPI)"; done_testing; exit 0; }
-need mpirun python3 || skip_all "needs mpirun and python3 (make deps installs them)"
-ok 0 "arraybench-mpi is built"
-if is_root; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
-export TMPDIR=$T/tmp
-mkdir -p "$TMPDIR"
 MPI_HANG=${MPI_HANG:-120}
-mpi() { # mpirun's arguments: shared memory only, no binding, our environment
-	timeout -k 10 "$MPI_HANG" mpirun --oversubscribe --bind-to none --mca btl self,vader \
-		--mca btl_vader_single_copy_mechanism none \
-		-x ARRAYBENCH_STATE_DIR -x TMPDIR -x ARRAYBENCH_RUN_ID -x ARRAYBENCH_TEST_DELAY_S \
-		-x ARRAYBENCH_TEST_NO_BARRIER -x ARRAYBENCH_TEST_CLOCK_OFFSET_NS -x ARRAYBENCH_TEST_FAKE_NODES "$@"
-}
-export ARRAYBENCH_RUN_ID= ARRAYBENCH_TEST_DELAY_S= ARRAYBENCH_TEST_NO_BARRIER= ARRAYBENCH_TEST_CLOCK_OFFSET_NS= \
-	ARRAYBENCH_TEST_FAKE_NODES=
-unset ARRAYBENCH_RUN_ID
-cache=$(cache_args)
-cache=${cache/-r 16/-r 24}
-D=$T/d
-mkdir -p "$D"
+. "$(dirname "$0")/mpi-lib.sh"
 short="-s 48m -n 0 -f $cache --phases block-write"
-ran() { # status description: the run's exit status is 0; else what it said, as diagnostics
-	is "$1" 0 "$2"
-	[ "$1" = 0 ] || sed 's/^/# /' "$T/err"
-}
 refused() { # status description: non-zero, but not the timeout's (124) nor a kill's (137)
 	ok "$([ "$1" -ne 0 ] && [ "$1" -ne 124 ] && [ "$1" -ne 137 ]; echo $?)" "$2 (mpirun: $1)"
 }
 errors() { grep -c '^arraybench: error: ' "$T/err"; }
-no_procs() { [ -z "$(procs -f "$ABM run")" ]; }
-state_empty() { [ ! -d "$ARRAYBENCH_STATE_DIR" ] || dir_is_empty "$ARRAYBENCH_STATE_DIR"; }
-left() { # nothing of any run in D or the state directory, no rank or worker running
-	dir_is_empty "$D" && state_empty && no_procs
-}
 
 # 1. arraybench.RUNID planted in DIR before the run: a symbolic link to a
 # directory of the planter's, a file, another user's directory.  Rank 0's
@@ -103,16 +74,6 @@ left; ok $? "nothing is left"
 # MPI_Finalize): the stopped rank's fault must reach the others.  It
 # was never sent (its status had been "said" at a meeting it then left),
 # and the others waited at their next meeting for ever.
-rank_of() { tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | sed -n 's/^OMPI_COMM_WORLD_RANK=//p'; }
-worker_of_rank() { # rank: a worker of that rank (a child of the rank's process)
-	local p
-	for p in $(procs -f "$ABM run"); do
-		[ "$(rank_of "$p")" = "$1" ] || continue
-		[ "$(cat "/proc/$(awk '{print $4}' "/proc/$p/stat" 2>/dev/null)/comm" 2>/dev/null)" = arraybench-mpi ] &&
-			{ echo "$p"; return 0; }
-	done
-	return 1
-}
 MPI_HANG=150 mpi --mca orte_abort_on_non_zero_status 0 -np 4 "$ABM" run -d "$D" -s 64m -n 0 $cache \
 	--phases per-char-write >/dev/null 2>"$T/err" &
 pid=$!

@@ -9,34 +9,7 @@
 # shared-file the I/O phases of every rank work in one file, each in its
 # segment, never truncating it.  Plain arraybench refuses the layouts.
 . "$(dirname "$0")/lib.sh"
-ABM=${ABM:-$top/arraybench-mpi}
-[ -x "$ABM" ] || { ok 1 "arraybench-mpi is built (make check builds it; make deps installs Open MPI)"; done_testing; exit 0; }
-need mpirun python3 || skip_all "needs mpirun and python3 (make deps installs them)"
-ok 0 "arraybench-mpi is built"
-if is_root; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
-# Open MPI keeps its session files under TMPDIR: ours, so none is left.
-export TMPDIR=$T/tmp
-mkdir -p "$TMPDIR"
-export ARRAYBENCH_STATE_DIR=$T/state
-MPI_HANG=${MPI_HANG:-240}
-mpi() { # mpirun's arguments: shared memory only, no binding, our environment
-	timeout -k 10 "$MPI_HANG" mpirun --oversubscribe --bind-to none --mca btl self,vader \
-		--mca btl_vader_single_copy_mechanism none \
-		-x ARRAYBENCH_STATE_DIR -x TMPDIR -x ARRAYBENCH_TEST_FAKE_NODES "$@"
-}
-export ARRAYBENCH_TEST_FAKE_NODES=
-cache=$(cache_args)
-cache=${cache/-r 16/-r 24}
-D=$T/d
-mkdir -p "$D"
-ran() { # status description: the run's exit status is 0; else what it said, as diagnostics
-	is "$1" 0 "$2"
-	[ "$1" = 0 ] || sed 's/^/# /' "$T/err"
-}
-left() { # nothing of any run in D or the state directory, no rank or worker running
-	dir_is_empty "$D" && { [ ! -d "$ARRAYBENCH_STATE_DIR" ] || dir_is_empty "$ARRAYBENCH_STATE_DIR"; } &&
-		[ -z "$(procs -f "$ABM run")" ]
-}
+. "$(dirname "$0")/mpi-lib.sh"
 traced() { # log-dir mpirun-arguments...: each rank under strace -y (descriptors shown as paths)
 	local st=$1
 	shift
@@ -116,16 +89,6 @@ left; ok $? "nothing is left"
 # files in the shared tree, then the ranks' directory.  Rank 1 (rank 0,
 # whose journal holds the shared tree, survives it and waits for rank 1's
 # directory) and rank 0 (its journal is left whole to cleanup).
-rank_of() { tr '\0' '\n' <"/proc/$1/environ" 2>/dev/null | sed -n 's/^OMPI_COMM_WORLD_RANK=//p'; }
-worker_of_rank() { # rank: a worker of that rank (a child of the rank's process)
-	local p
-	for p in $(procs -f "$ABM run"); do
-		[ "$(rank_of "$p")" = "$1" ] || continue
-		[ "$(cat "/proc/$(awk '{print $4}' "/proc/$p/stat" 2>/dev/null)/comm" 2>/dev/null)" = arraybench-mpi ] &&
-			{ echo "$p"; return 0; }
-	done
-	return 1
-}
 for victim in 1 0; do
 	mpi -np 4 "$ABM" run -d "$D" -s 0 -n 64 -b $cache --mpi-layout shared --phases seq-create \
 		>/dev/null 2>"$T/err" &
