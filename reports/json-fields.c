@@ -206,3 +206,14 @@ const struct ab_json_field ab_json_rank_fields[] = {
 	AB_JF("outlier", FLAG, struct ab_rank_stat, outlier),
 	END,
 };
+
+const struct ab_json_field ab_json_tune_fields[] = {
+	AB_JF("objective", STR, struct ab_tune_stamp, objective),
+	AB_JF("direction", STR, struct ab_tune_stamp, direction),
+	AB_JF("stage", STR, struct ab_tune_stamp, stage),
+	AB_JF("round", U64, struct ab_tune_stamp, round),
+	AB_JF("candidate", STR, struct ab_tune_stamp, candidate),
+	AB_JF("words", STRV, struct ab_tune_stamp, words),
+	AB_JF("alpha", DBL, struct ab_tune_stamp, alpha),
+	END,
+};

@@ -48,6 +48,8 @@ extern const struct ab_json_field ab_json_latency_fields[];
 extern const struct ab_json_field ab_json_mpi_fields[];
 extern const struct ab_json_field ab_json_result_rank_fields[];
 extern const struct ab_json_field ab_json_rank_fields[];
+/* A tune's visit: the run's `tune` object (struct ab_tune_stamp). */
+extern const struct ab_json_field ab_json_tune_fields[];
 
 /* A string value, or null for NULL; bytes that are no UTF-8 become U+FFFD,
  * so the JSON always reads back (reports/json.c). */

@@ -420,6 +420,19 @@ static gboolean read_mpi(struct ab_run *run, JsonObject *root, GError **error)
 	       read_strings(o, "mpi.", "hosts", run->mpi.hosts, error);
 }
 
+/* A tune's visit: its tune block. */
+static gboolean read_tune(struct ab_run *run, JsonObject *root, GError **error)
+{
+	GError *err = NULL;
+	JsonObject *o = get_object(root, "", "tune", &err);
+	if (!o) {
+		if (err)
+			g_propagate_error(error, err);
+		return !err;
+	}
+	return read_fields(o, ab_json_tune_fields, &run->tune, "tune.", error);
+}
+
 /* cache.mode repeats config.cache_mode: both are cond.cache_mode. */
 static gboolean read_cache(struct ab_run *run, JsonObject *root, GError **error)
 {
@@ -516,7 +529,8 @@ static struct ab_run *json_read_line(const char *line, GError **error)
 	if (!read_fields(root, ab_json_run_fields, run, "", error) || !read_start_time(run, root, error) ||
 	    !read_object(root, "", "config", ab_json_config_fields, &run->cond, error) ||
 	    !read_object(root, "", "environment", ab_json_environment_fields, run, error) ||
-	    !read_target(run, root, error) || !read_cache(run, root, error) || !read_mpi(run, root, error))
+	    !read_target(run, root, error) || !read_cache(run, root, error) || !read_mpi(run, root, error) ||
+	    !read_tune(run, root, error))
 		return NULL;
 	if (version == 1 && !run->tool)
 		run->tool = g_strdup("arraybench"); /* version 1 had no member for what only we wrote */

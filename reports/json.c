@@ -174,6 +174,13 @@ char *ab_json_format(const struct ab_run *run)
 		json_builder_end_array(b);
 		json_builder_end_object(b);
 	}
+	/* Only a tune's visit has a tune block. */
+	if (run->tune.stage) {
+		json_builder_set_member_name(b, "tune");
+		json_builder_begin_object(b);
+		add_fields(b, ab_json_tune_fields, &run->tune);
+		json_builder_end_object(b);
+	}
 	json_builder_set_member_name(b, "phases");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < run->results->len; i++)

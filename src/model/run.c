@@ -96,6 +96,8 @@ struct ab_run *ab_run_new(void)
 	m->hosts = g_ptr_array_new_with_free_func(g_free);
 	m->reorder = AB_FLAG_UNKNOWN;
 	m->clock_bound_s = m->start_spread_s = NAN;
+	run->tune.round = AB_UNSET;
+	run->tune.alpha = NAN;
 	run->results = g_ptr_array_new_with_free_func((GDestroyNotify)ab_result_free);
 	return run;
 }
@@ -142,6 +144,11 @@ void ab_run_free(struct ab_run *run)
 	g_ptr_array_unref(run->mpi.hosts);
 	g_free(run->mpi.library);
 	g_free(run->mpi.layout);
+	g_free(run->tune.objective);
+	g_free(run->tune.direction);
+	g_free(run->tune.stage);
+	g_free(run->tune.candidate);
+	g_strfreev(run->tune.words);
 	g_ptr_array_unref(run->results);
 	g_free(run);
 }

@@ -154,6 +154,18 @@ struct ab_mpi_desc {
 	double start_spread_s;
 };
 
+/* What `arraybench tune` made a visit for, so that `report` can redo the
+ * race from the runs alone (src/tune/); stage NULL on any other run. */
+struct ab_tune_stamp {
+	char *objective;         /* the resolved --objective: "max:commits:fdatasync:8k" */
+	char *direction;         /* "max" or "min" */
+	char *stage;             /* "screen", "race" */
+	uint64_t round;          /* 1-based, within its stage */
+	char *candidate;         /* its label: "defaults", "noatime,commit=30" */
+	char **words;            /* the run words it adds (NULL-ended; empty for the defaults) */
+	double alpha;
+};
+
 struct ab_device_io {
 	char *name;
 	uint64_t read_bytes;
@@ -277,6 +289,7 @@ struct ab_run {
 	struct ab_conditions cond;
 	struct ab_target_desc target;
 	struct ab_mpi_desc mpi;
+	struct ab_tune_stamp tune;
 	GPtrArray *results;      /* struct ab_result *, in the order they ran */
 };
 

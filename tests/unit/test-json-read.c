@@ -195,6 +195,37 @@ static void test_full_round_trip(void **state)
 	}
 }
 
+/* A tune's visit carries its stamp (the stage, round, candidate and its
+ * words, the objective and alpha), read back as written; a run without
+ * one writes no tune block. */
+static void test_tune_stamp_round_trip(void **state)
+{
+	(void)state;
+	g_autoptr(ab_run) run = full_run();
+	g_autofree char *plain = ab_json_format(run);
+	assert_null(strstr(plain, "\"tune\""));
+	run->tune.objective = g_strdup("max:commits:fdatasync:8k");
+	run->tune.direction = g_strdup("max");
+	run->tune.stage = g_strdup("race");
+	run->tune.round = 2;
+	run->tune.candidate = g_strdup("noatime,commit=30");
+	const char *words[] = { "--mount-opts", "noatime,commit=30", NULL };
+	run->tune.words = g_strdupv((char **)words);
+	run->tune.alpha = 0.05;
+	g_autoptr(ab_run) back = assert_round_trip(run);
+	assert_string_equal(back->tune.objective, "max:commits:fdatasync:8k");
+	assert_string_equal(back->tune.direction, "max");
+	assert_string_equal(back->tune.stage, "race");
+	assert_int_equal(back->tune.round, 2);
+	assert_string_equal(back->tune.candidate, "noatime,commit=30");
+	assert_int_equal(g_strv_length(back->tune.words), 2);
+	assert_string_equal(back->tune.words[1], "noatime,commit=30");
+	assert_true(back->tune.alpha == 0.05);
+	g_autoptr(ab_run) none = read_ok(plain);
+	assert_null(none->tune.stage);
+	assert_false(ab_known(none->tune.round));
+}
+
 /* Nothing known: every member null, lists empty; read back, all unknown,
  * none 0. */
 static void test_unknown_round_trip(void **state)
@@ -581,6 +612,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_round_trip),
 		cmocka_unit_test(test_unknown_round_trip),
+		cmocka_unit_test(test_tune_stamp_round_trip),
 		cmocka_unit_test(test_fixture_round_trip),
 		cmocka_unit_test(test_version_1),
 		cmocka_unit_test(test_member_errors),
