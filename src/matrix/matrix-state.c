@@ -58,7 +58,7 @@ GHashTable *ab_matrix_digests_parse(const char *text)
 
 void ab_matrix_dir_init(struct ab_matrix_dir *d)
 {
-	*d = (struct ab_matrix_dir){ .fd = -1, .json_fd = -1, .csv_fd = -1, .profiles_fd = -1 };
+	*d = (struct ab_matrix_dir){ .fd = -1, .json_fd = -1, .csv_fd = -1, .profiles_fd = -1, .copy = AB_MATRIX_COPY };
 }
 
 void ab_matrix_dir_clear(struct ab_matrix_dir *d)
@@ -189,13 +189,20 @@ static gboolean exists(const struct ab_matrix_dir *d, const char *name)
 	return fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
+/* One of own_files[] as this DIR names it: the copy of what it runs is
+ * matrix.ini, or the caller's (tune's tune.ini). */
+static const char *own_name(const struct ab_matrix_dir *d, const char *name)
+{
+	return g_str_equal(name, AB_MATRIX_COPY) ? d->copy : name;
+}
+
 gboolean ab_matrix_dir_check(const struct ab_matrix_dir *d, const char *digest, enum ab_matrix_dir_state *state,
 			     GError **error)
 {
 	g_autofree char *text = NULL;
 	size_t len;
 	gboolean any = exists(d, AB_MATRIX_RESULTS_JSON) || exists(d, AB_MATRIX_RESULTS_CSV) ||
-		       exists(d, AB_MATRIX_COPY) || exists(d, AB_MATRIX_PROFILES);
+		       exists(d, d->copy) || exists(d, AB_MATRIX_PROFILES);
 	if (!exists(d, AB_MATRIX_DIGEST)) {
 		*state = ab_matrix_dir_state(NULL, any, digest);
 		return TRUE;
@@ -215,20 +222,21 @@ gboolean ab_matrix_dir_check(const struct ab_matrix_dir *d, const char *digest, 
 /* Moves what is left of our files to NAME.STAMP (the --fresh under way). */
 static gboolean move_to_stamp(const struct ab_matrix_dir *d, const char *stamp, GError **error)
 {
-	for (const char *const *n = own_files; *n; n++) {
+	for (const char *const *own = own_files; *own; own++) {
+		const char *name = own_name(d, *own);
 		struct stat st;
-		if (fstatat(d->fd, *n, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 			continue;
-		gboolean dir = g_str_equal(*n, AB_MATRIX_PROFILES);
+		gboolean dir = g_str_equal(name, AB_MATRIX_PROFILES);
 		if (!(dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode)) || st.st_uid != geteuid()) {
 			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE, "refusing to move '%s/%s' aside: not a %s of ours",
-				    d->path, *n, dir ? "directory" : "regular file");
+				    d->path, name, dir ? "directory" : "regular file");
 			return FALSE;
 		}
-		g_autofree char *to = g_strdup_printf("%s.%s", *n, stamp);
-		if (renameat2(d->fd, *n, d->fd, to, RENAME_NOREPLACE) != 0) {
+		g_autofree char *to = g_strdup_printf("%s.%s", name, stamp);
+		if (renameat2(d->fd, name, d->fd, to, RENAME_NOREPLACE) != 0) {
 			ab_set_error_errno(error, AB_ERROR_USAGE, errno, "cannot move '%s/%s' aside to '%s'", d->path,
-					   *n, to);
+					   name, to);
 			return FALSE;
 		}
 	}
@@ -252,7 +260,7 @@ gboolean ab_matrix_dir_move_aside(const struct ab_matrix_dir *d, GError **error)
 	for (unsigned k = 2; k < 1000; k++) {
 		gboolean taken = FALSE;
 		for (const char *const *n = own_files; *n && !taken; n++) {
-			g_autofree char *to = g_strdup_printf("%s.%s", *n, stamp);
+			g_autofree char *to = g_strdup_printf("%s.%s", own_name(d, *n), stamp);
 			struct stat st;
 			taken = fstatat(d->fd, to, &st, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT;
 		}
@@ -359,23 +367,23 @@ gboolean ab_matrix_dir_start(const struct ab_matrix_dir *d, const char *text, si
 			     GPtrArray *profiles, GError **error)
 {
 	g_autoptr(GString) lines = g_string_new(NULL);
-	g_string_append_printf(lines, "%s  %s\n", digest, AB_MATRIX_COPY);
+	g_string_append_printf(lines, "%s  %s\n", digest, d->copy);
 	for (guint i = 0; profiles && i < profiles->len; i++) {
 		const struct ab_matrix_profile *p = g_ptr_array_index(profiles, i);
 		g_string_append_printf(lines, "%s  %s\n", p->sha256, p->copy);
 	}
 	if (!ab_replace_file_at("the start under way", d->fd, d->path, AB_MATRIX_STARTING, "", 0, error))
 		return FALSE;
-	gboolean ok = write_new(d, AB_MATRIX_COPY, text, len, error);
+	gboolean ok = write_new(d, d->copy, text, len, error);
 	gboolean copies = ok && profiles && profiles->len;
 	if (copies && !write_profiles(d, profiles, error)) {
-		unlinkat(d->fd, AB_MATRIX_COPY, 0);
+		unlinkat(d->fd, d->copy, 0);
 		ok = FALSE;
 	}
 	if (ok && !ab_replace_file_at("the digests", d->fd, d->path, AB_MATRIX_DIGEST, lines->str, lines->len, error)) {
 		if (copies)
 			remove_profiles(d, profiles);
-		unlinkat(d->fd, AB_MATRIX_COPY, 0);
+		unlinkat(d->fd, d->copy, 0);
 		ok = FALSE;
 	}
 	unlinkat(d->fd, AB_MATRIX_STARTING, 0);
@@ -397,7 +405,7 @@ static gboolean remove_own_file(int dir_fd, const char *name)
  * profiles' directory, with the regular files of ours in it. */
 static gboolean remove_started(const struct ab_matrix_dir *d, GError **error)
 {
-	gboolean ok = remove_own_file(d->fd, AB_MATRIX_COPY);
+	gboolean ok = remove_own_file(d->fd, d->copy);
 	int pfd = openat(d->fd, AB_MATRIX_PROFILES, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	if (pfd >= 0 && fstat(pfd, &st) == 0 && st.st_uid == geteuid()) {
@@ -419,7 +427,7 @@ static gboolean remove_started(const struct ab_matrix_dir *d, GError **error)
 	if (!ok)
 		g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
 			    "cannot remove what a start of the matrix cut short made in '%s' (%s, %s/): something there "
-			    "is not ours; look, then remove %s", d->path, AB_MATRIX_COPY, AB_MATRIX_PROFILES,
+			    "is not ours; look, then remove %s", d->path, d->copy, AB_MATRIX_PROFILES,
 			    AB_MATRIX_STARTING);
 	return ok;
 }

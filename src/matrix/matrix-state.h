@@ -53,6 +53,10 @@ struct ab_matrix_dir {
 	int json_fd;   /* results.jsonl and results.csv, appended to; -1 until opened */
 	int csv_fd;
 	int profiles_fd; /* matrix.workloads/, held by ab_matrix_dir_hold_profiles(); else -1 */
+	/* The name of the copy of what runs (its digest heads matrix.sha256):
+	 * AB_MATRIX_COPY, or the caller's own after ab_matrix_dir_init() (a
+	 * tune's results directory holds tune.ini, the tune's inputs). */
+	const char *copy;
 };
 
 void ab_matrix_dir_init(struct ab_matrix_dir *d);

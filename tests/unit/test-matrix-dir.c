@@ -273,6 +273,37 @@ static gboolean there(const char *dir, const char *name)
  * looks at DIR: a start cut short before its digests undone, a --fresh
  * cut short finished, temporary files gone; a DIR without a marker is
  * left as it is (a stranger's matrix.ini stays: FOREIGN, as before). */
+/* A caller's own copy name (tune's tune.ini): the copy and the first
+ * digest line are it, no matrix.ini is made, the state reads it back. */
+static void test_own_copy_name(void **state)
+{
+	(void)state;
+	g_autofree char *tmp = g_dir_make_tmp("test-matrix.XXXXXX", NULL);
+	assert_non_null(tmp);
+	g_autoptr(GError) error = NULL;
+	struct ab_matrix_dir d;
+	ab_matrix_dir_init(&d);
+	d.copy = "tune.ini";
+	assert_true(ab_matrix_dir_open(&d, tmp, TRUE, &error));
+	g_autoptr(ab_matrix) m = parse_ok(demo);
+	assert_true(ab_matrix_dir_start(&d, demo, strlen(demo), m->sha256, NULL, &error));
+	g_autofree char *copy = g_build_filename(tmp, "tune.ini", NULL);
+	g_autofree char *text = read_text(copy);
+	assert_string_equal(text, demo);
+	g_autofree char *matrix_copy = g_build_filename(tmp, AB_MATRIX_COPY, NULL);
+	assert_false(g_file_test(matrix_copy, G_FILE_TEST_EXISTS));
+	g_autofree char *digests = g_build_filename(tmp, AB_MATRIX_DIGEST, NULL);
+	g_autofree char *lines = read_text(digests);
+	g_autofree char *want = g_strdup_printf("%s  tune.ini\n", m->sha256);
+	assert_string_equal(lines, want);
+	enum ab_matrix_dir_state s;
+	assert_true(ab_matrix_dir_check(&d, m->sha256, &s, &error));
+	assert_int_equal(s, AB_MATRIX_DIR_SAME);
+	ab_matrix_dir_clear(&d);
+	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", tmp);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_recover(void **state)
 {
 	(void)state;
@@ -494,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_done_read_retried),
 		cmocka_unit_test(test_digests_parse),
 		cmocka_unit_test(test_profiles_in_dir),
+		cmocka_unit_test(test_own_copy_name),
 		cmocka_unit_test(test_recover),
 		cmocka_unit_test(test_dir_state),
 		cmocka_unit_test(test_results_dir),
