@@ -81,6 +81,7 @@ static gboolean append_run(struct ab_matrix_visits *v, struct ab_run *owned, GEr
 struct visit_sink {
 	struct ab_matrix_visits *visits;
 	const struct ab_matrix_cell *cell;
+	unsigned k;
 	unsigned repeat;
 };
 
@@ -98,13 +99,16 @@ static gboolean deliver(struct ab_run *run, void *data, GError **error)
 	}
 	/* run counts its repeats from 1; a visit's are the matrix's from its own. */
 	run->repeat = sink->repeat + run->repeat - 1;
+	if (sink->visits->stamp)
+		sink->visits->stamp(run, sink->k, sink->repeat, sink->visits->stamp_data);
 	return append_run(sink->visits, run, error);
 }
 
 /* A visit that gave no results: a run saying which and why. */
-static gboolean record_failure(struct ab_matrix_visits *v, const struct ab_matrix_cell *cell, unsigned repeat,
-			       const char *run_id, const char *why, GError **error)
+static gboolean record_failure(struct ab_matrix_visits *v, unsigned k, unsigned repeat, const char *run_id,
+			       const char *why, GError **error)
 {
+	const struct ab_matrix_cell *cell = g_ptr_array_index(v->m->cells, k);
 	g_autoptr(ab_run) run = ab_run_new();
 	run->tool = g_strdup("arraybench");
 	run->tool_version = g_strdup(AB_VERSION);
@@ -117,6 +121,8 @@ static gboolean record_failure(struct ab_matrix_visits *v, const struct ab_matri
 	run->cell = g_strdup(cell->label);
 	run->workload = g_strdup(cell->workload);
 	run->failure = g_strdup(why);
+	if (v->stamp)
+		v->stamp(run, k, repeat, v->stamp_data);
 	return append_run(v, g_steal_pointer(&run), error);
 }
 
@@ -127,8 +133,9 @@ gboolean ab_matrix_visits_record(struct ab_matrix_visits *v, struct ab_run *run,
 
 /* One visit: the cell's run, made once.  0 when it ran or its failure is
  * recorded; otherwise the exit status that stops the matrix. */
-static int visit(struct ab_matrix_visits *v, const struct ab_matrix_cell *cell, unsigned repeat, GError **error)
+static int visit(struct ab_matrix_visits *v, unsigned k, unsigned repeat, GError **error)
 {
+	const struct ab_matrix_cell *cell = g_ptr_array_index(v->m->cells, k);
 	g_auto(GStrv) argv = ab_matrix_visit_argv(v->m, cell, repeat, v->quiet);
 	g_auto(ab_config_auto) cfg;
 	ab_config_init(&cfg);
@@ -143,7 +150,7 @@ static int visit(struct ab_matrix_visits *v, const struct ab_matrix_cell *cell, 
 		v->sink_failed = TRUE;
 		status = ab_error_exit_status(local);
 	} else if (status == 0) {
-		struct visit_sink sink = { v, cell, repeat };
+		struct visit_sink sink = { v, cell, k, repeat };
 		struct ab_pipeline p = {
 			.cfg = &cfg, .run_id = prep.run_id, .state_dir = prep.state_dir, .dir_fd = prep.dir_fd,
 			.ram_bytes = prep.ram_bytes, .deliver = deliver, .deliver_data = &sink,
@@ -176,7 +183,7 @@ static int visit(struct ab_matrix_visits *v, const struct ab_matrix_cell *cell, 
 		printf("  failed: %s\n", local->message);
 		fflush(stdout);
 	}
-	return record_failure(v, cell, repeat, run_id, local->message, error) ? 0 : AB_ERROR_OUTPUT;
+	return record_failure(v, k, repeat, run_id, local->message, error) ? 0 : AB_ERROR_OUTPUT;
 }
 
 static gboolean settled(struct ab_matrix_visits *v, const struct ab_matrix_cell *cell)
@@ -214,11 +221,11 @@ void ab_matrix_visit_announce(const struct ab_matrix_visits *v, unsigned k, unsi
 int ab_matrix_visit_one(struct ab_matrix_visits *v, unsigned k, unsigned repeat, GError **error)
 {
 	const struct ab_matrix *m = v->m;
-	const struct ab_matrix_cell *cell = g_ptr_array_index(m->cells, k);
-	g_autofree char *where = g_strdup_printf("cell %u/%u repeat %u/%u", k + 1, m->cells->len, repeat,
-						 ab_matrix_rounds(m, v->cv_limit, v->max_repeats));
+	g_autofree char *where = v->context ? g_strdup(v->context)
+					    : g_strdup_printf("cell %u/%u repeat %u/%u", k + 1, m->cells->len, repeat,
+							      ab_matrix_rounds(m, v->cv_limit, v->max_repeats));
 	ab_progress_set_context(where);
-	int status = visit(v, cell, repeat, error);
+	int status = visit(v, k, repeat, error);
 	ab_progress_set_context(NULL);
 	if (status == 0)
 		v->ran++;

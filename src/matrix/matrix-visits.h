@@ -29,6 +29,14 @@ struct ab_matrix_visits {
 	unsigned max_repeats;      /* --max-repeats; 0 when not given */
 	GHashTable *done;          /* visit keys (ab_matrix_visit_key()) to skip; the caller's, freed here */
 	GHashTable *cell_runs;     /* label -> GPtrArray of struct ab_run * (for --repeat-until) */
+	/* Called on each visit's run (or the run recording its failure)
+	 * before it is recorded, with its cell's index and repeat: what only
+	 * the caller knows of it (tune's stamp).  NULL: nothing more. */
+	void (*stamp)(struct ab_run *run, unsigned k, unsigned repeat, void *data);
+	void *stamp_data;
+	/* The status line's context for the next visit ("round 2 candidate
+	 * 3/4"); NULL: "cell K/N repeat R/R". */
+	const char *context;
 	unsigned ran, failed, skipped;
 	/* The visit in flight: did its error come from writing the results,
 	 * is its run in them? */
