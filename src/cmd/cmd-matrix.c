@@ -9,6 +9,7 @@
 #include "../base/error.h"
 #include "../matrix/matrix-file.h"
 #include "../matrix/matrix-ranks.h"
+#include "../matrix/matrix-resume.h"
 #include "../matrix/matrix-results.h"
 #include "../matrix/matrix-state.h"
 #include "../matrix/matrix-visits.h"
@@ -16,7 +17,6 @@
 #include "../options/run-options.h"
 #include "../pipeline/run-prepare.h"
 #include "../base/runid.h"
-#include "../../fs-setup/recover.h"
 #include "../../fs-setup/statedir.h"
 #include "../../fs-setup/target-build.h"
 
@@ -208,62 +208,6 @@ static gboolean check_state_dir(GError **error)
 	return TRUE;
 }
 
-/* A start killed mid-visit (kill -9, a power cut) left that visit's
- * target built: its journal, named by DIR's visit.inflight, is undone now,
- * as 'arraybench cleanup' would, and only it. */
-static int undo_dead_visit(struct matrix_ctx *c, GError **error)
-{
-	g_autofree char *run_id = NULL, *state_dir = NULL;
-	if (!ab_matrix_dir_get_visit(&c->dir, &run_id, &state_dir, error))
-		return ab_error_exit_status(*error);
-	if (!run_id)
-		return 0;
-	g_autoptr(GString) report = g_string_new(NULL);
-	int undone;
-	if (!ab_undo_recover_run(state_dir, run_id, ab_undo_exec_real, report, &undone, error)) {
-		g_prefix_error(error, "cannot undo what the visit that was running when the matrix died (run %s) "
-			       "left: ", run_id);
-		return ab_error_exit_status(*error);
-	}
-	if (undone < 0 && report->len) {
-		/* Its run still going, or a journal it would not act on. */
-		g_strchomp(report->str);
-		g_autofree char *first = g_strndup(report->str, strcspn(report->str, "\n"));
-		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED,
-			    "cannot undo what the visit that was running when the matrix died (run %s) left: %s",
-			    run_id, first);
-		return AB_ERROR_SKIPPED;
-	}
-	if (undone >= 0)
-		fprintf(stderr,
-			"arraybench: warning: the visit that was running when the matrix died (run %s) had left "
-			"its target built: undone now (%d steps)\n",
-			run_id, undone);
-	ab_matrix_dir_clear_visit(&c->dir);
-	return 0;
-}
-
-/* results.jsonl is the record, results.csv made from it: a CSV append that
- * failed (a full disk) or a kill between the two appends is mended here. */
-static int sync_csv(struct matrix_ctx *c, const struct ab_run_set *set, GError **error)
-{
-	g_autofree char *want = ab_matrix_csv_text(set);
-	size_t len = strlen(want);
-	unsigned old_lines;
-	if (!ab_matrix_dir_sync_csv(&c->dir, want, len, &old_lines, error))
-		return ab_error_exit_status(*error);
-	if (old_lines != G_MAXUINT) {
-		unsigned lines = 0;
-		for (const char *p = want; *p; p++)
-			lines += *p == '\n';
-		fprintf(stderr,
-			"arraybench: warning: '%s/%s' was not the CSV of the runs in %s (%u lines where they make "
-			"%u): written anew from it\n",
-			c->o->out_dir, AB_MATRIX_RESULTS_CSV, AB_MATRIX_RESULTS_JSON, old_lines, lines);
-	}
-	return 0;
-}
-
 /* The results directory: made or resumed, refused when it is another's or
  * holds another version of the matrix or of one of its profiles. */
 static int open_results(struct matrix_ctx *c, const char *text, size_t len, GError **error)
@@ -316,7 +260,7 @@ static int open_results(struct matrix_ctx *c, const char *text, size_t len, GErr
 			    o->out_dir, changed->copy);
 		return AB_ERROR_USAGE;
 	}
-	int status = state == AB_MATRIX_DIR_NEW ? 0 : undo_dead_visit(c, error);
+	int status = state == AB_MATRIX_DIR_NEW ? 0 : ab_matrix_resume_undo(&c->dir, "matrix", error);
 	if (status)
 		return status;
 	if (o->fresh && state != AB_MATRIX_DIR_NEW) {
@@ -327,32 +271,11 @@ static int open_results(struct matrix_ctx *c, const char *text, size_t len, GErr
 	if (state == AB_MATRIX_DIR_NEW && (!ab_matrix_dir_start(&c->dir, text, len, c->m->sha256, c->profiles, error) ||
 					   !ab_matrix_dir_hold_profiles(&c->dir, error)))
 		return ab_error_exit_status(*error);
-	struct ab_matrix_mend mend;
-	if (!ab_matrix_dir_open_results(&c->dir, &mend, error))
-		return ab_error_exit_status(*error);
-	if (mend.cut_bytes)
-		fprintf(stderr,
-			"arraybench: warning: the last line of '%s/%s' was torn (%zu bytes without their end: a kill or "
-			"a full disk mid-write): cut off, its visit runs again\n",
-			o->out_dir, AB_MATRIX_RESULTS_JSON, mend.cut_bytes);
-	if (mend.newline_added)
-		fprintf(stderr, "arraybench: warning: the last line of '%s/%s' was a whole run without its newline: "
-			"kept, the newline added\n", o->out_dir, AB_MATRIX_RESULTS_JSON);
-	g_autofree char *done_text = NULL;
-	size_t done_len;
-	if (!ab_matrix_dir_read(&c->dir, AB_MATRIX_RESULTS_JSON, &done_text, &done_len, error))
-		return ab_error_exit_status(*error);
 	struct ab_run_set set;
 	ab_run_set_init(&set);
-	g_autofree char *name = g_build_filename(o->out_dir, AB_MATRIX_RESULTS_JSON, NULL);
-	g_autoptr(GPtrArray) problems = g_ptr_array_new_with_free_func(g_free);
 	unsigned failed;
-	c->visits.done = ab_matrix_done_read(name, done_text, done_len, o->retry_failed, &set, problems, &failed);
+	status = ab_matrix_resume_read(&c->dir, o->retry_failed, &set, &c->visits.done, &failed, error);
 	c->failed_before = o->retry_failed ? 0 : failed;
-	for (guint i = 0; i < problems->len; i++)
-		fprintf(stderr, "arraybench: warning: %s (skipped)\n",
-			(const char *)g_ptr_array_index(problems, i));
-	status = sync_csv(c, &set, error);
 	for (guint i = 0; i < set.runs->len; i++) {
 		struct ab_run *r = g_ptr_array_index(set.runs, i);
 		if (r->cell)
