@@ -168,8 +168,8 @@ void ab_race_decision_clear(struct ab_race_decision *d);
  * Each decision holds its level; the race looks again after every round,
  * so over a long race the chance that some decision drops a candidate
  * equal to the best grows with the rounds (seeded simulations of 4 to 8
- * equal candidates, test-race-sim: 5.5 % of races over 5 rounds, about
- * 12 % over 10).  A candidate so dropped is one the rounds could not tell
+ * equal candidates: 5.5 % of races over 5 rounds, as test-race-sim
+ * checks; 12 % over 10).  A candidate so dropped is one the rounds could not tell
  * from the best, so the race loses little by it; the report should say
  * that a drop is evidence at the level, not proof.
  *
