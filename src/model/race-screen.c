@@ -52,6 +52,9 @@ bool ab_race_screen_analyse(const struct ab_race_screen_space *space, const stru
 	size_t n = ab_race_screen_candidates(space);
 	if (t->candidates != n)
 		return false;
+	for (size_t i = 0; i < space->keys; i++)
+		if (space->defaults[i] >= space->values[i])
+			return false; /* no such value: the space is not one */
 	out->changes = n - 1;
 	out->change = g_new0(struct ab_race_screen_change, n);
 	g_autofree double *p = g_new(double, n);

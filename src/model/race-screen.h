@@ -73,7 +73,8 @@ struct ab_race_screen {
 };
 
 /* t: the screening rounds, t->candidates == ab_race_screen_candidates()
- * (else out is left empty and FALSE returned), candidate 0 the defaults.
+ * (else, or with a key whose defaults' value is not among its values, out
+ * is left empty and FALSE returned), candidate 0 the defaults.
  * params: direction, alpha, correction (min_rounds is not used: each
  * change needs 2 paired rounds for a test at all).  Fills *out; clear it
  * after. */

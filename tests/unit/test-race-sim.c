@@ -232,6 +232,12 @@ static void test_screen_worse_value(void **state)
 	assert_false(ab_race_screen_analyse(&space, &wrong, &params, &s));
 	assert_int_equal(s.keys, 0);
 	ab_race_screen_clear(&s);
+	/* So is a space whose defaults' value is not one of its key's. */
+	const size_t bad_defaults[] = { 0, 2, 0 };
+	const struct ab_race_screen_space bad = { 3, space_values, bad_defaults };
+	assert_false(ab_race_screen_analyse(&bad, &t, &params, &s));
+	assert_int_equal(s.keys, 0);
+	ab_race_screen_clear(&s);
 }
 
 int main(void)
