@@ -16,6 +16,10 @@
  * Two sets: the product of the keys' values (the race; `keep` narrows a
  * key to the values that mattered in screening), and the one-at-a-time
  * set (the defaults, then each single change), the screening step's.
+ * They fit src/model/race-screen.h as they are: a key's values are its
+ * `values`, its default value 0 (`defaults` all 0), the one-at-a-time set
+ * is the screening's candidates in its order, and a screening key's
+ * `keep[v]` is bit v of that key's `keep` mask here (test-tune-space).
  */
 
 #include <glib.h>

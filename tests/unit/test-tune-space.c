@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../../src/base/error.h"
+#include "../../src/model/race-screen.h"
 #include "../../src/tune/candidates.h"
 #include "../../src/tune/fstab.h"
 #include "../../src/tune/space.h"
@@ -473,6 +474,43 @@ static void test_product(void **state)
 	g_error_free(e);
 }
 
+/* The one-at-a-time set is the screening's candidates in the screening's
+ * order (src/model/race-screen.h: the defaults, then key 0's other values,
+ * then key 1's...), each key's default its value 0; a screening's kept
+ * values, as masks, give the combination race its count. */
+static void test_screening_order(void **state)
+{
+	(void)state;
+	g_autoptr(ab_space_auto) r = resolve_on("ext4", "raid10", 4, 0, FALSE, NULL);
+	size_t values[AB_SPACE_MAX_KEYS], defaults[AB_SPACE_MAX_KEYS] = { 0 };
+	for (guint k = 0; k < r->keys->len; k++)
+		values[k] = ((const struct ab_space_key *)g_ptr_array_index(r->keys, k))->values->len;
+	struct ab_race_screen_space space = { r->keys->len, values, defaults };
+	g_autoptr(GPtrArray) one = ab_candidates_one_at_a_time(r);
+	assert_int_equal(ab_race_screen_candidates(&space), one->len);
+	size_t key, value;
+	assert_false(ab_race_screen_change_of(&space, 0, &key, &value));
+	for (guint c = 1; c < one->len; c++) {
+		const struct ab_candidate *cand = g_ptr_array_index(one, c);
+		assert_true(ab_race_screen_change_of(&space, c, &key, &value));
+		for (guint k = 0; k < cand->n_keys; k++)
+			assert_int_equal(cand->choice[k], k == key ? value : 0);
+	}
+	/* Kept values as the screening gives them (bool per value) -> masks. */
+	bool keep0[8] = { true, true }, keep1[8] = { true };
+	struct ab_race_screen_key keys[AB_SPACE_MAX_KEYS] = { 0 };
+	guint32 masks[AB_SPACE_MAX_KEYS] = { 0 };
+	for (guint k = 0; k < r->keys->len; k++) {
+		keys[k].keep = k == 0 ? keep0 : keep1;
+		keys[k].kept = k == 0 ? 2 : 1;
+		for (size_t v = 0; v < values[k] && v < 8; v++)
+			masks[k] |= (guint32)keys[k].keep[v] << v;
+	}
+	struct ab_race_screen screen = { .keys = r->keys->len, .key = keys };
+	assert_int_equal(ab_candidates_count(r, masks), ab_race_screen_combinations(&screen));
+	assert_int_equal(ab_candidates_count(r, masks), 2);
+}
+
 /* A space with nothing to try but its defaults: one candidate. */
 static void test_nothing_to_try(void **state)
 {
@@ -578,7 +616,8 @@ int main(void)
 		cmocka_unit_test(test_builtin_spaces), cmocka_unit_test(test_parse_good),
 		cmocka_unit_test(test_parse_errors),   cmocka_unit_test(test_load_file),
 		cmocka_unit_test(test_geometry_values), cmocka_unit_test(test_unsafe),
-		cmocka_unit_test(test_product),        cmocka_unit_test(test_nothing_to_try),
+		cmocka_unit_test(test_product),        cmocka_unit_test(test_screening_order),
+		cmocka_unit_test(test_nothing_to_try),
 		cmocka_unit_test(test_fstab),          cmocka_unit_test(test_mkfs_command),
 		cmocka_unit_test(test_man_page),
 	};
