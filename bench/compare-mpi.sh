@@ -29,7 +29,7 @@
 # The order of round R is bench/rounds.py's (a Williams design of three
 # runs: 6 rounds to a full one).  Before each run the script waits (at most
 # 5 s) while another benchmark or mpirun runs on the machine (pgrep -f
-# 'bench/|mpirun', its own excepted), and logs the load average.
+# 'bench/|mpirun', its own process group excepted), and logs the load average.
 #
 # Options (defaults in brackets):
 #   -p PARTS   overhead, aggregation or both, comma-separated   [overhead,aggregation]
@@ -210,11 +210,14 @@ mpirun_=(timeout 600 mpirun --oversubscribe --bind-to none --mca btl self,vader)
 
 settle() { find "$T" -mindepth 1 -delete; sync; sleep 3; }
 # Waits while another benchmark or mpirun runs (not this script's own).
+own_pgid=$(ps -o pgid= -p $$ | tr -d ' ')
 wait_quiet() {
 	local i others
 	for i in $(seq 5); do
+		# Ours are in our process group: the script's own subshells (this
+		# one included, whose command line is the script's) and its runs.
 		others=$(pgrep -f 'bench/|mpirun' | while read -r p; do
-			[ "$p" = $$ ] || [ "$(ps -o ppid= -p "$p" 2>/dev/null | tr -d ' ')" = $$ ] || echo "$p"
+			[ "$(ps -o pgid= -p "$p" 2>/dev/null | tr -d ' ')" = "$own_pgid" ] || echo "$p"
 		done | tr '\n' ' ')
 		[ -z "$others" ] && return 0
 		[ "$i" = 1 ] && log "waiting for $others"

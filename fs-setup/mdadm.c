@@ -166,27 +166,48 @@ static uint32_t data_disks(enum level level, guint n, const char *layout)
 	return 0;
 }
 
+/* The checks of an array and what it is: its level, its chunk (the default
+ * filled in, 0 for RAID1) and its layout (NULL for the default). */
+static gboolean check_array(const char *level_text, guint n, uint32_t chunk_bytes, const char **layout,
+			    enum level *level, uint32_t *chunk, GError **error)
+{
+	if (!parse_level(level_text, level, error) || !check_members(*level, n, error))
+		return FALSE;
+	if (*layout && !**layout)
+		*layout = NULL;
+	if (!check_layout(*level, *layout, error))
+		return FALSE;
+	/* RAID1 has no chunk; mdadm ignores one given, and so do we. */
+	*chunk = 0;
+	if (levels[*level].striped) {
+		*chunk = chunk_bytes ? chunk_bytes : DEFAULT_CHUNK;
+		if (!check_chunk(*level, *chunk, error))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean ab_mdadm_geometry(const char *level_text, guint members, uint32_t chunk_bytes, const char *layout,
+			   struct ab_array_geometry *out, GError **error)
+{
+	enum level level;
+	uint32_t chunk;
+	if (!check_array(level_text, members, chunk_bytes, &layout, &level, &chunk, error))
+		return FALSE;
+	out->chunk_bytes = chunk;
+	out->data_disks = data_disks(level, members, layout);
+	return TRUE;
+}
+
 gboolean ab_mdadm_plan(struct ab_plan *plan, const char *level_text, const char *const *members, uint32_t chunk_bytes,
 		       const char *layout, const char *md_prefix, struct ab_array_geometry *geo_out,
 		       char **array_dev_out, GError **error)
 {
 	enum level level;
-	if (!parse_level(level_text, &level, error))
-		return FALSE;
+	uint32_t chunk;
 	guint n = members ? g_strv_length((char **)members) : 0;
-	if (!check_members(level, n, error))
+	if (!check_array(level_text, n, chunk_bytes, &layout, &level, &chunk, error))
 		return FALSE;
-	if (layout && !*layout)
-		layout = NULL;
-	if (!check_layout(level, layout, error))
-		return FALSE;
-	/* RAID1 has no chunk; mdadm ignores one given, and so do we. */
-	uint32_t chunk = 0;
-	if (levels[level].striped) {
-		chunk = chunk_bytes ? chunk_bytes : DEFAULT_CHUNK;
-		if (!check_chunk(level, chunk, error))
-			return FALSE;
-	}
 	guint pairs = level == L1_0 ? n / 2 : 0;
 	if (!check_names(md_prefix, pairs, error))
 		return FALSE;

@@ -110,7 +110,19 @@ static void add_all(GPtrArray *argv, char **more)
 		g_ptr_array_add(argv, g_strdup(*m));
 }
 
-static void ext_args(GPtrArray *argv, uint32_t chunk, uint32_t data_disks, char **user)
+gboolean ab_stripe_hint(const struct ab_array_geometry *geo, uint64_t block, struct ab_stripe_hint *out)
+{
+	*out = (struct ab_stripe_hint){ 0 };
+	if (!geo || !geo->chunk_bytes || !geo->data_disks || !block || geo->chunk_bytes % block)
+		return FALSE;
+	out->stride = geo->chunk_bytes / block;
+	out->stripe_width = out->stride * geo->data_disks;
+	out->su_kib = geo->chunk_bytes / 1024;
+	out->sw = geo->data_disks;
+	return TRUE;
+}
+
+static void ext_args(GPtrArray *argv, const struct ab_array_geometry *geo, char **user)
 {
 	g_autoptr(GString) user_extended = g_string_new(NULL);
 	struct ext_scan s = { user_extended, NULL };
@@ -120,16 +132,16 @@ static void ext_args(GPtrArray *argv, uint32_t chunk, uint32_t data_disks, char 
 	 * under 512 MiB 1 KiB blocks, so with a hint we pin 4 KiB blocks,
 	 * unless the user chose a size, which we then count in. */
 	guint64 block = 4096;
+	struct ab_stripe_hint hint;
 	if (s.block_size && !g_ascii_string_to_unsigned(s.block_size, 10, 1024, 65536, &block, NULL))
-		chunk = 0; /* "-b -1" and the like: we cannot know the unit */
-	if (chunk && data_disks && chunk % block == 0) {
+		geo = NULL; /* "-b -1" and the like: we cannot know the unit */
+	if (ab_stripe_hint(geo, block, &hint)) {
 		if (!s.block_size) {
 			g_ptr_array_add(argv, g_strdup("-b"));
 			g_ptr_array_add(argv, g_strdup("4096"));
 		}
-		guint64 stride = chunk / block;
-		g_string_append_printf(extended, ",stride=%" G_GUINT64_FORMAT ",stripe_width=%" G_GUINT64_FORMAT,
-				       stride, stride * data_disks);
+		g_string_append_printf(extended, ",stride=%" PRIu64 ",stripe_width=%" PRIu64, hint.stride,
+				       hint.stripe_width);
 	}
 	/* Last, so the user's entries win over ours. */
 	g_string_append(extended, user_extended->str);
@@ -138,15 +150,16 @@ static void ext_args(GPtrArray *argv, uint32_t chunk, uint32_t data_disks, char 
 	add_all(argv, (char **)kept->pdata);
 }
 
-static void xfs_args(GPtrArray *argv, uint32_t chunk, uint32_t data_disks, char **user)
+static void xfs_args(GPtrArray *argv, const struct ab_array_geometry *geo, char **user)
 {
 	gboolean user_geometry = FALSE;
 	g_autoptr(GPtrArray) kept = scan_options(user, MKFS_XFS_VALUED, xfs_option, &user_geometry);
 	/* su must be a multiple of the block size: 4 KiB unless -b says more,
 	 * and then mkfs.xfs names the problem itself. */
-	if (chunk && data_disks && chunk % 4096 == 0 && !user_geometry) {
+	struct ab_stripe_hint hint;
+	if (ab_stripe_hint(geo, 4096, &hint) && !user_geometry) {
 		g_ptr_array_add(argv, g_strdup("-d"));
-		g_ptr_array_add(argv, g_strdup_printf("su=%" PRIu32 "k,sw=%" PRIu32, chunk / 1024, data_disks));
+		g_ptr_array_add(argv, g_strdup_printf("su=%" PRIu32 "k,sw=%" PRIu32, hint.su_kib, hint.sw));
 	}
 	add_all(argv, (char **)kept->pdata);
 }
@@ -163,12 +176,9 @@ gboolean ab_mkfs_plan(struct ab_plan *plan, enum ab_fs_type fs, const char *devi
 	g_auto(GStrv) user = NULL;
 	if (!ab_plan_split_options("mkfs options", extra_opts, &user, error))
 		return FALSE;
-	/* Hints only where the geometry is known and striped. */
-	uint32_t chunk = 0, data_disks = 0;
-	if (geo && !no_hint && geo->chunk_bytes && geo->data_disks) {
-		chunk = geo->chunk_bytes;
-		data_disks = geo->data_disks;
-	}
+	/* Hints only where the geometry is known and striped (ab_stripe_hint). */
+	if (no_hint)
+		geo = NULL;
 
 	g_autoptr(GPtrArray) argv = g_ptr_array_new_with_free_func(g_free);
 	switch (fs) {
@@ -179,14 +189,14 @@ gboolean ab_mkfs_plan(struct ab_plan *plan, enum ab_fs_type fs, const char *devi
 		g_ptr_array_add(argv, g_strdup(fs == AB_FS_EXT3 ? "mkfs.ext3" : "mkfs.ext4"));
 		g_ptr_array_add(argv, g_strdup("-F"));
 		g_ptr_array_add(argv, g_strdup("-q"));
-		ext_args(argv, chunk, data_disks, user);
+		ext_args(argv, geo, user);
 		break;
 	case AB_FS_XFS:
 		g_ptr_array_add(argv, g_strdup("mkfs.xfs"));
 		g_ptr_array_add(argv, g_strdup("-f"));
 		g_ptr_array_add(argv, g_strdup("-q"));
 		g_ptr_array_add(argv, g_strdup("-K"));
-		xfs_args(argv, chunk, data_disks, user);
+		xfs_args(argv, geo, user);
 		break;
 	case AB_FS_BTRFS:
 		/* btrfs takes no stripe hint: it stripes its own chunks. */

@@ -54,6 +54,22 @@ struct ab_array_geometry {
 	uint32_t data_disks;    /* stripe width in chunks; 0: unknown */
 };
 
+/* The stripe an array's geometry gives a file system of `block`-byte
+ * blocks, as mkfs is told it: ext4's stride (blocks per chunk) and
+ * stripe_width (stride times the data members; also ext4's mount option
+ * stripe=), xfs's su (the chunk, in KiB) and sw (the data members).  The
+ * one place of this arithmetic: mkfs.c's hints and the tuner's values
+ * (src/tune/) both read it.  FALSE (and *out zeroed) when there is no
+ * stripe: geo NULL or unknown, not striped (a mirror: chunk 0), or a chunk
+ * that is no whole number of blocks. */
+struct ab_stripe_hint {
+	uint64_t stride;        /* ext4 -E stride=, blocks */
+	uint64_t stripe_width;  /* ext4 -E stripe_width= and mount stripe=, blocks */
+	uint32_t su_kib;        /* xfs -d su=, KiB */
+	uint32_t sw;            /* xfs -d sw=, chunks */
+};
+gboolean ab_stripe_hint(const struct ab_array_geometry *geo, uint64_t block, struct ab_stripe_hint *out);
+
 gboolean ab_fs_type_parse(const char *name, enum ab_fs_type *out, GError **error);
 const char *ab_fs_type_name(enum ab_fs_type fs);
 
@@ -90,5 +106,14 @@ char *ab_btrfs_mount_data(const char *const *members, const char *user_data);
 gboolean ab_mdadm_plan(struct ab_plan *plan, const char *level, const char *const *members, uint32_t chunk_bytes,
 		       const char *layout, const char *md_prefix, struct ab_array_geometry *geo_out,
 		       char **array_dev_out, GError **error);
+/* The geometry ab_mdadm_plan() gives geo_out for an array of `members`
+ * devices, without planning one (the tuner's alignment values are those
+ * of the array it will build): the chunk (mdadm's default when
+ * chunk_bytes is 0; 0 for RAID1, which has none) and the data members as
+ * the kernel reports them (RAID0 n, RAID10 near-2 n/2, RAID5 n-1, RAID6
+ * n-2, RAID1 1).  The level, member count, layout and chunk are checked
+ * as ab_mdadm_plan() checks them. */
+gboolean ab_mdadm_geometry(const char *level, guint members, uint32_t chunk_bytes, const char *layout,
+			   struct ab_array_geometry *out, GError **error);
 
 #endif

@@ -12,6 +12,9 @@ import re
 import sys
 
 LAYERS = ['base', 'model', 'options', 'runner', 'suite', 'pipeline', 'matrix', 'cmd', 'mpi']
+# Folders that sit at the level of another layer (either may include the
+# other, without a circle): tune/ (many runs, as the matrix) beside matrix/.
+BESIDE = {'tune': 'matrix'}
 FOLDERS = ['src', 'workloads', 'fs-setup', 'reports']
 root = sys.argv[1]
 include = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -24,7 +27,8 @@ def layer_of(path):
         return None
     if len(parts) == 2:
         return len(LAYERS)  # main.c: the top
-    return LAYERS.index(parts[1]) if parts[1] in LAYERS else -1
+    name = BESIDE.get(parts[1], parts[1])
+    return LAYERS.index(name) if name in LAYERS else -1
 
 
 faults = []

@@ -10,6 +10,13 @@ grep -Eq '^arraybench [0-9]+\.[0-9]+\.[0-9]+$' "$T/ver"; ok $? "--version prints
 "$AB" run --help >"$T/runhelp"; ok $? "run --help exits 0"
 "$AB" list >"$T/list"; ok $? "list exits 0"
 is "$(grep -c -E '^(per-char|block|rewrite|seeks|seq-|rand-)' "$T/list")" 12 "list shows the 12 phases"
+is "$(sed -n '/^Built-in search spaces/,$p' "$T/list" | grep -oE '^(ext4|xfs|btrfs) ' | tr -d ' ' | tr '\n' ' ')" \
+	"ext4 xfs btrfs " "list shows the built-in search spaces, one per file system"
+grep -q '^ *data  *mount  *ordered | data=journal | data=journal,journal_async_commit | data=writeback (unsafe) | ' "$T/list" &&
+	grep -q '^ *stripe  *mount  *superblock | stripe=@stripe-width$' "$T/list" &&
+	grep -q '^ *stripe-hint  *run  *geometry | --no-stripe-hint (none)$' "$T/list" &&
+	grep -q '^ *inode-size  *mkfs  *256 | -I 512 | -I 1024$' "$T/list"
+ok $? "... each key with its place and values: the default first, unsafe ones marked, geometry words as written"
 "$AB" frobnicate 2>"$T/err"; is $? 1 "an unknown command exits 1"
 grep -q "unknown command 'frobnicate'" "$T/err"; ok $? "and names it"
 

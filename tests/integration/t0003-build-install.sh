@@ -30,6 +30,11 @@ for p in bonnie database iozone-auto lab mirror; do
 	cmp -s "$top/workloads/profiles/$p.ini" "$dest/opt/ab/share/arraybench/workloads/$p.ini" || missing="$missing $p"
 done
 is "$missing" "" "the built-in profiles land in PREFIX/share/arraybench/workloads for users to copy"
+missing=
+for p in ext4 xfs btrfs; do
+	cmp -s "$top/tune/spaces/$p.ini" "$dest/opt/ab/share/arraybench/spaces/$p.ini" || missing="$missing $p"
+done
+is "$missing" "" "the built-in search spaces land in PREFIX/share/arraybench/spaces for users to copy"
 is "$("$dest/opt/ab/bin/arraybench" --version)" "$("$AB" --version)" "the installed binary runs"
 make -C "$top" --no-print-directory -s uninstall DESTDIR="$dest" PREFIX=/opt/ab mandir=/opt/ab/man >"$T/log" 2>&1
 ok $? "make uninstall exits 0"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Which folder may include which (HACKING.md "Layers"): src/ is built in
-# layers (base, model, options, runner, suite, pipeline, matrix, cmd, then
-# main.c), each including only its own layer and those below; workloads/,
+# layers (base, model, options, runner, suite, pipeline, matrix with tune
+# beside it, cmd, then main.c), each including only its own layer and
+# those below; workloads/,
 # fs-setup/ and reports/ read of src/ only base/ and model/; no two modules
 # include each other in a circle.  Checked on what the compiler reads
 # (headers of headers included) and on every file's own includes, and the
@@ -65,4 +66,11 @@ out=$(python3 "$check" "$d" 2>/dev/null | sort); rc=$?
 is "$out" "reports/r2.c includes src/options/config.h: reports/ may include only src/base/ and src/model/
 src/stray.c: a .c file at the top of src/ (only main.c sits there)" \
 	"the check fails on a .c file at the top of src/ and on reports/ reading a layer above the model"
+d=$(fake beside); mkdir -p "$d/src/matrix" "$d/src/tune"
+printf '#include "../matrix/m.h"\n' >"$d/src/tune/t.c"; : >"$d/src/matrix/m.h"
+printf '#include "../tune/t2.h"\n' >"$d/src/matrix/m.c"; : >"$d/src/tune/t2.h"
+printf '#include "../cmd/top.h"\n' >"$d/src/tune/up.c"; : >"$d/src/cmd/top.h"
+out=$(python3 "$check" "$d" 2>/dev/null); rc=$?
+is "$rc:$out" "1:src/tune/up.c includes src/cmd/top.h: a lower layer includes a higher one" \
+	"src/tune/ sits beside src/matrix/ (each may include the other) and below src/cmd/"
 done_testing

@@ -145,6 +145,43 @@ static void test_mkfs_stripe_hints(void **state)
 	assert_mkfs(AB_FS_BTRFS, &raid5, FALSE, NULL, "mkfs.btrfs -f -q -K /dev/loop3");
 }
 
+/* The one stripe arithmetic mkfs and the tuner share. */
+static void test_stripe_hint(void **state)
+{
+	(void)state;
+	struct ab_stripe_hint h;
+	struct ab_array_geometry raid10;
+	assert_true(ab_mdadm_geometry("raid10", 4, 512 * 1024, NULL, &raid10, NULL));
+	assert_true(ab_stripe_hint(&raid10, 4096, &h));
+	assert_int_equal(h.stride, 128);
+	assert_int_equal(h.stripe_width, 256);
+	assert_int_equal(h.su_kib, 512);
+	assert_int_equal(h.sw, 2);
+	/* 1 KiB blocks count four times the blocks; the KiB stay. */
+	assert_true(ab_stripe_hint(&raid10, 1024, &h));
+	assert_int_equal(h.stride, 512);
+	assert_int_equal(h.stripe_width, 1024);
+	assert_int_equal(h.su_kib, 512);
+	const struct ab_array_geometry unstriped = { 0, 1 }, no_width = { 512 * 1024, 0 }, odd = { 6 * 1024, 2 };
+	const struct ab_array_geometry *none[] = { NULL, &unstriped, &no_width, &odd };
+	for (size_t i = 0; i < G_N_ELEMENTS(none); i++) {
+		h.stride = 7;
+		assert_false(ab_stripe_hint(none[i], 4096, &h));
+		assert_int_equal(h.stride, 0);
+	}
+	GError *e = NULL;
+	struct ab_array_geometry g;
+	assert_false(ab_mdadm_geometry("raid7", 4, 0, NULL, &g, &e));
+	assert_string_equal(e->message, "invalid RAID level 'raid7': expected 0, 1, 4, 5, 6, 10 or 1+0");
+	g_clear_error(&e);
+	assert_false(ab_mdadm_geometry("6", 3, 0, NULL, &g, &e));
+	assert_string_equal(e->message, "too few devices for RAID level 6: got '3', need at least 4");
+	g_clear_error(&e);
+	assert_false(ab_mdadm_geometry("5", 3, 96 * 1024, NULL, &g, &e));
+	assert_string_equal(e->message, "invalid chunk size '98304': RAID level 5 needs a power of two");
+	g_clear_error(&e);
+}
+
 static void test_mkfs_no_hint(void **state)
 {
 	(void)state;
@@ -342,6 +379,11 @@ static void assert_md(const char *level, const char *const *members, uint32_t ch
 	assert_string_equal(dev, want_dev);
 	g_free(dev);
 	ab_plan_clear(&plan);
+	/* The geometry alone (the tuner's) is the one the plan gives. */
+	struct ab_array_geometry alone = { 1, 1 };
+	assert_true(ab_mdadm_geometry(level, g_strv_length((char **)members), chunk, layout, &alone, NULL));
+	assert_int_equal(alone.chunk_bytes, want_chunk);
+	assert_int_equal(alone.data_disks, want_disks);
 }
 
 static void test_mdadm_levels(void **state)
@@ -561,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_step_command_quoting),
 		cmocka_unit_test(test_mkfs_defaults),
 		cmocka_unit_test(test_mkfs_stripe_hints),
+		cmocka_unit_test(test_stripe_hint),
 		cmocka_unit_test(test_mkfs_no_hint),
 		cmocka_unit_test(test_mkfs_extra_options),
 		cmocka_unit_test(test_mkfs_bad_input),
