@@ -11,6 +11,7 @@ int ab_cmd_list(int argc, char **argv, GError **error);
 int ab_cmd_cleanup(int argc, char **argv, GError **error);
 int ab_cmd_report(int argc, char **argv, GError **error);
 int ab_cmd_matrix(int argc, char **argv, GError **error);
+int ab_cmd_tune(int argc, char **argv, GError **error);
 int ab_cmd_raw(int argc, char **argv, GError **error);
 
 /* Standard output was closed when arraybench started (it now holds

@@ -35,6 +35,7 @@ static const struct command commands[] = {
 	{ "list", ab_cmd_list, "list the phases and what each does" },
 	{ "report", ab_cmd_report, "write saved results (arraybench JSON, bonnie++ CSV) as a table, CSV or JSON" },
 	{ "matrix", ab_cmd_matrix, "run every cell of a matrix file (levels x fs x options x workloads), resumable" },
+	{ "tune", ab_cmd_tune, "race the mount and mkfs options of a search space; end with the best and an fstab line" },
 	{ "raw", ab_cmd_raw, "measure block devices' raw sequential throughput (the dd baseline)" },
 	{ "cleanup", ab_cmd_cleanup, "undo what killed runs left behind (mounts, arrays, loop devices)" },
 };
@@ -133,9 +134,9 @@ int ab_main(int argc, char **argv, char **error_text)
 				    g_strerror(errno ? errno : EIO));
 			status = AB_ERROR_OUTPUT;
 		}
-		/* A matrix's results are in its DIR: its lines on standard
+		/* A matrix's or a tune's results are in its DIR: its lines on standard
 		 * output only follow the visits. */
-		if (status == 0 && stdout_lost && commands[i].fn != ab_cmd_matrix) {
+		if (status == 0 && stdout_lost && commands[i].fn != ab_cmd_matrix && commands[i].fn != ab_cmd_tune) {
 			g_set_error(&error, AB_ERROR, AB_ERROR_OUTPUT, "cannot write to standard output: it was closed");
 			status = AB_ERROR_OUTPUT;
 		}

@@ -62,7 +62,7 @@ usage_of() { # command: its --help usage line, normalized as synopsis does
 synopsis "$top/man/arraybench.1" >"$T/syn" && [ "$(wc -l <"$T/syn")" -ge 5 ]
 ok $? "arraybench.1's SYNOPSIS reads as lines"
 commands=$(sed -n '/^Commands:/,/^$/{s/^  \([a-z]*\) .*/\1/p}' "$T/help")
-is "$(echo $commands)" "run list report matrix raw cleanup" "--help lists the commands"
+is "$(echo $commands)" "run list report matrix tune raw cleanup" "--help lists the commands"
 missing=
 for c in $commands; do
 	u=$(usage_of "$c")
@@ -84,6 +84,11 @@ is "$(synopsis "$top/man/arraybench-matrix.1")" "$(usage_of matrix)" "matrix --h
 opts_help=$(grep -oE -- '--[a-z][a-z-]+' "$T/mxhelp" | grep -v -- '--help' | sort -u)
 opts_man=$(sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$top/man/arraybench-matrix.1" | grep -oE -- '\\-\\-[a-z][a-z\\-]+' | sed 's/\\//g' | grep -v -- '--help' | sort -u)
 is "$(echo $opts_help)" "$(echo $opts_man)" "matrix's options in --help and in arraybench-matrix.1 are the same"
+"$AB" tune --help >"$T/tunehelp"; ok $? "tune --help exits 0"
+is "$(synopsis "$top/man/arraybench-tune.1")" "$(usage_of tune)" "tune --help's usage is arraybench-tune.1's SYNOPSIS"
+opts_help=$(grep -oE -- '--[a-z][a-z-]+' "$T/tunehelp" | grep -v -- '--help' | sort -u)
+opts_man=$(sed -n '/^\.SH OPTIONS/,/^\.SH [^O]/p' "$top/man/arraybench-tune.1" | grep -oE -- '\\-\\-[a-z][a-z\\-]+' | sed 's/\\//g' | grep -v -- '--help' | sort -u)
+is "$(echo $opts_help)" "$(echo $opts_man)" "tune's options in --help and in arraybench-tune.1 are the same"
 # Each sub-command page is named in arraybench.1's SEE ALSO.
 missing=
 for page in "$top"/man/arraybench-*.1; do

@@ -1,0 +1,601 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `arraybench tune`: its options (src/tune/tune-options.c), the objective
+ * (src/model/objective.c), the visits' words and the target checked as
+ * run checks them, the space resolved on the array's geometry and its
+ * candidates (src/tune/space.c, candidates.c), the results directory
+ * opened or resumed as a matrix's (src/matrix/matrix-state.c,
+ * matrix-resume.c), the race (src/tune/tune-rounds.c through
+ * tune-visits.c and the matrix's visits), then the end
+ * (src/tune/tune-summary.c). */
+#include "commands.h"
+#include "../base/error.h"
+#include "../base/replace-file.h"
+#include "../base/runid.h"
+#include "../matrix/matrix-resume.h"
+#include "../matrix/matrix-state.h"
+#include "../model/objective.h"
+#include "../model/race.h"
+#include "../model/race-screen.h"
+#include "../pipeline/run-prepare.h"
+#include "../runner/progress.h"
+#include "../tune/candidates.h"
+#include "../tune/fstab.h"
+#include "../tune/space.h"
+#include "../tune/tune-options.h"
+#include "../tune/tune-plan.h"
+#include "../tune/tune-rounds.h"
+#include "../tune/tune-state.h"
+#include "../tune/tune-summary.h"
+#include "../tune/tune-visits.h"
+#include "../../fs-setup/backend.h"
+#include "../../fs-setup/target-build.h"
+#include "../../workloads/phase.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Where the fstab line mounts the winner: the reader's to change. */
+#define FSTAB_MOUNT_POINT "/srv/data"
+
+/* What the command works out before anything is built. */
+struct tune_plan {
+	struct ab_objective obj;
+	GPtrArray *visit_words;    /* char * */
+	struct ab_config cfg;      /* the visits' options, checked */
+	enum ab_fs_type fs;
+	struct ab_array_geometry geo;
+	gboolean striped;          /* geo holds an md array's geometry */
+	const char *btrfs_profile; /* the --array level of a btrfs target, else NULL */
+	struct ab_space *space;
+	struct ab_space *resolved;
+	GPtrArray *omitted;        /* struct ab_space_omission * */
+	GPtrArray *candidates;     /* struct ab_candidate * */
+	enum ab_race_plan plan;
+	char *ini;                 /* tune.ini's text */
+	char *digest;
+	uint64_t seed;
+	struct ab_matrix *m;
+};
+
+static void tune_plan_clear(struct tune_plan *p)
+{
+	ab_objective_clear(&p->obj);
+	if (p->visit_words)
+		g_ptr_array_unref(p->visit_words);
+	ab_config_clear(&p->cfg);
+	if (p->space)
+		ab_space_free(p->space);
+	if (p->resolved)
+		ab_space_free(p->resolved);
+	if (p->omitted)
+		g_ptr_array_unref(p->omitted);
+	if (p->candidates)
+		g_ptr_array_unref(p->candidates);
+	g_free(p->ini);
+	g_free(p->digest);
+	if (p->m)
+		ab_matrix_free(p->m);
+}
+
+/* The phases an --objective may name: every phase run can be asked for. */
+static const char *const *phase_names(void)
+{
+	static const char *names[AB_PHASE_ID_COUNT + 1];
+	if (!names[0]) {
+		size_t n = 0;
+		for (unsigned id = 0; id < AB_PHASE_ID_COUNT; id++) {
+			const struct ab_phase *ph = ab_phase_by_id(id);
+			if (ph && id != AB_PHASE_LAYOUT && !(ph->flags & AB_PHASE_DEVICE))
+				names[n++] = ph->name;
+		}
+	}
+	return names;
+}
+
+/* The visits' run words checked as run and a matrix check them, before
+ * anything is built: the options, the target's plan and its devices. */
+static gboolean check_visit_words(struct tune_plan *p, GError **error)
+{
+	g_autoptr(GPtrArray) argv = g_ptr_array_new();
+	for (guint i = 0; i < p->visit_words->len; i++)
+		g_ptr_array_add(argv, g_ptr_array_index(p->visit_words, i));
+	g_ptr_array_add(argv, "-x");
+	g_ptr_array_add(argv, "1");
+	g_ptr_array_add(argv, NULL);
+	uint64_t ram;
+	g_autoptr(GError) local = NULL;
+	if (ab_run_check_options((int)argv->len - 1, (char **)argv->pdata, &p->cfg, &ram, &local) != 0 ||
+	    !ab_target_spec_check_options(&p->cfg.target, &local)) {
+		g_set_error(error, AB_ERROR, local->domain == AB_ERROR ? local->code : AB_ERROR_USAGE, "%s",
+			    local->message);
+		return FALSE;
+	}
+	const struct ab_target_spec *t = &p->cfg.target;
+	if (!t->loop_count && !t->members) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "a tune builds its target at each visit: give --loop N:SIZE or --members with --yes-destroy, "
+			    "and --fs");
+		return FALSE;
+	}
+	g_autofree char *run_id = ab_run_id_new(error);
+	if (!run_id || !ab_target_check(&p->cfg.target, run_id, NULL, error))
+		return FALSE;
+	return ab_fs_type_parse(t->fs, &p->fs, error);
+}
+
+/* The array's geometry, for the space's alignment values: an md array's
+ * chunk and data members, as the visits will build it. */
+static gboolean find_geometry(struct tune_plan *p, GError **error)
+{
+	const struct ab_target_spec *t = &p->cfg.target;
+	if (!t->array_level)
+		return TRUE;
+	const struct ab_backend_ops *b = ab_backend_pick(t, p->fs);
+	if (b && g_str_equal(b->name, "btrfs"))
+		p->btrfs_profile = t->array_level;
+	if (!b || !g_str_equal(b->name, "mdadm"))
+		return TRUE;
+	guint members = t->loop_count ? t->loop_count : g_strv_length(t->members);
+	if (!ab_mdadm_geometry(t->array_level, members, t->chunk_bytes, t->layout, &p->geo, error))
+		return FALSE;
+	p->striped = TRUE;
+	return TRUE;
+}
+
+/* --keys: the resolved space narrowed to the keys named. */
+static gboolean keep_keys(struct ab_space *s, const char *keys, GError **error)
+{
+	if (!keys)
+		return TRUE;
+	g_auto(GStrv) names = g_strsplit(keys, ",", -1);
+	for (char **n = names; *n; n++) {
+		gboolean found = FALSE;
+		for (guint i = 0; !found && i < s->keys->len; i++)
+			found = g_str_equal(((struct ab_space_key *)g_ptr_array_index(s->keys, i))->name, *n);
+		if (!found) {
+			g_autoptr(GString) have = g_string_new(NULL);
+			for (guint i = 0; i < s->keys->len; i++)
+				g_string_append_printf(have, "%s%s", i ? ", " : "",
+						       ((struct ab_space_key *)g_ptr_array_index(s->keys, i))->name);
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "invalid --keys '%s': space '%s' has no key '%s' to try here (it has: %s)", keys,
+				    s->name, *n, have->len ? have->str : "none");
+			return FALSE;
+		}
+	}
+	for (guint i = 0; i < s->keys->len; i++)
+		if (!g_strv_contains((const char *const *)names,
+				     ((struct ab_space_key *)g_ptr_array_index(s->keys, i))->name))
+			g_ptr_array_remove_index(s->keys, i--);
+	return TRUE;
+}
+
+static const char *plan_words(enum ab_race_plan plan)
+{
+	return plan == AB_RACE_PLAN_WHOLE ? "race whole" : "screen first";
+}
+
+/* Everything known before anything is built, --dry-run's too. */
+static gboolean make_plan(const struct ab_tune_opts *o, struct tune_plan *p, GError **error)
+{
+	if (!ab_objective_parse(o->objective, phase_names(), &p->obj, error))
+		return FALSE;
+	p->visit_words = ab_tune_visit_words(o, &p->obj, error);
+	if (!p->visit_words || !check_visit_words(p, error) || !find_geometry(p, error))
+		return FALSE;
+	p->space = ab_space_load(o->space ? o->space : ab_fs_type_name(p->fs), error);
+	if (!p->space)
+		return FALSE;
+	if (p->space->fs != p->fs) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "space '%s' is for %s, not for --fs %s", p->space->where,
+			    ab_fs_type_name(p->space->fs), ab_fs_type_name(p->fs));
+		return FALSE;
+	}
+	p->omitted = g_ptr_array_new_with_free_func(ab_space_omission_free);
+	p->resolved = ab_space_resolve(p->space, p->striped ? &p->geo : NULL, o->allow_unsafe, p->omitted, error);
+	if (!p->resolved || !keep_keys(p->resolved, o->keys, error))
+		return FALSE;
+	p->candidates = ab_candidates_product(p->resolved, NULL, error);
+	if (!p->candidates)
+		return FALSE;
+	p->plan = o->budget.visits ? ab_race_plan_for(p->candidates->len, o->budget.visits, o->min_rounds)
+				   : AB_RACE_PLAN_WHOLE;
+	struct ab_tune_ini in = {
+		.objective = p->obj.name, .o = o, .space = p->space->where, .plan = plan_words(p->plan),
+		.visit_words = p->visit_words, .candidates = p->candidates,
+	};
+	p->ini = ab_tune_ini_text(&in, &p->seed);
+	p->digest = g_compute_checksum_for_string(G_CHECKSUM_SHA256, p->ini, -1);
+	p->m = ab_tune_matrix_new(p->visit_words, p->candidates, "", p->seed, p->digest);
+	return TRUE;
+}
+
+/* How many rounds screening gets of a budget of visits: min_rounds when
+ * they take at most half of it, else what half pays for; 0 when that is
+ * under 2 (a paired test needs 2 rounds). */
+static unsigned screen_rounds(unsigned budget, size_t screen, unsigned min_rounds)
+{
+	unsigned r = screen ? (unsigned)MIN((size_t)min_rounds, budget / 2 / screen) : 0;
+	return r >= 2 ? r : 0;
+}
+
+static void print_plan(const struct ab_tune_opts *o, const struct tune_plan *p)
+{
+	size_t k = p->candidates->len;
+	printf("tune: objective %s (%s)\n", p->obj.name, ab_objective_direction_word(&p->obj));
+	printf("space: %s, %u keys, %zu candidates\n", p->space->where, p->resolved->keys->len, k);
+	for (guint i = 0; i < k; i++) {
+		const struct ab_candidate *c = g_ptr_array_index(p->candidates, i);
+		g_autoptr(GPtrArray) words = g_ptr_array_new();
+		for (guint j = 0; c->argv && j < c->argv->len; j++)
+			g_ptr_array_add(words, g_ptr_array_index(c->argv, j));
+		g_ptr_array_add(words, NULL);
+		g_autofree char *line = ab_matrix_command_line((char **)words->pdata);
+		printf("candidate %u/%zu: %s%s%s%s\n", i + 1, k, c->label, c->argv && c->argv->len ? " (" : "",
+		       c->argv && c->argv->len ? line + strlen("arraybench ") : "", c->argv && c->argv->len ? ")" : "");
+	}
+	for (guint i = 0; i < p->omitted->len; i++) {
+		const struct ab_space_omission *om = g_ptr_array_index(p->omitted, i);
+		printf("left out%s: %s: %s\n", om->unsafe ? " as unsafe (--allow-unsafe tries it)" : "", om->what, om->why);
+	}
+	if (o->budget.visits)
+		printf("plan: %s: %zu candidates x %u rounds = %zu visits %s the budget of %u visits\n",
+		       plan_words(p->plan), k, o->min_rounds, k * o->min_rounds,
+		       p->plan == AB_RACE_PLAN_WHOLE ? "within" : "over", o->budget.visits);
+	else
+		printf("plan: race whole: %zu candidates, as many rounds as %s pays for (a visit's time is known once one "
+		       "is made)\n",
+		       k, o->budget_text);
+	if (p->plan == AB_RACE_PLAN_SCREEN) {
+		g_autoptr(GPtrArray) one = ab_candidates_one_at_a_time(p->resolved);
+		unsigned rounds = screen_rounds(o->budget.visits, one->len, o->min_rounds);
+		if (rounds)
+			printf("screening: %u one-key candidates x %u rounds = %u visits, then a race of the values that "
+			       "mattered with the rest\n",
+			       one->len, rounds, one->len * rounds);
+		else
+			printf("screening: the budget does not pay for 2 rounds of the %u one-key candidates: the whole "
+			       "space is raced\n",
+			       one->len);
+	}
+	const struct ab_matrix_cell *first = g_ptr_array_index(p->m->cells, 0);
+	g_auto(GStrv) argv = ab_matrix_visit_argv(p->m, first, 1, TRUE);
+	g_autofree char *line = ab_matrix_command_line(argv);
+	printf("each visit: %s, then the candidate's words\n", line);
+}
+
+/* The results directory: made, or resumed when it holds this very tune;
+ * another tune's (or a matrix's) is refused, naming what differs. */
+static int open_dir(struct ab_matrix_dir *d, const struct ab_tune_opts *o, const struct tune_plan *p,
+		    GError **error)
+{
+	d->copy = AB_TUNE_INI;
+	if (!ab_matrix_dir_open(d, o->out_dir, TRUE, error))
+		return ab_error_exit_status(*error);
+	g_autoptr(GString) said = g_string_new(NULL);
+	gboolean recovered = ab_matrix_dir_recover(d, said, error);
+	g_auto(GStrv) lines = g_strsplit(said->str, "\n", -1);
+	for (char **l = lines; *l; l++)
+		if (**l)
+			fprintf(stderr, "arraybench: warning: %s\n", *l);
+	if (!recovered)
+		return ab_error_exit_status(*error);
+	enum ab_matrix_dir_state state;
+	if (!ab_matrix_dir_check(d, p->digest, &state, error))
+		return ab_error_exit_status(*error);
+	g_autofree char *stored = NULL;
+	size_t len;
+	if (state != AB_MATRIX_DIR_NEW && !ab_matrix_dir_read(d, AB_TUNE_INI, &stored, &len, error))
+		return ab_error_exit_status(*error);
+	if (state == AB_MATRIX_DIR_FOREIGN || (state == AB_MATRIX_DIR_CHANGED && !stored)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "'%s' holds results no tune started there (no %s): give another -o DIR", o->out_dir,
+			    AB_TUNE_INI);
+		return AB_ERROR_USAGE;
+	}
+	if (state == AB_MATRIX_DIR_CHANGED) {
+		g_autofree char *was = NULL, *now = NULL;
+		ab_tune_ini_differs(stored, p->ini, &was, &now);
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "'%s' holds another tune: its %s has '%s' where this command makes '%s': give the same "
+			    "command to resume, or another -o DIR",
+			    o->out_dir, AB_TUNE_INI, was ? was : "", now ? now : "");
+		return AB_ERROR_USAGE;
+	}
+	if (state == AB_MATRIX_DIR_SAME) {
+		int status = ab_matrix_resume_undo(d, "tune", error);
+		if (status)
+			return status;
+	} else if (!ab_matrix_dir_start(d, p->ini, strlen(p->ini), p->digest, NULL, error)) {
+		return ab_error_exit_status(*error);
+	}
+	return 0;
+}
+
+/* The winner's mkfs command and fstab line. */
+static void winner_words(const struct tune_plan *p, GPtrArray *candidates, struct ab_tune_summary *s)
+{
+	if (s->winner == SIZE_MAX)
+		return;
+	const struct ab_candidate *c = g_ptr_array_index(candidates, s->winner);
+	const struct ab_target_spec *t = &p->cfg.target;
+	g_autoptr(GPtrArray) devices = g_ptr_array_new_with_free_func(g_free);
+	guint n = p->btrfs_profile ? (t->loop_count ? t->loop_count : g_strv_length(t->members)) : 1;
+	for (guint i = 0; i < n; i++)
+		g_ptr_array_add(devices, t->members && !p->striped && i < g_strv_length(t->members)
+						 ? g_strdup(t->members[i])
+						 : g_strdup_printf(p->striped ? "/dev/mdX" : "DEVICE%u", i + 1));
+	g_ptr_array_add(devices, NULL);
+	g_autoptr(GError) local = NULL;
+	s->mkfs_command = ab_fstab_mkfs_command(p->fs, p->striped ? &p->geo : NULL, p->btrfs_profile,
+						(const char *const *)devices->pdata, c, &local);
+	g_clear_error(&local);
+	s->fstab_line = ab_fstab_line(NULL, FSTAB_MOUNT_POINT, p->fs, c->mount_opts, &local);
+}
+
+/* The end: printed, and written to DIR/tune.txt and DIR/tune.json. */
+static int finish(const struct ab_tune_opts *o, const struct tune_plan *p, GPtrArray *candidates,
+		  const struct ab_tune_stage *st, GPtrArray *screening, GPtrArray *not_allowed,
+		  const struct ab_matrix_dir *d, GError **error)
+{
+	guint k = candidates->len;
+	g_autofree const char **labels = g_new0(const char *, k);
+	g_autofree const char **mount = g_new0(const char *, k);
+	g_autofree const char **mkfs = g_new0(const char *, k);
+	for (guint i = 0; i < k; i++) {
+		const struct ab_candidate *c = g_ptr_array_index(candidates, i);
+		labels[i] = c->label;
+		mount[i] = c->mount_opts;
+		mkfs[i] = c->mkfs_opts;
+	}
+	g_autoptr(GPtrArray) omitted = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; i < p->omitted->len; i++) {
+		const struct ab_space_omission *om = g_ptr_array_index(p->omitted, i);
+		if (om->unsafe)
+			g_ptr_array_add(omitted, g_strdup_printf("%s (%s)", om->what, om->why));
+	}
+	size_t alive = ab_race_alive_count(st->race);
+	if (alive > 1)
+		g_ptr_array_add(not_allowed,
+				g_strdup_printf("the race was not decided: %zu candidates still in it after %zu rounds "
+						"(%s); a longer --budget would go on from here",
+						alive, st->rounds, ab_tune_end_words(st->end)));
+	struct ab_tune_summary s = {
+		.obj = &p->obj, .race = st, .labels = labels, .mount_opts = mount, .mkfs_opts = mkfs,
+		.omitted = omitted, .not_allowed = not_allowed, .screening = screening,
+	};
+	ab_tune_summary_rank(&s);
+	winner_words(p, candidates, &s);
+	g_autofree char *text = ab_tune_summary_text(&s);
+	g_autofree char *json = ab_tune_summary_json(&s);
+	ab_tune_summary_clear(&s);
+	ab_progress_clear();
+	fputs(text, stdout);
+	fflush(stdout);
+	if (!ab_replace_file_at("the tune's summary", d->fd, d->path, AB_TUNE_TEXT, text, strlen(text), error) ||
+	    !ab_replace_file_at("the tune's summary", d->fd, d->path, AB_TUNE_JSON, json, strlen(json), error))
+		return AB_ERROR_OUTPUT;
+	return 0;
+}
+
+/* One stage's visits and rounds. */
+struct stage_run {
+	struct ab_matrix *m;
+	GPtrArray *candidates;        /* struct ab_candidate * */
+	const char **labels;
+	struct ab_tune_visits tv;
+	struct ab_tune_stage st;
+	gboolean ready;
+};
+
+static void stage_run_clear(struct stage_run *sr)
+{
+	if (sr->ready) {
+		ab_tune_stage_clear(&sr->st);
+		ab_tune_visits_clear(&sr->tv);
+	}
+	if (sr->m)
+		ab_matrix_free(sr->m);
+	if (sr->candidates)
+		g_ptr_array_unref(sr->candidates);
+	g_free(sr->labels);
+	*sr = (struct stage_run){ 0 };
+}
+
+/* A stage over `candidates` (sr takes them), its cells labelled with
+ * `prefix`: the runs of its cells that set holds are its visits done. */
+static int stage_go(struct stage_run *sr, const struct ab_tune_opts *o, const struct tune_plan *p,
+		    struct ab_matrix_dir *d, const char *stage, const char *prefix, GPtrArray *candidates,
+		    bool drops, struct ab_tune_budget budget, unsigned max_rounds, struct ab_run_set *set,
+		    GError **error)
+{
+	sr->candidates = candidates;
+	sr->m = ab_tune_matrix_new(p->visit_words, candidates, prefix, p->seed, p->digest);
+	sr->labels = g_new0(const char *, candidates->len);
+	for (guint i = 0; i < candidates->len; i++)
+		sr->labels[i] = ((struct ab_candidate *)g_ptr_array_index(candidates, i))->label;
+	ab_tune_visits_init(&sr->tv, sr->m, d, &p->obj, candidates, stage, o->alpha, o->quiet);
+	ab_tune_visits_take_done(&sr->tv, set);
+	sr->st = (struct ab_tune_stage){
+		.stage = stage, .candidates = candidates->len, .defaults = 0, .labels = sr->labels, .drops = drops,
+		.seed = p->seed, .budget = budget, .max_rounds = max_rounds, .visit = ab_tune_visits_visit,
+		.visit_data = &sr->tv, .clock = ab_tune_visits_clock,
+	};
+	ab_race_params_init(&sr->st.params);
+	sr->st.params.direction = p->obj.higher_is_better ? AB_RACE_HIGHER_IS_BETTER : AB_RACE_LOWER_IS_BETTER;
+	sr->st.params.alpha = o->alpha;
+	sr->st.params.min_rounds = o->min_rounds;
+	if (!ab_tune_stage_init(&sr->st, error)) {
+		ab_tune_visits_clear(&sr->tv);
+		return ab_error_exit_status(*error);
+	}
+	sr->ready = TRUE;
+	sr->st.spend.done_cost_s = ab_tune_visits_done_cost(&sr->tv);
+	return ab_tune_stage_run(&sr->st, error);
+}
+
+/* What screening found, a line each, and the values each key keeps. */
+static void screen_lines(const struct ab_race_screen *sc, const struct ab_space *s, GPtrArray *out)
+{
+	static const char *const effect[] = { "not told apart", "better", "worse" };
+	for (size_t i = 0; i < sc->changes; i++) {
+		const struct ab_race_screen_change *c = &sc->change[i];
+		const struct ab_space_key *key = g_ptr_array_index(s->keys, c->key);
+		const struct ab_space_value *v = g_ptr_array_index(key->values, c->value);
+		g_ptr_array_add(out, g_strdup_printf("%s: %.3f [%.3f, %.3f] of the defaults over %zu rounds, p=%.3g after "
+						     "Holm: %s",
+						     v->label, c->paired.ratio.ratio, c->paired.ratio.low,
+						     c->paired.ratio.high, c->paired.n, c->p, effect[c->effect]));
+	}
+	for (size_t k = 0; k < sc->keys; k++) {
+		const struct ab_space_key *key = g_ptr_array_index(s->keys, k);
+		g_autoptr(GString) kept = g_string_new(NULL);
+		for (guint v = 0; v < key->values->len; v++)
+			if (sc->key[k].keep[v])
+				g_string_append_printf(kept, "%s%s", kept->len ? ", " : "",
+						       ((struct ab_space_value *)g_ptr_array_index(key->values, v))->label);
+		g_ptr_array_add(out, g_strdup_printf("key %s %s: raced with %s", key->name,
+						     sc->key[k].matters ? "mattered" : "did not matter", kept->str));
+	}
+}
+
+/* Screening's verdict: the product of the values each key keeps. */
+static GPtrArray *screened_candidates(const struct tune_plan *p, const struct ab_tune_stage *st, GPtrArray *lines,
+				      GError **error)
+{
+	guint n = p->resolved->keys->len;
+	g_autofree size_t *values = g_new(size_t, n);
+	g_autofree size_t *defaults = g_new0(size_t, n);
+	for (guint k = 0; k < n; k++)
+		values[k] = ((struct ab_space_key *)g_ptr_array_index(p->resolved->keys, k))->values->len;
+	struct ab_race_screen_space space = { n, values, defaults };
+	struct ab_race_table t = { (const double *)(void *)st->y->data, st->rounds, st->candidates };
+	struct ab_race_screen sc;
+	if (!ab_race_screen_analyse(&space, &t, &st->params, &sc)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "screening's candidates are not the space's one-key changes");
+		return NULL;
+	}
+	g_autofree guint32 *keep = g_new0(guint32, n);
+	for (guint k = 0; k < n; k++)
+		for (size_t v = 0; v < values[k]; v++)
+			if (sc.key[k].keep[v])
+				keep[k] |= 1u << v;
+	screen_lines(&sc, p->resolved, lines);
+	ab_race_screen_clear(&sc);
+	return ab_candidates_product(p->resolved, keep, error);
+}
+
+static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **error)
+{
+	g_autofree char *out_abs = g_canonicalize_filename(o->out_dir, NULL);
+	struct ab_tune_opts opened = *o;
+	opened.out_dir = out_abs;
+	struct ab_matrix_dir d;
+	ab_matrix_dir_init(&d);
+	int status = open_dir(&d, &opened, p, error);
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	unsigned failed_before = 0;
+	GHashTable *done = NULL;
+	if (status == 0)
+		status = ab_matrix_resume_read(&d, FALSE, &set, &done, &failed_before, error);
+	if (done)
+		g_hash_table_unref(done);
+	if (status == 0 && chdir("/") != 0) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot change to '/'");
+		status = AB_ERROR_SKIPPED;
+	}
+	struct stage_run screen = { 0 }, whole = { 0 };
+	g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) not_allowed = g_ptr_array_new_with_free_func(g_free);
+	struct ab_tune_budget budget = o->budget;
+	GPtrArray *race_candidates = g_ptr_array_ref(p->candidates);
+	if (status == 0)
+		ab_progress_start(stderr, ab_progress_mode_for(stderr, o->quiet));
+	if (status == 0 && p->plan == AB_RACE_PLAN_SCREEN) {
+		GPtrArray *one = ab_candidates_one_at_a_time(p->resolved);
+		unsigned rounds = screen_rounds(o->budget.visits, one->len, o->min_rounds);
+		if (!rounds) {
+			g_ptr_array_add(not_allowed, g_strdup_printf("the keys were not screened: %s visits do not pay for 2 "
+								     "rounds of the %u one-key candidates and a race after",
+								     o->budget_text, one->len));
+			g_ptr_array_unref(one);
+		} else {
+			struct ab_tune_budget share = { (unsigned)(one->len * rounds), NAN };
+			status = stage_go(&screen, o, p, &d, "screen", "screen: ", one, false, share, rounds, &set, error);
+			budget.visits -= MIN(budget.visits, screen.st.spend.visits);
+			if (status == 0) {
+				g_ptr_array_unref(race_candidates);
+				race_candidates = screened_candidates(p, &screen.st, lines, error);
+				if (!race_candidates)
+					status = ab_error_exit_status(*error);
+			}
+		}
+	}
+	if (status == 0)
+		status = stage_go(&whole, o, p, &d, "race", "", g_steal_pointer(&race_candidates), true, budget, 0, &set,
+				  error);
+	if (race_candidates)
+		g_ptr_array_unref(race_candidates);
+	ab_progress_stop();
+	ab_run_set_clear(&set);
+	unsigned ran = screen.tv.v.ran + whole.tv.v.ran, failed = screen.tv.v.failed + whole.tv.v.failed;
+	if (status == AB_ERROR_INTERRUPTED) {
+		g_clear_error(error);
+		g_set_error(error, AB_ERROR, AB_ERROR_INTERRUPTED,
+			    "interrupted: %u visits done this time, the one in flight is not recorded; run the same "
+			    "command again to resume",
+			    ran);
+	} else if (status == 0) {
+		status = finish(o, p, whole.candidates, &whole.st, lines, not_allowed, &d, error);
+		failed += failed_before;
+		if (status == 0 && failed) {
+			g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "%u visits of the tune failed (their reasons are in %s/%s)",
+				    failed, out_abs, AB_MATRIX_RESULTS_JSON);
+			status = AB_ERROR_PHASE;
+		}
+	}
+	stage_run_clear(&screen);
+	stage_run_clear(&whole);
+	ab_matrix_dir_clear(&d);
+	return status;
+}
+
+static int tune_main(const struct ab_tune_opts *o, GError **error)
+{
+	struct tune_plan p = { 0 };
+	ab_config_init(&p.cfg);
+	int status = 0;
+	if (!make_plan(o, &p, error)) {
+		status = ab_error_exit_status(*error);
+	} else if (o->dry_run) {
+		if (ab_stdout_closed) {
+			g_set_error(error, AB_ERROR, AB_ERROR_OUTPUT,
+				    "cannot write the plan to standard output: it was closed");
+			status = AB_ERROR_OUTPUT;
+		} else {
+			print_plan(o, &p);
+		}
+	} else if (geteuid() != 0) {
+		g_set_error(error, AB_ERROR, AB_ERROR_SKIPPED, "a tune builds its targets, which needs root");
+		status = AB_ERROR_SKIPPED;
+	} else {
+		status = race(o, &p, error);
+	}
+	tune_plan_clear(&p);
+	return status;
+}
+
+int ab_cmd_tune(int argc, char **argv, GError **error)
+{
+	struct ab_tune_opts o;
+	ab_tune_opts_init(&o);
+	int status = AB_ERROR_USAGE;
+	if (ab_tune_options_parse(argc, argv, &o, error))
+		status = tune_main(&o, error);
+	ab_tune_opts_clear(&o);
+	return status;
+}

@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# arraybench tune (issue 24): --dry-run lists the candidates and leaves an
+# unsafe value out unless --allow-unsafe; a bad --objective is refused in
+# one line; then, as root on loop images, a small tune on btrfs raid1 (4
+# candidates: 2 keys x 2 values) whose budget pays for 3 rounds, SIGINT in
+# round 2 and the same command resuming it to the end (no visit made
+# twice, nothing left attached or mounted), its summary with the fstab
+# line, each run stamped, and another command on the same DIR refused
+# naming what differs.
+. "$(dirname "$0")/lib.sh"
+export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
+mkdir -p "$TMPDIR"
+chmod 755 "$T"
+
+cat >"$T/space.ini" <<'EOF'
+# 2 keys x 2 values, and a key whose only other value is unsafe
+[space]
+fs = btrfs
+summary = the test's space
+
+[key atime]
+mount = {}
+values = relatime; noatime
+
+[key commit]
+mount = commit={}
+values = 30; 5
+
+[key barrier]
+mount = {}
+values = barrier; nobarrier
+unsafe = nobarrier
+why-unsafe = a crash can corrupt the file system
+EOF
+chmod 644 "$T/space.ini"
+tune=(--loop 2:1G --array raid1 --fs btrfs --space "$T/space.ini" --phases block-write -s 64m
+	--cache fadvise --objective block-write --budget 12)
+
+# --dry-run: the candidates and the plan, the unsafe value left out.
+"$AB" tune --dry-run "${tune[@]}" >"$T/plan" 2>&1
+is $? 0 "--dry-run exits 0"
+is "$(grep -c '^candidate [1-4]/4: ' "$T/plan")" 4 "--dry-run lists the 4 candidates"
+grep -q '^left out as unsafe .*: nobarrier: a crash can corrupt the file system$' "$T/plan"
+ok $? "--dry-run says the unsafe value was left out, and why"
+grep -q '^plan: race whole: 4 candidates x 3 rounds = 12 visits within the budget of 12 visits$' "$T/plan"
+ok $? "--dry-run says the plan"
+"$AB" tune --dry-run --allow-unsafe "${tune[@]}" >"$T/plan-unsafe" 2>&1
+is "$(grep -c '^candidate [1-8]/8: ' "$T/plan-unsafe"):$(grep -c 'nobarrier' "$T/plan-unsafe")" "8:4" \
+	"--allow-unsafe tries it: 8 candidates, 4 of them with nobarrier"
+[ -z "$(loops "$T/")" ] && [ -z "$(ls -A "$TMPDIR")" ]; ok $? "--dry-run builds nothing"
+
+# A bad objective: one line naming it, exit 1.
+"$AB" tune --dry-run "${tune[@]}" --objective speed >"$T/bad.out" 2>"$T/bad.err"
+is $? 1 "a bad --objective exits 1"
+grep -q "^arraybench: error: invalid --objective 'speed': " "$T/bad.err" && [ "$(wc -l <"$T/bad.err")" = 1 ]
+ok $? "in one line naming it"
+"$AB" tune --dry-run -d "$T" --fs btrfs --objective block-write --budget 3 >"$T/d.out" 2>"$T/d.err"
+is "$?:$(wc -l <"$T/d.err")" "1:1" "-d is refused in one line: a tune builds its target"
+
+is_root && [ -e /dev/loop-control ] || skip_rest "the tune itself builds targets: needs root and loop devices"
+
+stamps() { # results.jsonl: "candidate|round" per line, from each run's tune stamp
+	python3 -c "
+import json, sys
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    t = r['tune']
+    print('%s|%s|%s' % (t['candidate'], t['round'], r['cell'] == t['candidate'] and r['repeat'] == t['round']))" "$1"
+}
+
+# SIGINT in round 2: the tune is held as it syncs the sixth visit's line
+# in results.jsonl (round 2's second), and signalled there.
+hold "$T/a.trace" exit fsync 6 "$T/a/results.jsonl" "$AB" tune -o "$T/a" "${tune[@]}" >"$T/a.out" 2>"$T/a.err"
+hold_reached && kill -INT $held
+hold_release
+wait $held
+is $? 130 "SIGINT in round 2 exits 130"
+grep -q 'run the same command again to resume' "$T/a.err"; ok $? "and says how to resume"
+is "$(wc -l <"$T/a/results.jsonl")" 6 "the 6 visits made before it are recorded"
+none_left; ok $? "SIGINT leaves no loop device or mount"
+cp "$T/a/results.jsonl" "$T/a.before"
+
+# The same command resumes: the rest of round 2, then round 3.
+"$AB" tune -o "$T/a" "${tune[@]}" >"$T/b.out" 2>"$T/b.err"
+is $? 0 "the same command resumes the tune and exits 0"
+is "$(wc -l <"$T/a/results.jsonl")" 12 "results.jsonl ends with 12 visits (3 rounds of 4)"
+is "$(stamps "$T/a/results.jsonl" | sort -u | wc -l)" 12 "no candidate visited twice in a round"
+is "$(stamps "$T/a/results.jsonl" | cut -d'|' -f3 | sort -u)" True "each run's stamp is its cell and round"
+is "$(head -n 6 "$T/a/results.jsonl" | cmp - "$T/a.before" && echo same)" same "the visits made before are kept"
+is "$(grep -c '^tune: race round' "$T/b.out")" 6 "the resume makes only the 6 visits left"
+none_left; ok $? "no loop device or mount left"
+
+# The end: printed and in DIR.
+grep -q '^winner  *[a-z=0-9,]*: [0-9.]* \[' "$T/b.out"; ok $? "it names the winner with its ratio and interval"
+grep -Eq '^fstab: UUID=<uuid> /srv/data btrfs [^ ]+ 0 0$' "$T/a/tune.txt"; ok $? "tune.txt has a ready fstab line"
+is "$(js "$T/a/tune.json" 'len(o["candidates"])')" 4 "tune.json lists the 4 candidates"
+is "$(js "$T/a/tune.json" 'o["winner"] is not None and o["rounds"] == 3')" true "tune.json names the winner after 3 rounds"
+grep -q 'left out as unsafe: nobarrier' "$T/a/tune.txt"; ok $? "the summary says the unsafe value was left out"
+"$AB" report "$T/a/results.jsonl" >"$T/report.out" 2>&1
+is $? 0 "report reads the tune's results.jsonl"
+
+# Another command on the same DIR: refused, naming what differs.
+"$AB" tune -o "$T/a" "${tune[@]}" --budget 16 >"$T/c.out" 2>"$T/c.err"
+is $? 1 "another tune's command on the DIR is refused (exit 1)"
+grep -q "its tune.ini has 'budget = 12' where this command makes 'budget = 16'" "$T/c.err"
+ok $? "naming the line that differs"
+is "$(wc -l <"$T/a/results.jsonl")" 12 "and leaves the results alone"
+done_testing
