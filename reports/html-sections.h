@@ -17,5 +17,8 @@ void ab_html_latency(GString *s, const struct ab_html_page *page);
 void ab_html_curve(GString *s, const struct ab_html_page *page);
 /* Only for runs with per-rank rows; nothing for the others. */
 void ab_html_ranks(GString *s, const struct ab_html_page *page);
+/* Only for runs of `arraybench tune` (their tune stamps); nothing for the
+ * others. */
+void ab_html_tuning(GString *s, const struct ab_html_page *page);
 
 #endif

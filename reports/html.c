@@ -265,6 +265,7 @@ gboolean ab_html_write(const struct ab_run_set *set, GString *out, GError **erro
 	ab_html_latency(out, &page);
 	ab_html_curve(out, &page);
 	ab_html_ranks(out, &page);
+	ab_html_tuning(out, &page);
 	g_string_append(out, "<p class=\"note\">Written by arraybench " AB_VERSION " (arraybench report --html).</p>\n"
 			     "</main></body></html>\n");
 	ab_html_page_clear(&page);

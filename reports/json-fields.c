@@ -213,7 +213,9 @@ const struct ab_json_field ab_json_tune_fields[] = {
 	AB_JF("stage", STR, struct ab_tune_stamp, stage),
 	AB_JF("round", U64, struct ab_tune_stamp, round),
 	AB_JF("candidate", STR, struct ab_tune_stamp, candidate),
+	AB_JF("index", U64, struct ab_tune_stamp, index),
 	AB_JF("words", STRV, struct ab_tune_stamp, words),
 	AB_JF("alpha", DBL, struct ab_tune_stamp, alpha),
+	AB_JF("min_rounds", U64, struct ab_tune_stamp, min_rounds),
 	END,
 };

@@ -417,7 +417,7 @@ static int stage_go(struct stage_run *sr, const struct ab_tune_opts *o, const st
 	sr->labels = g_new0(const char *, candidates->len);
 	for (guint i = 0; i < candidates->len; i++)
 		sr->labels[i] = ((struct ab_candidate *)g_ptr_array_index(candidates, i))->label;
-	ab_tune_visits_init(&sr->tv, sr->m, d, &p->obj, candidates, stage, o->alpha, o->quiet);
+	ab_tune_visits_init(&sr->tv, sr->m, d, &p->obj, candidates, stage, o->alpha, o->min_rounds, o->quiet);
 	ab_tune_visits_take_done(&sr->tv, set);
 	sr->st = (struct ab_tune_stage){
 		.stage = stage, .candidates = candidates->len, .defaults = 0, .labels = sr->labels, .drops = drops,

@@ -96,7 +96,7 @@ struct ab_run *ab_run_new(void)
 	m->hosts = g_ptr_array_new_with_free_func(g_free);
 	m->reorder = AB_FLAG_UNKNOWN;
 	m->clock_bound_s = m->start_spread_s = NAN;
-	run->tune.round = AB_UNSET;
+	run->tune.round = run->tune.index = run->tune.min_rounds = AB_UNSET;
 	run->tune.alpha = NAN;
 	run->results = g_ptr_array_new_with_free_func((GDestroyNotify)ab_result_free);
 	return run;

@@ -162,8 +162,10 @@ struct ab_tune_stamp {
 	char *stage;             /* "screen", "race" */
 	uint64_t round;          /* 1-based, within its stage */
 	char *candidate;         /* its label: "defaults", "noatime,commit=30" */
+	uint64_t index;          /* its place among the stage's candidates (0: the defaults) */
 	char **words;            /* the run words it adds (NULL-ended; empty for the defaults) */
 	double alpha;
+	uint64_t min_rounds;     /* no drop before this many rounds */
 };
 
 struct ab_device_io {

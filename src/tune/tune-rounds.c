@@ -2,16 +2,12 @@
 /* The rounds of one stage of a tune (tune-rounds.h): the order of each
  * round, the budget's arithmetic, the race's decisions after each. */
 #include "tune-rounds.h"
+#include "../model/tune-race.h"
 #include "../base/error.h"
 #include "../base/rng.h"
 
 #include <math.h>
 #include <string.h>
-
-/* A candidate whose visits failed in this many rounds is dropped by the
- * tune itself: Friedman's test needs complete rounds, and one that keeps
- * failing would stall the race. */
-#define FAILED_ROUNDS_DROP 2u
 
 const char *ab_tune_end_words(enum ab_tune_end end)
 {
@@ -102,32 +98,6 @@ static double *cell(struct ab_tune_stage *st, size_t round, size_t c)
 	return &g_array_index(st->y, double, round * st->candidates + c);
 }
 
-/* The tune's own drops: a candidate whose visits failed in
- * FAILED_ROUNDS_DROP rounds. */
-static void drop_failing(struct ab_tune_stage *st)
-{
-	for (size_t c = 0; c < st->candidates; c++) {
-		struct ab_race_candidate *rc = &st->race->candidate[c];
-		if (!rc->alive)
-			continue;
-		GString *rounds = g_string_new(NULL);
-		unsigned failed = 0;
-		for (size_t r = 0; r < st->rounds; r++)
-			if (isnan(*cell(st, r, c))) {
-				failed++;
-				g_string_append_printf(rounds, "%s%zu", rounds->len ? ", " : "", r + 1);
-			}
-		if (failed >= FAILED_ROUNDS_DROP && ab_race_alive_count(st->race) > 1) {
-			rc->alive = false;
-			rc->dropped_round = st->rounds;
-			rc->reason = g_strdup_printf("its visits gave no figure in rounds %s (failed, or without the "
-						     "objective's result: see results.jsonl)",
-						     rounds->str);
-		}
-		g_string_free(rounds, TRUE);
-	}
-}
-
 /* One round: every alive candidate once, in the round's order. */
 static int run_round(struct ab_tune_stage *st, GError **error)
 {
@@ -200,9 +170,8 @@ int ab_tune_stage_run(struct ab_tune_stage *st, GError **error)
 			return status;
 		}
 		if (st->drops && st->end == AB_TUNE_RUNNING) {
-			drop_failing(st);
 			struct ab_race_table t = { (const double *)(void *)st->y->data, st->rounds, st->candidates };
-			ab_race_decide(st->race, &t, NULL);
+			ab_tune_race_decide(st->race, &t);
 		}
 		size_t alive = ab_race_alive_count(st->race);
 		g_array_append_val(st->alive_after, alive);

@@ -32,14 +32,16 @@ static void stamp(struct ab_run *run, unsigned k, unsigned repeat, void *data)
 	for (guint i = 0; c->argv && i < c->argv->len; i++)
 		t->words[i] = g_strdup(g_ptr_array_index(c->argv, i));
 	t->alpha = tv->alpha;
+	t->index = k;
+	t->min_rounds = tv->min_rounds;
 }
 
 void ab_tune_visits_init(struct ab_tune_visits *tv, const struct ab_matrix *m, struct ab_matrix_dir *dir,
 			 const struct ab_objective *obj, GPtrArray *candidates, const char *stage, double alpha,
-			 gboolean quiet)
+			 unsigned min_rounds, gboolean quiet)
 {
 	*tv = (struct ab_tune_visits){
-		.obj = obj, .candidates = candidates, .stage = stage, .alpha = alpha,
+		.obj = obj, .candidates = candidates, .stage = stage, .alpha = alpha, .min_rounds = min_rounds,
 		.done_runs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)ab_run_free),
 	};
 	ab_matrix_visits_init(&tv->v, m, dir, quiet, NAN, 0);

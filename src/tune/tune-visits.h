@@ -23,6 +23,7 @@ struct ab_tune_visits {
 	GPtrArray *candidates;     /* struct ab_candidate *, cell k is candidate k */
 	const char *stage;         /* "race", "screen" */
 	double alpha;
+	unsigned min_rounds;
 	GHashTable *done_runs;     /* ab_matrix_visit_key() -> struct ab_run * (owned) */
 	unsigned in_round;         /* visits made in the round under way, for the lines */
 	unsigned round;
@@ -30,7 +31,7 @@ struct ab_tune_visits {
 
 void ab_tune_visits_init(struct ab_tune_visits *tv, const struct ab_matrix *m, struct ab_matrix_dir *dir,
 			 const struct ab_objective *obj, GPtrArray *candidates, const char *stage, double alpha,
-			 gboolean quiet);
+			 unsigned min_rounds, gboolean quiet);
 void ab_tune_visits_clear(struct ab_tune_visits *tv);
 /* The runs read back from results.jsonl: those of this stage's cells are
  * kept (the set gives them up), by their cell and repeat. */

@@ -6,8 +6,8 @@
 # candidates: 2 keys x 2 values) whose budget pays for 3 rounds, SIGINT in
 # round 2 and the same command resuming it to the end (no visit made
 # twice, nothing left attached or mounted), its summary with the fstab
-# line, each run stamped, and another command on the same DIR refused
-# naming what differs.
+# line, each run stamped, report --html's Tuning section, and another
+# command on the same DIR refused naming what differs.
 . "$(dirname "$0")/lib.sh"
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
@@ -99,6 +99,12 @@ is "$(js "$T/a/tune.json" 'o["winner"] is not None and o["rounds"] == 3')" true 
 grep -q 'left out as unsafe: nobarrier' "$T/a/tune.txt"; ok $? "the summary says the unsafe value was left out"
 "$AB" report "$T/a/results.jsonl" >"$T/report.out" 2>&1
 is $? 0 "report reads the tune's results.jsonl"
+"$AB" report --html "$T/page.html" "$T/a/results.jsonl" >/dev/null 2>&1
+grep -q '<h2 id="tuning">Tuning</h2>' "$T/page.html" && grep -q '4 candidates over 3 rounds' "$T/page.html"
+ok $? "report --html shows the race redone from the runs: 4 candidates over 3 rounds"
+winner=$(js "$T/a/tune.json" 'o["winner"]')
+grep -q "<tr><td>$winner</td>.*best still in the race" "$T/page.html"
+ok $? "with the tune's winner ($winner) first"
 
 # Another command on the same DIR: refused, naming what differs.
 "$AB" tune -o "$T/a" "${tune[@]}" --budget 16 >"$T/c.out" 2>"$T/c.err"

@@ -216,7 +216,47 @@ static void test_page(void **state)
 	assert_non_null(strstr(s->str, "No latency curves"));
 	assert_non_null(strstr(s->str, "<p class=\"none\">No latency curve: no run holds the latency-curve phase"));
 	assert_int_equal(count(s->str, "<svg"), 1);
+	assert_null(strstr(s->str, "id=\"tuning\""));
 	assert_true(g_str_has_suffix(s->str, "</html>\n"));
+}
+
+/* A tune's runs (stamped): the Tuning section redoes the race from them:
+ * 4 candidates, the last clearly worse, dropped after round 3 (the
+ * decision the tune itself makes, test-tune-rounds), the others on to
+ * round 4; a failed visit is a round without a figure. */
+static void test_page_tuning(void **state)
+{
+	(void)state;
+	static const char *const labels[] = { "defaults", "noatime", "commit=5", "noatime,commit=5" };
+	static const double level[] = { 100, 90, 80, 50 };
+	struct ab_run_set set;
+	ab_run_set_init(&set);
+	for (unsigned round = 1; round <= 4; round++)
+		for (unsigned c = 0; c < 4; c++) {
+			if (round == 4 && c == 3)
+				continue; /* dropped: not visited */
+			struct ab_run *run = run_of(labels[c], level[c] + round % 3);
+			run->tune.objective = g_strdup("max:block-write");
+			run->tune.direction = g_strdup("max");
+			run->tune.stage = g_strdup("race");
+			run->tune.round = round;
+			run->tune.candidate = g_strdup(labels[c]);
+			run->tune.index = c;
+			run->tune.alpha = 0.05;
+			run->tune.min_rounds = 3;
+			g_ptr_array_add(set.runs, run);
+		}
+	g_autoptr(GString) s = g_string_new(NULL);
+	assert_true(ab_html_write(&set, s, NULL));
+	ab_run_set_clear(&set);
+	assert_non_null(strstr(s->str, "<h2 id=\"tuning\">Tuning</h2>"));
+	assert_non_null(strstr(s->str, "4 candidates over 4 rounds"));
+	assert_non_null(strstr(s->str, "dropped after round 3: "));
+	/* Survivors per round: none dropped before round 3. */
+	assert_non_null(strstr(s->str, "<tr><th>still in the race</th><th>4</th><th>4</th>"));
+	/* The ranking: the defaults, the best, first. */
+	assert_non_null(strstr(s->str, "<tr><td>defaults</td><td>1.000</td>"));
+	assert_non_null(strstr(s->str, "best still in the race"));
 }
 
 /* Two cells, the slower with a mean of 0: no ratio, shown as one. */
@@ -436,6 +476,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape), cmocka_unit_test(test_scale),  cmocka_unit_test(test_bar),
 		cmocka_unit_test(test_colour), cmocka_unit_test(test_ticks), cmocka_unit_test(test_page),
+		cmocka_unit_test(test_page_tuning),
 		cmocka_unit_test(test_page_sweep_members), cmocka_unit_test(test_page_zero_mean),
 		cmocka_unit_test(test_page_curve), cmocka_unit_test(test_page_positive_interval),
 		cmocka_unit_test(test_page_curve_rate_rule), cmocka_unit_test(test_page_ranks),

@@ -212,7 +212,11 @@ static void test_tune_stamp_round_trip(void **state)
 	const char *words[] = { "--mount-opts", "noatime,commit=30", NULL };
 	run->tune.words = g_strdupv((char **)words);
 	run->tune.alpha = 0.05;
+	run->tune.index = 3;
+	run->tune.min_rounds = 4;
 	g_autoptr(ab_run) back = assert_round_trip(run);
+	assert_int_equal(back->tune.index, 3);
+	assert_int_equal(back->tune.min_rounds, 4);
 	assert_string_equal(back->tune.objective, "max:commits:fdatasync:8k");
 	assert_string_equal(back->tune.direction, "max");
 	assert_string_equal(back->tune.stage, "race");

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../../src/base/error.h"
+#include "../../src/model/tune-race.h"
 #include "../../src/tune/tune-rounds.h"
 
 #define K 4
@@ -241,6 +242,73 @@ static void test_failing_candidate(void **state)
 	ab_tune_stage_clear(&st);
 }
 
+/* The race redone from the runs a tune recorded (what report --html
+ * shows) makes the tune's own decisions: the same drops, rounds and
+ * reasons, and a round cut short decides nothing. */
+static void test_replay(void **state)
+{
+	(void)state;
+	static const char *const labels[K] = { "defaults", "a", "b", "c" };
+	struct fake f = { .cost = 1, .level = { 100, 90, 80, 50 }, .fail_candidate = 1, .fail_rounds = 1 };
+	struct ab_tune_stage st;
+	stage_setup(&st, &f, (struct ab_tune_budget){ 16, NAN });
+	g_autoptr(GError) error = NULL;
+	assert_int_equal(ab_tune_stage_run(&st, &error), 0);
+	/* Round 1 is incomplete (b failed), so the drops come at round 4;
+	 * the budget ends the race with two candidates left. */
+	assert_int_equal(st.end, AB_TUNE_BUDGET);
+	assert_int_equal(st.race->candidate[3].dropped_round, 4);
+	assert_int_equal(ab_race_alive_count(st.race), 2);
+	g_autoptr(GPtrArray) runs = g_ptr_array_new_with_free_func((GDestroyNotify)ab_run_free);
+	for (size_t r = 0; r < st.rounds; r++)
+		for (size_t c = 0; c < K; c++) {
+			if (!f.visits[r + 1][c])
+				continue;
+			struct ab_run *run = ab_run_new();
+			double y = g_array_index(st.y, double, r * K + c);
+			if (isnan(y)) {
+				run->failure = g_strdup("mkfs failed");
+			} else {
+				struct ab_result *res = ab_result_new("block-write");
+				res->rate = y;
+				ab_run_add_result(run, res);
+			}
+			run->tune.objective = g_strdup("max:block-write");
+			run->tune.stage = g_strdup("race");
+			run->tune.round = r + 1;
+			run->tune.candidate = g_strdup(labels[c]);
+			run->tune.index = c;
+			run->tune.alpha = 0.05;
+			run->tune.min_rounds = 3;
+			g_ptr_array_add(runs, run);
+		}
+	/* And one visit of a round the budget cut short. */
+	struct ab_run *cut = ab_run_new();
+	cut->tune = (struct ab_tune_stamp){ g_strdup("max:block-write"), NULL, g_strdup("race"), st.rounds + 1,
+					    g_strdup("defaults"), 0, NULL, 0.05, 3 };
+	g_ptr_array_add(runs, cut);
+	static const char *const phases[] = { "block-write", NULL };
+	struct ab_tune_replay rp;
+	assert_true(ab_tune_replay_make(runs, phases, &rp, &error));
+	assert_int_equal(rp.candidates, K);
+	assert_int_equal(rp.rounds, st.rounds + 1);
+	assert_false(rp.decided[st.rounds]);
+	for (size_t c = 0; c < K; c++) {
+		assert_int_equal(rp.race->candidate[c].alive, st.race->candidate[c].alive);
+		assert_int_equal(rp.race->candidate[c].dropped_round, st.race->candidate[c].dropped_round);
+		if (st.race->candidate[c].reason)
+			assert_string_equal(rp.race->candidate[c].reason, st.race->candidate[c].reason);
+	}
+	for (size_t r = 0; r < st.rounds; r++)
+		assert_int_equal(rp.alive_after[r], g_array_index(st.alive_after, size_t, r));
+	ab_tune_replay_clear(&rp);
+	ab_tune_stage_clear(&st);
+	/* No tune's runs: nothing, and no error. */
+	g_autoptr(GPtrArray) none = g_ptr_array_new();
+	assert_false(ab_tune_replay_make(none, phases, &rp, &error));
+	assert_null(error);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_time_budget),
 		cmocka_unit_test(test_resume),
 		cmocka_unit_test(test_failing_candidate),
+		cmocka_unit_test(test_replay),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
