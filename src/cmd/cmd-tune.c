@@ -203,6 +203,11 @@ static gboolean make_plan(const struct ab_tune_opts *o, struct tune_plan *p, GEr
 		return FALSE;
 	p->plan = o->budget.visits ? ab_race_plan_for(p->candidates->len, o->budget.visits, o->min_rounds)
 				   : AB_RACE_PLAN_WHOLE;
+	/* One key (or none) to try: its one-key changes are the space itself,
+	 * and screening them would only race them without drops. */
+	g_autoptr(GPtrArray) one = ab_candidates_one_at_a_time(p->resolved);
+	if (one->len >= p->candidates->len)
+		p->plan = AB_RACE_PLAN_WHOLE;
 	struct ab_tune_ini in = {
 		.objective = p->obj.name, .o = o, .space = p->space->where, .plan = plan_words(p->plan),
 		.visit_words = p->visit_words, .candidates = p->candidates,
@@ -242,9 +247,12 @@ static void print_plan(const struct ab_tune_opts *o, const struct tune_plan *p)
 		printf("left out%s: %s: %s\n", om->unsafe ? " as unsafe (--allow-unsafe tries it)" : "", om->what, om->why);
 	}
 	if (o->budget.visits)
-		printf("plan: %s: %zu candidates x %u rounds = %zu visits %s the budget of %u visits\n",
+		printf("plan: %s: %zu candidates x %u rounds = %zu visits %s the budget of %u visits%s\n",
 		       plan_words(p->plan), k, o->min_rounds, k * o->min_rounds,
-		       p->plan == AB_RACE_PLAN_WHOLE ? "within" : "over", o->budget.visits);
+		       k * o->min_rounds <= o->budget.visits ? "within" : "over", o->budget.visits,
+		       p->plan == AB_RACE_PLAN_WHOLE && k * o->min_rounds > o->budget.visits
+			       ? " (one key: nothing to screen; the race goes as far as the budget pays)"
+			       : "");
 	else
 		printf("plan: race whole: %zu candidates, as many rounds as %s pays for (a visit's time is known once one "
 		       "is made)\n",
