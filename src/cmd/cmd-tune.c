@@ -203,9 +203,14 @@ static gboolean make_plan(const struct ab_tune_opts *o, struct tune_plan *p, GEr
 		return FALSE;
 	p->plan = o->budget.visits ? ab_race_plan_for(p->candidates->len, o->budget.visits, o->min_rounds)
 				   : AB_RACE_PLAN_WHOLE;
+	/* A time budget pays for a number of visits no one knows before one
+	 * is made: screen when the product is over twice the one-key set,
+	 * where screening costs little beside what it spares. */
+	g_autoptr(GPtrArray) one = ab_candidates_one_at_a_time(p->resolved);
+	if (!o->budget.visits)
+		p->plan = p->candidates->len > 2 * one->len ? AB_RACE_PLAN_SCREEN : AB_RACE_PLAN_WHOLE;
 	/* One key (or none) to try: its one-key changes are the space itself,
 	 * and screening them would only race them without drops. */
-	g_autoptr(GPtrArray) one = ab_candidates_one_at_a_time(p->resolved);
 	if (one->len >= p->candidates->len)
 		p->plan = AB_RACE_PLAN_WHOLE;
 	struct ab_tune_ini in = {
@@ -253,11 +258,19 @@ static void print_plan(const struct ab_tune_opts *o, const struct tune_plan *p)
 		       p->plan == AB_RACE_PLAN_WHOLE && k * o->min_rounds > o->budget.visits
 			       ? " (one key: nothing to screen; the race goes as far as the budget pays)"
 			       : "");
-	else
+	else if (p->plan == AB_RACE_PLAN_WHOLE)
 		printf("plan: race whole: %zu candidates, as many rounds as %s pays for (a visit's time is known once one "
 		       "is made)\n",
 		       k, o->budget_text);
-	if (p->plan == AB_RACE_PLAN_SCREEN) {
+	else
+		printf("plan: screen first: %zu candidates, over twice the one-key changes, and a time budget (%s)\n", k,
+		       o->budget_text);
+	if (p->plan == AB_RACE_PLAN_SCREEN && !o->budget.visits) {
+		g_autoptr(GPtrArray) one = ab_candidates_one_at_a_time(p->resolved);
+		printf("screening: %u one-key candidates for up to %u whole rounds within half of %s, then a race of the "
+		       "values that mattered with the rest\n",
+		       one->len, o->min_rounds, o->budget_text);
+	} else if (p->plan == AB_RACE_PLAN_SCREEN) {
 		g_autoptr(GPtrArray) one = ab_candidates_one_at_a_time(p->resolved);
 		unsigned rounds = screen_rounds(o->budget.visits, one->len, o->min_rounds);
 		if (rounds)
@@ -415,10 +428,10 @@ static void stage_run_clear(struct stage_run *sr)
 
 /* A stage over `candidates` (sr takes them), its cells labelled with
  * `prefix`: the runs of its cells that set holds are its visits done. */
-static int stage_go(struct stage_run *sr, const struct ab_tune_opts *o, const struct tune_plan *p,
-		    struct ab_matrix_dir *d, const char *stage, const char *prefix, GPtrArray *candidates,
-		    bool drops, struct ab_tune_budget budget, unsigned max_rounds, struct ab_run_set *set,
-		    GError **error)
+static int stage_go_rounds(struct stage_run *sr, const struct ab_tune_opts *o, const struct tune_plan *p,
+			   struct ab_matrix_dir *d, const char *stage, const char *prefix, GPtrArray *candidates,
+			   bool drops, bool whole_rounds, struct ab_tune_budget budget, unsigned max_rounds,
+			   struct ab_run_set *set, GError **error)
 {
 	sr->candidates = candidates;
 	sr->m = ab_tune_matrix_new(p->visit_words, candidates, prefix, p->seed, p->digest);
@@ -429,7 +442,7 @@ static int stage_go(struct stage_run *sr, const struct ab_tune_opts *o, const st
 	ab_tune_visits_take_done(&sr->tv, set);
 	sr->st = (struct ab_tune_stage){
 		.stage = stage, .candidates = candidates->len, .defaults = 0, .labels = sr->labels, .drops = drops,
-		.seed = p->seed, .budget = budget, .max_rounds = max_rounds, .visit = ab_tune_visits_visit,
+		.whole_rounds = whole_rounds, .seed = p->seed, .budget = budget, .max_rounds = max_rounds, .visit = ab_tune_visits_visit,
 		.visit_data = &sr->tv, .clock = ab_tune_visits_clock,
 	};
 	ab_race_params_init(&sr->st.params);
@@ -443,6 +456,14 @@ static int stage_go(struct stage_run *sr, const struct ab_tune_opts *o, const st
 	sr->ready = TRUE;
 	sr->st.spend.done_cost_s = ab_tune_visits_done_cost(&sr->tv);
 	return ab_tune_stage_run(&sr->st, error);
+}
+
+static int stage_go(struct stage_run *sr, const struct ab_tune_opts *o, const struct tune_plan *p,
+		    struct ab_matrix_dir *d, const char *stage, const char *prefix, GPtrArray *candidates,
+		    bool drops, struct ab_tune_budget budget, unsigned max_rounds, struct ab_run_set *set,
+		    GError **error)
+{
+	return stage_go_rounds(sr, o, p, d, stage, prefix, candidates, drops, false, budget, max_rounds, set, error);
 }
 
 /* What screening found, a line each, and the values each key keeps. */
@@ -523,7 +544,38 @@ static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **erro
 	GPtrArray *race_candidates = g_ptr_array_ref(p->candidates);
 	if (status == 0)
 		ab_progress_start(stderr, ab_progress_mode_for(stderr, o->quiet));
-	if (status == 0 && p->plan == AB_RACE_PLAN_SCREEN) {
+	if (status == 0 && p->plan == AB_RACE_PLAN_SCREEN && !o->budget.visits) {
+		/* Up to min_rounds whole rounds within half the time; a
+		 * resume whose record holds race visits takes screening as it
+		 * ended (its recorded rounds), whatever the time says now. */
+		GPtrArray *one = ab_candidates_one_at_a_time(p->resolved);
+		unsigned recorded = 0;
+		gboolean raced = FALSE;
+		for (guint i = 0; i < set.runs->len; i++) {
+			const struct ab_run *r = g_ptr_array_index(set.runs, i);
+			if (r->tune.stage && g_str_equal(r->tune.stage, "screen") && ab_known(r->tune.round))
+				recorded = MAX(recorded, (unsigned)r->tune.round);
+			raced = raced || (r->tune.stage && g_str_equal(r->tune.stage, "race"));
+		}
+		struct ab_tune_budget share = { 0, o->budget.seconds / 2 };
+		unsigned rounds = o->min_rounds;
+		if (raced)
+			share = (struct ab_tune_budget){ (unsigned)(one->len * recorded), NAN }, rounds = recorded;
+		if (raced && !recorded) {
+			g_ptr_array_unref(one);
+		} else {
+			status = stage_go_rounds(&screen, o, p, &d, "screen", "screen: ", one, false, true, share, rounds,
+						 &set, error);
+			const struct ab_tune_spend *sp = &screen.st.spend;
+			budget.seconds = MAX(0.0, budget.seconds - sp->seconds - sp->done * sp->done_cost_s);
+			if (status == 0) {
+				g_ptr_array_unref(race_candidates);
+				race_candidates = screened_candidates(p, &screen.st, lines, error);
+				if (!race_candidates)
+					status = ab_error_exit_status(*error);
+			}
+		}
+	} else if (status == 0 && p->plan == AB_RACE_PLAN_SCREEN) {
 		GPtrArray *one = ab_candidates_one_at_a_time(p->resolved);
 		unsigned rounds = screen_rounds(o->budget.visits, one->len, o->min_rounds);
 		if (!rounds) {
@@ -543,6 +595,10 @@ static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **erro
 			}
 		}
 	}
+	if (status == 0 && screen.ready && screen.st.rounds < 2)
+		g_ptr_array_add(not_allowed, g_strdup_printf("screening had %zu round%s within the budget: under 2, no key "
+							     "could be told to matter, so each kept its default",
+							     screen.st.rounds, screen.st.rounds == 1 ? "" : "s"));
 	if (status == 0)
 		status = stage_go(&whole, o, p, &d, "race", "", g_steal_pointer(&race_candidates), true, budget, 0, &set,
 				  error);

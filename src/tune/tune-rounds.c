@@ -116,7 +116,8 @@ static int run_round(struct ab_tune_stage *st, GError **error)
 		bool done = false;
 		/* A time budget's first round has no estimate to stop it
 		 * before it starts: no visit starts once the time is spent. */
-		if (!st->budget.visits && st->spend.seconds + st->spend.done * st->spend.done_cost_s >= st->budget.seconds) {
+		if (!st->budget.visits && !st->whole_rounds &&
+		    st->spend.seconds + st->spend.done * st->spend.done_cost_s >= st->budget.seconds) {
 			st->end = AB_TUNE_BUDGET;
 			return 0;
 		}

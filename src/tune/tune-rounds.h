@@ -59,6 +59,8 @@ struct ab_tune_stage {
 	const char *const *labels;
 	struct ab_race_params params;
 	bool drops;                   /* a race drops; screening does not */
+	bool whole_rounds;            /* a time budget starts a round whole or not at all (screening:
+				       * its analysis and a resume want complete rounds) */
 	uint64_t seed;
 	struct ab_tune_budget budget; /* this stage's share */
 	unsigned max_rounds;

@@ -179,6 +179,15 @@ static void test_time_budget(void **state)
 	assert_int_equal(st.rounds, 1);
 	assert_int_equal(ab_race_alive_count(st.race), K);
 	ab_tune_stage_clear(&st);
+	/* Whole rounds (screening): round 1 goes whole, then no round fits. */
+	struct fake h = { .cost = 10, .level = { 100, 100, 100, 100 }, .fail_candidate = 99 };
+	stage_setup(&st, &h, (struct ab_tune_budget){ 0, 25 });
+	st.whole_rounds = true;
+	assert_int_equal(ab_tune_stage_run(&st, &error), 0);
+	assert_int_equal(st.end, AB_TUNE_BUDGET);
+	assert_int_equal(h.made, 4);
+	assert_int_equal(st.rounds, 1);
+	ab_tune_stage_clear(&st);
 }
 
 /* Interrupted mid-round, then run again with what the results hold: the
