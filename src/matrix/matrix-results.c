@@ -67,10 +67,11 @@ GHashTable *ab_matrix_done_read(const char *name, const char *text, size_t len, 
 		g_hash_table_add(done, g_strdup(key));
 	if (failed)
 		*failed = still_failed;
+	/* The runs go to the caller's set; what kept them once (the keys,
+	 * the first dropped) goes with this one. */
 	if (runs)
 		g_ptr_array_extend_and_steal(runs->runs, g_steal_pointer(&set.runs));
-	else
-		ab_run_set_clear(&set);
+	ab_run_set_clear(&set);
 	return done;
 }
 
