@@ -12,21 +12,6 @@
 #include <math.h>
 #include <stdio.h>
 
-/* The phases an objective may name, as the tune takes them. */
-static const char *const *phase_names(void)
-{
-	static const char *names[AB_PHASE_ID_COUNT + 1];
-	if (!names[0]) {
-		size_t n = 0;
-		for (unsigned id = 0; id < AB_PHASE_ID_COUNT; id++) {
-			const struct ab_phase *ph = ab_phase_by_id(id);
-			if (ph && id != AB_PHASE_LAYOUT && !(ph->flags & AB_PHASE_DEVICE))
-				names[n++] = ph->name;
-		}
-	}
-	return names;
-}
-
 /* Every run of the page, the failed visits too (a tune's failure is a
  * round without a figure). */
 static GPtrArray *all_runs(const struct ab_html_page *page)
@@ -79,30 +64,7 @@ static void ranking(GString *s, const struct ab_tune_replay *r)
 			   "<th>interval</th><th>rounds</th><th>standing</th></tr>\n");
 	g_autofree struct ab_race_paired *paired = g_new0(struct ab_race_paired, r->candidates);
 	g_autofree size_t *order = g_new(size_t, r->candidates);
-	for (size_t c = 0; c < r->candidates; c++) {
-		ab_race_paired_ratio(r->y + c, r->y, r->rounds, r->candidates, 1 - r->race->params.alpha, &paired[c]);
-		order[c] = c;
-	}
-	/* The alive first, by ratio in the objective's direction; then the
-	 * dropped, the latest drop first. */
-	for (size_t i = 1; i < r->candidates; i++)
-		for (size_t j = i; j > 0; j--) {
-			size_t a = order[j - 1], b = order[j];
-			const struct ab_race_candidate *ca = &r->race->candidate[a], *cb = &r->race->candidate[b];
-			gboolean swap;
-			if (ca->alive != cb->alive) {
-				swap = cb->alive;
-			} else if (ca->alive) {
-				double x = paired[a].ratio.ratio, y = paired[b].ratio.ratio;
-				swap = isnan(x) ? !isnan(y) : !isnan(y) && (r->obj.higher_is_better ? y > x : y < x);
-			} else {
-				swap = cb->dropped_round > ca->dropped_round;
-			}
-			if (!swap)
-				break;
-			order[j - 1] = b;
-			order[j] = a;
-		}
+	ab_tune_replay_rank(r, paired, order);
 	for (size_t i = 0; i < r->candidates; i++) {
 		size_t c = order[i];
 		const struct ab_race_candidate *rc = &r->race->candidate[c];
@@ -133,7 +95,7 @@ void ab_html_tuning(GString *s, const struct ab_html_page *page)
 	g_autoptr(GPtrArray) runs = all_runs(page);
 	struct ab_tune_replay r;
 	g_autoptr(GError) error = NULL;
-	if (!ab_tune_replay_make(runs, phase_names(), &r, &error)) {
+	if (!ab_tune_replay_make(runs, ab_phase_names(), &r, &error)) {
 		if (error) {
 			g_string_append(s, "<h2 id=\"tuning\">Tuning</h2>\n");
 			ab_html_none(s, "No race shown: %s.", error->message);

@@ -24,6 +24,10 @@ struct ab_text_block {
 /* Does the run hold a result that `is` says yes to? */
 gboolean ab_text_run_has(const struct ab_run *run, gboolean (*is)(const struct ab_result *r));
 
+/* After a set's runs: the summary of a tune's race, when the set holds a
+ * tune's runs (reports/tune-table.c); nothing otherwise. */
+void ab_text_tune_summary(GString *s, const struct ab_run_set *set);
+
 extern const struct ab_text_block ab_text_block_raw_header, ab_text_block_sweep, ab_text_block_wal,
 	ab_text_block_curve, ab_text_block_ranks, ab_text_block_efficiency, ab_text_block_sizing;
 

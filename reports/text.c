@@ -335,6 +335,7 @@ static gboolean text_write_set(const struct ab_run_set *set, GString *out, GErro
 		if (!text_write_run(g_ptr_array_index(set->runs, i), out, error))
 			return FALSE;
 	}
+	ab_text_tune_summary(out, set);
 	return TRUE;
 }
 

@@ -218,6 +218,9 @@ struct ab_phase {
 const struct ab_phase *ab_phase_by_id(unsigned id);
 /* By its --phases name, bonnie++'s or an extra one; NULL when unknown. */
 const struct ab_phase *ab_phase_by_name(const char *name);
+/* The names --phases takes (no layout, no device phase), NULL-ended: the
+ * phases a tune's --objective may name. */
+const char *const *ab_phase_names(void);
 /* "KiB/s", "seeks/s", "files/s", "commits/s", "IOPS". */
 const char *ab_rate_unit_name(enum ab_rate_unit unit);
 /* Rate from bytes/ops and elapsed time, as bonnie++ computes it. */

@@ -21,6 +21,20 @@ const struct ab_phase *ab_phase_by_id(unsigned id)
 	return id < AB_PHASE_ID_COUNT ? registry[id] : NULL;
 }
 
+const char *const *ab_phase_names(void)
+{
+	static const char *names[AB_PHASE_ID_COUNT + 1];
+	if (!names[0]) {
+		size_t n = 0;
+		for (unsigned id = 0; id < AB_PHASE_ID_COUNT; id++) {
+			const struct ab_phase *ph = ab_phase_by_id(id);
+			if (ph && id != AB_PHASE_LAYOUT && !(ph->flags & AB_PHASE_DEVICE))
+				names[n++] = ph->name;
+		}
+	}
+	return names;
+}
+
 const struct ab_phase *ab_phase_by_name(const char *name)
 {
 	for (unsigned i = 0; i < AB_PHASE_ID_COUNT; i++)

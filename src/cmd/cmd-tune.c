@@ -80,21 +80,6 @@ static void tune_plan_clear(struct tune_plan *p)
 		ab_matrix_free(p->m);
 }
 
-/* The phases an --objective may name: every phase run can be asked for. */
-static const char *const *phase_names(void)
-{
-	static const char *names[AB_PHASE_ID_COUNT + 1];
-	if (!names[0]) {
-		size_t n = 0;
-		for (unsigned id = 0; id < AB_PHASE_ID_COUNT; id++) {
-			const struct ab_phase *ph = ab_phase_by_id(id);
-			if (ph && id != AB_PHASE_LAYOUT && !(ph->flags & AB_PHASE_DEVICE))
-				names[n++] = ph->name;
-		}
-	}
-	return names;
-}
-
 /* The visits' run words checked as run and a matrix check them, before
  * anything is built: the options, the target's plan and its devices. */
 static gboolean check_visit_words(struct tune_plan *p, GError **error)
@@ -181,7 +166,7 @@ static const char *plan_words(enum ab_race_plan plan)
 /* Everything known before anything is built, --dry-run's too. */
 static gboolean make_plan(const struct ab_tune_opts *o, struct tune_plan *p, GError **error)
 {
-	if (!ab_objective_parse(o->objective, phase_names(), &p->obj, error))
+	if (!ab_objective_parse(o->objective, ab_phase_names(), &p->obj, error))
 		return FALSE;
 	p->visit_words = ab_tune_visit_words(o, &p->obj, error);
 	if (!p->visit_words || !check_visit_words(p, error) || !find_geometry(p, error))

@@ -169,3 +169,30 @@ void ab_tune_replay_clear(struct ab_tune_replay *r)
 	g_clear_pointer(&r->race, ab_race_free);
 	*r = (struct ab_tune_replay){ 0 };
 }
+
+void ab_tune_replay_rank(const struct ab_tune_replay *r, struct ab_race_paired *paired, size_t *order)
+{
+	for (size_t c = 0; c < r->candidates; c++) {
+		ab_race_paired_ratio(r->y + c, r->y, r->rounds, r->candidates, 1 - r->race->params.alpha, &paired[c]);
+		order[c] = c;
+	}
+	/* Insertion: stable, and a tune has few candidates left to show. */
+	for (size_t i = 1; i < r->candidates; i++)
+		for (size_t j = i; j > 0; j--) {
+			size_t a = order[j - 1], b = order[j];
+			const struct ab_race_candidate *ca = &r->race->candidate[a], *cb = &r->race->candidate[b];
+			bool swap;
+			if (ca->alive != cb->alive) {
+				swap = cb->alive;
+			} else if (ca->alive) {
+				double x = paired[a].ratio.ratio, y = paired[b].ratio.ratio;
+				swap = isnan(x) ? !isnan(y) : !isnan(y) && (r->obj.higher_is_better ? y > x : y < x);
+			} else {
+				swap = cb->dropped_round > ca->dropped_round;
+			}
+			if (!swap)
+				break;
+			order[j - 1] = b;
+			order[j] = a;
+		}
+}

@@ -45,5 +45,10 @@ struct ab_tune_replay {
  * their stamps disagree (two objectives, two levels). */
 gboolean ab_tune_replay_make(GPtrArray *runs, const char *const *phases, struct ab_tune_replay *out, GError **error);
 void ab_tune_replay_clear(struct ab_tune_replay *r);
+/* The standings: each candidate's ratio to the defaults paired over the
+ * rounds (ab_race_paired_ratio(), at 1 - alpha) and their order, the
+ * alive first by ratio in the objective's direction (no ratio last), then
+ * the dropped, the latest drop first.  paired, order: [r->candidates]. */
+void ab_tune_replay_rank(const struct ab_tune_replay *r, struct ab_race_paired *paired, size_t *order);
 
 #endif

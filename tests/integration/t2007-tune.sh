@@ -99,6 +99,8 @@ is "$(js "$T/a/tune.json" 'o["winner"] is not None and o["rounds"] == 3')" true 
 grep -q 'left out as unsafe: nobarrier' "$T/a/tune.txt"; ok $? "the summary says the unsafe value was left out"
 "$AB" report "$T/a/results.jsonl" >"$T/report.out" 2>&1
 is $? 0 "report reads the tune's results.jsonl"
+grep -q '^tune: objective max:block-write (higher is better), 4 candidates over 3 rounds, redone from the runs$' "$T/report.out"
+ok $? "and ends with the race redone from the runs"
 "$AB" report --html "$T/page.html" "$T/a/results.jsonl" >/dev/null 2>&1
 grep -q '<h2 id="tuning">Tuning</h2>' "$T/page.html" && grep -q '4 candidates over 3 rounds' "$T/page.html"
 ok $? "report --html shows the race redone from the runs: 4 candidates over 3 rounds"

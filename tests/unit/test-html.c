@@ -220,7 +220,8 @@ static void test_page(void **state)
 	assert_true(g_str_has_suffix(s->str, "</html>\n"));
 }
 
-/* A tune's runs (stamped): the Tuning section redoes the race from them:
+/* A tune's runs (stamped): the Tuning section (and the text report's
+ * summary) redo the race from them:
  * 4 candidates, the last clearly worse, dropped after round 3 (the
  * decision the tune itself makes, test-tune-rounds), the others on to
  * round 4; a failed visit is a round without a figure. */
@@ -248,7 +249,14 @@ static void test_page_tuning(void **state)
 		}
 	g_autoptr(GString) s = g_string_new(NULL);
 	assert_true(ab_html_write(&set, s, NULL));
+	/* The text report ends with the same race. */
+	g_autoptr(GString) text = g_string_new(NULL);
+	assert_true(ab_writer_write_set(&ab_writer_text, &set, text, NULL));
 	ab_run_set_clear(&set);
+	assert_non_null(strstr(text->str, "\ntune: objective max:block-write (higher is better), 4 candidates over 4 rounds"));
+	assert_non_null(strstr(text->str, "still in the race after each round: 4 4 "));
+	assert_non_null(strstr(text->str, "\n  defaults                 1.000 [1.000, 1.000]  best still in the race\n"));
+	assert_non_null(strstr(text->str, "  dropped after round 3: "));
 	assert_non_null(strstr(s->str, "<h2 id=\"tuning\">Tuning</h2>"));
 	assert_non_null(strstr(s->str, "4 candidates over 4 rounds"));
 	assert_non_null(strstr(s->str, "dropped after round 3: "));
