@@ -4,7 +4,8 @@
  * one step's workers on this host share while they run.  A phase never
  * includes this header: it reaches these words only through the
  * ab_worker_*() functions of phase.h (start barrier, tickets, stonewall,
- * progress, the schedule's origin), whose bodies are in worker-coord.c.
+ * progress, the schedule's origin, the deadline's wall), whose bodies are
+ * in worker-coord.c.
  *
  * The worker's end is the same under every coordinator: workers make no
  * MPI call (design.md), so a coordinator over MPI forks its rank's workers
