@@ -104,11 +104,25 @@ static gboolean sized(const struct ab_result *r)
 	return r->key.test != NULL;
 }
 
+/* A result's deadline: none (0) when it had none or it is not known (a
+ * run from before the option), so that those compare alike. */
+static double deadline_of(const struct ab_result *r)
+{
+	return r->stonewall_time_s > 0 ? r->stonewall_time_s : 0;
+}
+
+static bool wearout_of(const struct ab_result *r)
+{
+	return deadline_of(r) > 0 && r->wearout == TRUE;
+}
+
 static gboolean same_column(const struct ab_compare_column *col, const struct ab_result *r,
 			    enum ab_compare_figure figure)
 {
 	if (col->figure != figure || strcmp(col->phase, r->phase) != 0 || g_strcmp0(col->key.test, r->key.test) != 0 ||
 	    col->key.streams != r->key.streams || col->key.pass != r->key.pass)
+		return FALSE;
+	if (col->stonewall_time_s != deadline_of(r) || col->wearout != wearout_of(r))
 		return FALSE;
 	return !sized(r) || (col->key.file_size == r->key.file_size && col->key.record_size == r->key.record_size);
 }
@@ -146,6 +160,8 @@ static char *column_name(const struct ab_result *r, enum ab_compare_figure figur
 	}
 	if (ab_known(r->key.streams) && r->key.streams > 1)
 		g_string_append_printf(s, " x%" G_GUINT64_FORMAT, r->key.streams);
+	if (deadline_of(r) > 0)
+		g_string_append_printf(s, " deadline %gs%s", deadline_of(r), wearout_of(r) ? " wearout" : "");
 	if (figure == AB_FIGURE_CPU)
 		g_string_append(s, " CPU");
 	else if (figure == AB_FIGURE_P99)
@@ -168,6 +184,8 @@ static struct ab_compare_column *column_for(struct ab_compare *c, const struct a
 	if (!sized(r))
 		col->key.file_size = col->key.record_size = AB_UNSET;
 	col->figure = figure;
+	col->stonewall_time_s = deadline_of(r);
+	col->wearout = wearout_of(r);
 	col->name = column_name(r, figure);
 	const struct ab_phase *ph = ab_phase_by_name(r->phase);
 	col->unit = figure == AB_FIGURE_CPU ? "%" : figure == AB_FIGURE_P99 ? "ns"

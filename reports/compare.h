@@ -51,6 +51,10 @@ struct ab_compare_column {
 	char *phase;
 	struct ab_cell_key key;  /* file and record size only for a sweep cell (key.test) */
 	enum ab_compare_figure figure;
+	/* A sweep cell's deadline (--stonewall-time; 0: none) and wear-out:
+	 * another setting is another condition, so another column. */
+	double stonewall_time_s;
+	bool wearout;
 	char *name;              /* "block-write", "sweep write 64m/4k", "block-write CPU" */
 	const char *unit;        /* "KiB/s", "%", "ns", "?" */
 	bool higher_better;
