@@ -281,12 +281,12 @@ static const struct ab_option_row ab_sweep_option_rows[] = {
 	{ "shared-file", 0, SWITCH(shared_file), SWEEP, STEP_KEY,
 	  .help = "Sweep: the --streams share one file, each its own region of it" },
 	{ "stonewall-time", 0, CUSTOM(opt_stonewall_time), SWEEP, STEP_KEY,
-	  .help = "Sweep: each stream of every rank stops a test's timed I/O S seconds after its start (IOR -D); the "
+	  .help = "Sweep: each stream of every rank stops a test's timed I/O S seconds after its start; the "
 		  "later tests of the cell use only what the write wrote",
 	  .arg = "S" },
 	{ "wearout", 0, SWITCH(wearout), SWEEP, STEP_KEY,
 	  .help = "Sweep, with --stonewall-time: after the deadline every stream goes on to the largest count any "
-		  "stream of any rank had at it (IOR's stoneWallingWearOut)" },
+		  "stream of any rank had at it" },
 	{ "sweep-csv", 0, .kind = AB_OPTION_PATH, CFG(sweep_csv_path), .why = "file name", SWEEP,
 	  .flags = AB_OPTION_MATRIX_OWN, .help = "Append the sweep's cells to FILE, one CSV row each with named columns",
 	  .arg = "FILE" },
