@@ -3,22 +3,16 @@
  * the statistics of each, all from the run set alone. */
 #include "compare.h"
 #include "../src/base/error.h"
+#include "../src/model/run-group.h"
 #include "../workloads/phase.h"
 
 #include <math.h>
 #include <string.h>
 
+/* One rule for the comparison, the HTML page and the model's groups. */
 char *ab_compare_group_label(const struct ab_run *run)
 {
-	if (run->cell && *run->cell)
-		return g_strdup(run->cell);
-	const char *label = run->target.label && *run->target.label ? run->target.label : NULL;
-	const char *workload = run->workload && *run->workload ? run->workload : NULL;
-	if (label && workload)
-		return g_strdup_printf("%s %s", label, workload);
-	if (label || workload)
-		return g_strdup(label ? label : workload);
-	return g_strdup(run->machine && *run->machine ? run->machine : "(unnamed)");
+	return ab_run_group_label(run);
 }
 
 const char *ab_compare_figure_name(enum ab_compare_figure f)
