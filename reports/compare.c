@@ -4,12 +4,13 @@
 #include "compare.h"
 #include "../src/base/error.h"
 #include "../src/model/run-group.h"
+#include "../src/model/findings.h"
 #include "../workloads/phase.h"
 
 #include <math.h>
 #include <string.h>
 
-/* One rule for the comparison, the HTML page and the model's groups. */
+/* One rule for the comparison, the HTML page and the findings. */
 char *ab_compare_group_label(const struct ab_run *run)
 {
 	return ab_run_group_label(run);
@@ -86,6 +87,8 @@ void ab_compare_free(struct ab_compare *c)
 	g_ptr_array_unref(c->groups);
 	g_ptr_array_unref(c->columns);
 	g_ptr_array_unref(c->failures);
+	if (c->findings)
+		g_ptr_array_unref(c->findings);
 	g_free(c);
 }
 
@@ -440,5 +443,6 @@ struct ab_compare *ab_compare_build(const struct ab_run_set *set, const char *ba
 	order_columns(c);
 	for (guint i = 0; i < c->columns->len; i++)
 		column_stats(g_ptr_array_index(c->columns, i), c->baseline, c->baseline_given);
+	c->findings = ab_findings_find(set, AB_FINDING_SCOPE_ALL);
 	return c;
 }

@@ -141,6 +141,12 @@ gboolean ab_text_raw_header(GString *s, const struct ab_run *run);
  * every member; nothing otherwise. */
 void ab_text_efficiency(GString *s, const struct ab_run *run);
 
+/* Findings (src/model/findings.h) as text (reports/findings-text.c): a
+ * title line with their count, then each with its severity and id (with
+ * `where`, its group, run and repeat), what the data show, the figures it
+ * rests on and what to do; nothing at all for none. */
+void ab_findings_text(GString *s, const GPtrArray *findings, const char *title, gboolean where);
+
 /* The sweep's cells as CSV rows with named columns (reports/sweep-csv.c):
  * the header line, and the rows of one run (empty when it has no sweep). */
 const char *ab_sweep_csv_header(void);
