@@ -112,9 +112,27 @@ static void test_conditions_differ(void **state)
 	two_groups(&set, "Linux 6.1.0 x86_64", 64u << 20);
 	assert_int_equal(set_count(&set, "conditions-differ", NULL), 0);
 	ab_run_set_clear(&set);
-	/* A condition a group did not record (bonnie++'s CSV: no kernel). */
+	/* A condition a group did not record (bonnie++'s CSV: no kernel)... */
 	two_groups(&set, NULL, 64u << 20);
 	assert_int_equal(set_count(&set, "conditions-differ", NULL), 0);
+	/* ...leaves no other to set a group's own mix against. */
+	struct ab_run *again = frun("a", 2);
+	fres(again, "block-read", 100);
+	g_free(again->kernel);
+	again->kernel = g_strdup("Linux 6.2.0 x86_64");
+	g_ptr_array_add(set.runs, again);
+	assert_int_equal(set_count(&set, "conditions-differ", NULL), 0);
+	ab_run_set_clear(&set);
+	/* Two groups that recorded it, one of them mixed: each value named. */
+	two_groups(&set, "Linux 6.1.0 x86_64", 64u << 20);
+	again = frun("a", 2);
+	fres(again, "block-read", 100);
+	g_free(again->kernel);
+	again->kernel = g_strdup("Linux 6.2.0 x86_64");
+	g_ptr_array_add(set.runs, again);
+	g_autofree char *mixed = NULL;
+	assert_int_equal(set_count(&set, "conditions-differ", &mixed), 1);
+	has(mixed, "different kernels: 'a' Linux 6.1.0 x86_64, Linux 6.2.0 x86_64; 'b' Linux 6.1.0 x86_64");
 	ab_run_set_clear(&set);
 }
 
