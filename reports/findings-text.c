@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Findings as text (src/model/findings.h): a run's own under its table (a
- * text block, so `run` prints them too), the groups' after a report's
+/* Findings as text (src/model/findings.h): a run's own under its tables
+ * and blocks, before the sizing statement (a text block, so `run` prints
+ * them too), the groups' after a report's
  * runs, and all of them under a comparison.  Each finding: its severity,
  * id and where, what the data show, the figures it rests on, what to do. */
 #include "report.h"

@@ -293,8 +293,10 @@ static const struct ab_text_block devices_rows_block = { "per device", has_devic
 static const struct ab_text_block *const blocks[] = {
 	&ab_text_block_raw_header, &conditions_block, &table_block,
 	&ab_text_block_sweep, &ab_text_block_wal, &ab_text_block_curve,
-	&devices_rows_block, &ab_text_block_ranks, &ab_text_block_efficiency, &ab_text_block_sizing,
-	&ab_text_block_findings,
+	&devices_rows_block, &ab_text_block_ranks, &ab_text_block_efficiency,
+	/* What the figures above show; the sizing statement, which reads
+	 * them as an answer, stays the text's close. */
+	&ab_text_block_findings, &ab_text_block_sizing,
 };
 
 gboolean ab_text_run_has(const struct ab_run *run, gboolean (*is)(const struct ab_result *r))
