@@ -206,6 +206,23 @@ static void test_stream_straggler(void **state)
 	assert_int_equal(frun_count(close, "stream-straggler", NULL), 0);
 }
 
+/* Under MPI the slowest rank is named, by its own rate and host. */
+static void test_stream_straggler_rank(void **state)
+{
+	(void)state;
+	const struct ab_finding *f = NULL;
+	g_autoptr(ab_run) run = streams_run(400, 250);
+	struct ab_result *r = g_ptr_array_index(run->results, 0);
+	const double rates[3] = { 140, 90, 150 };
+	for (int i = 0; i < 3; i++) {
+		struct ab_rank_stat rs = { .rank = i, .host = g_strdup(i < 2 ? "node-a" : "node-b"), .rate = rates[i],
+					   .start_s = NAN, .stop_s = NAN, .cpu_s = NAN, .barrier_wait_s = NAN };
+		g_array_append_val(r->per_rank, rs);
+	}
+	assert_int_equal(frun_count(run, "stream-straggler", &f), 1);
+	has(f, "a straggler; the slowest, rank 1 (node-a), at 90.0 KiB/s");
+}
+
 static void curve_step(struct ab_run *run, unsigned n, double offered, double achieved, double p99_ms)
 {
 	struct ab_result *r = fres(run, "latency-curve", achieved);
@@ -263,7 +280,8 @@ int main(void)
 		cmocka_unit_test(test_rate_above_members), cmocka_unit_test(test_cache_none_fits),
 		cmocka_unit_test(test_cached_at_start),    cmocka_unit_test(test_warm_read_device),
 		cmocka_unit_test(test_too_short),          cmocka_unit_test(test_members_unequal),
-		cmocka_unit_test(test_stream_straggler),   cmocka_unit_test(test_curve_coarse),
+		cmocka_unit_test(test_stream_straggler),   cmocka_unit_test(test_stream_straggler_rank),
+		cmocka_unit_test(test_curve_coarse),
 		cmocka_unit_test(test_table),
 	};
 	return cmocka_run_group_tests_name("findings", tests, NULL, NULL);
