@@ -3,22 +3,17 @@
  * the statistics of each, all from the run set alone. */
 #include "compare.h"
 #include "../src/base/error.h"
+#include "../src/model/run-group.h"
+#include "../src/model/findings.h"
 #include "../workloads/phase.h"
 
 #include <math.h>
 #include <string.h>
 
+/* One rule for the comparison, the HTML page and the findings. */
 char *ab_compare_group_label(const struct ab_run *run)
 {
-	if (run->cell && *run->cell)
-		return g_strdup(run->cell);
-	const char *label = run->target.label && *run->target.label ? run->target.label : NULL;
-	const char *workload = run->workload && *run->workload ? run->workload : NULL;
-	if (label && workload)
-		return g_strdup_printf("%s %s", label, workload);
-	if (label || workload)
-		return g_strdup(label ? label : workload);
-	return g_strdup(run->machine && *run->machine ? run->machine : "(unnamed)");
+	return ab_run_group_label(run);
 }
 
 const char *ab_compare_figure_name(enum ab_compare_figure f)
@@ -92,6 +87,8 @@ void ab_compare_free(struct ab_compare *c)
 	g_ptr_array_unref(c->groups);
 	g_ptr_array_unref(c->columns);
 	g_ptr_array_unref(c->failures);
+	if (c->findings)
+		g_ptr_array_unref(c->findings);
 	g_free(c);
 }
 
@@ -464,5 +461,6 @@ struct ab_compare *ab_compare_build(const struct ab_run_set *set, const char *ba
 	order_columns(c);
 	for (guint i = 0; i < c->columns->len; i++)
 		column_stats(g_ptr_array_index(c->columns, i), c->baseline, c->baseline_given);
+	c->findings = ab_findings_find(set, AB_FINDING_SCOPE_ALL);
 	return c;
 }

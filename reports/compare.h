@@ -73,8 +73,9 @@ struct ab_compare_group {
 	char *label;
 	guint runs;              /* runs with results */
 	guint failed;
-	/* The distinct file sizes its runs' I/O phases used (bytes), so the
-	 * text can say when groups ran different sizes. */
+	/* The distinct file sizes its runs' I/O phases used (bytes), for the
+	 * JSON (that groups ran different sizes, the finding
+	 * conditions-differ says). */
 	GArray *file_sizes;      /* uint64_t */
 };
 
@@ -92,6 +93,9 @@ struct ab_compare {
 	guint baseline;          /* index into groups: --baseline's, else the first */
 	bool baseline_given;     /* else each column's is its first group with the figure */
 	guint runs;
+	/* What the set shows, every rule's (src/model/findings.h): the text
+	 * lists them after the tables, the JSON in `findings`. */
+	GPtrArray *findings;     /* struct ab_finding * */
 };
 
 /* The group a run belongs to: its cell; else its target's label and its

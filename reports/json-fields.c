@@ -214,3 +214,23 @@ const struct ab_json_field ab_json_rank_fields[] = {
 	AB_JF("outlier", FLAG, struct ab_rank_stat, outlier),
 	END,
 };
+
+/* A finding (src/model/findings.h; its severity is written by name apart):
+ * derived from the run or set, written and never read back. */
+const struct ab_json_field ab_json_finding_fields[] = {
+	AB_JF("id", STR, struct ab_finding, id),
+	AB_JF("group", STR, struct ab_finding, group),
+	AB_JF("run_id", STR, struct ab_finding, run_id),
+	AB_JF("repeat", U64, struct ab_finding, repeat),
+	AB_JF("subject", STR, struct ab_finding, subject),
+	AB_JF("text", STR, struct ab_finding, text),
+	AB_JF("advice", STR, struct ab_finding, advice),
+	END,
+};
+
+const struct ab_json_field ab_json_finding_figure_fields[] = {
+	AB_JF("name", STR, struct ab_finding_figure, name),
+	AB_JF("value", DBL, struct ab_finding_figure, value),
+	AB_JF("unit", STR, struct ab_finding_figure, unit),
+	END,
+};

@@ -305,7 +305,14 @@ static void test_fixture_round_trip(void **state)
 		g_autofree char *again = ab_json_format(run);
 		g_autofree char *want = with_new_members(lines[i]);
 		assert_string_not_equal(want, lines[i]); /* the fixture predates the member */
-		assert_string_equal(again, want);
+		/* Then its findings (--cache none on a 64M file, phases under
+		 * 0.5 s), derived when written, after the phases. */
+		size_t head = strlen(want) - 1; /* all but its closing brace */
+		if (strncmp(again, want, head) != 0)
+			assert_string_equal(again, want);
+		assert_true(g_str_has_prefix(again + head, i < 3 ? ",\"findings\":[{\"id\":\"cache-none-fits\""
+								 : ",\"findings\":[{\"id\":\"too-short\""));
+		assert_true(g_str_has_suffix(again, "]}"));
 		assert_string_equal(run->machine, "fixhost");
 		assert_int_equal(run->repeat, i == 1 ? 2 : 1);
 	}
