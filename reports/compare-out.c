@@ -292,6 +292,7 @@ char *ab_compare_json(const struct ab_compare *c)
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
+	ab_json_add_findings(b, c->findings);
 	json_builder_end_object(b);
 	g_autoptr(JsonGenerator) gen = json_generator_new();
 	g_autoptr(JsonNode) root = json_builder_get_root(b);

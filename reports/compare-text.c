@@ -24,50 +24,6 @@ static void figure_text(const struct ab_compare_column *col, double v, char *out
 		snprintf(out, len, "%.1f", v);
 }
 
-static void size_text(GString *s, uint64_t bytes)
-{
-	if (bytes >= (1ull << 30))
-		g_string_append_printf(s, "%.1fG", bytes / (double)(1ull << 30));
-	else if (bytes >= (1ull << 20))
-		g_string_append_printf(s, "%.1fM", bytes / (double)(1ull << 20));
-	else
-		g_string_append_printf(s, "%.1fK", bytes / 1024.0);
-}
-
-/* Do the groups' I/O phases use different file sizes?  Then a line says
- * which, since bonnie++'s columns do not tell sizes apart. */
-static void sizes_line(GString *s, const struct ab_compare *c)
-{
-	gboolean differ = FALSE;
-	uint64_t first = AB_UNSET;
-	for (guint i = 0; i < c->groups->len; i++) {
-		const struct ab_compare_group *g = g_ptr_array_index(c->groups, i);
-		for (guint k = 0; k < g->file_sizes->len; k++) {
-			uint64_t v = g_array_index(g->file_sizes, uint64_t, k);
-			if (!ab_known(first))
-				first = v;
-			else if (v != first)
-				differ = TRUE;
-		}
-	}
-	if (!differ)
-		return;
-	g_string_append(s, "note: the groups ran different file sizes:");
-	for (guint i = 0; i < c->groups->len; i++) {
-		const struct ab_compare_group *g = g_ptr_array_index(c->groups, i);
-		if (!g->file_sizes->len)
-			continue;
-		g_autofree char *label = ab_one_line(g->label);
-		g_string_append_printf(s, "%s %s ", i ? ";" : "", label);
-		for (guint k = 0; k < g->file_sizes->len; k++) {
-			if (k)
-				g_string_append_c(s, ',');
-			size_text(s, g_array_index(g->file_sizes, uint64_t, k));
-		}
-	}
-	g_string_append_c(s, '\n');
-}
-
 /* After an interval that is not the mean's t interval: which it is (the
  * legend's lines, ci_legend(), say what the marks mean). */
 static const char *ci_mark(enum ab_ci_method m)
@@ -264,7 +220,6 @@ char *ab_compare_text(const struct ab_compare *c)
 			"difference: Welch's t-test against the baseline, within noise when p >= 0.05; '*': best mean;\n"
 			"outliers (n >= 5: beyond 3 scaled MADs of the median) are shown and still counted\n");
 	ci_legend(s, c);
-	sizes_line(s, c);
 	int w = 5;
 	for (guint i = 0; i < c->groups->len; i++) {
 		g_autofree char *label = ab_one_line(((struct ab_compare_group *)g_ptr_array_index(c->groups, i))->label);
@@ -275,6 +230,11 @@ char *ab_compare_text(const struct ab_compare *c)
 		column_table(s, c, g_ptr_array_index(c->columns, i));
 	if (!c->columns->len)
 		g_string_append(s, "\nno figure to compare\n");
+	/* (Groups that ran different file sizes, which the columns do not
+	 * tell apart, are a finding: conditions-differ.) */
+	if (c->findings->len)
+		g_string_append_c(s, '\n');
+	ab_findings_text(s, c->findings, "findings", TRUE);
 	if (c->failures->len) {
 		g_string_append_printf(s, "\nfailed runs (listed, not averaged): %u\n", c->failures->len);
 		for (guint i = 0; i < c->failures->len; i++) {

@@ -3,22 +3,17 @@
  * the statistics of each, all from the run set alone. */
 #include "compare.h"
 #include "../src/base/error.h"
+#include "../src/model/run-group.h"
+#include "../src/model/findings.h"
 #include "../workloads/phase.h"
 
 #include <math.h>
 #include <string.h>
 
+/* One rule for the comparison, the HTML page and the findings. */
 char *ab_compare_group_label(const struct ab_run *run)
 {
-	if (run->cell && *run->cell)
-		return g_strdup(run->cell);
-	const char *label = run->target.label && *run->target.label ? run->target.label : NULL;
-	const char *workload = run->workload && *run->workload ? run->workload : NULL;
-	if (label && workload)
-		return g_strdup_printf("%s %s", label, workload);
-	if (label || workload)
-		return g_strdup(label ? label : workload);
-	return g_strdup(run->machine && *run->machine ? run->machine : "(unnamed)");
+	return ab_run_group_label(run);
 }
 
 const char *ab_compare_figure_name(enum ab_compare_figure f)
@@ -92,6 +87,8 @@ void ab_compare_free(struct ab_compare *c)
 	g_ptr_array_unref(c->groups);
 	g_ptr_array_unref(c->columns);
 	g_ptr_array_unref(c->failures);
+	if (c->findings)
+		g_ptr_array_unref(c->findings);
 	g_free(c);
 }
 
@@ -104,11 +101,25 @@ static gboolean sized(const struct ab_result *r)
 	return r->key.test != NULL;
 }
 
+/* A result's deadline: none (0) when it had none or it is not known (a
+ * run from before the option), so that those compare alike. */
+static double deadline_of(const struct ab_result *r)
+{
+	return r->stonewall_time_s > 0 ? r->stonewall_time_s : 0;
+}
+
+static bool wearout_of(const struct ab_result *r)
+{
+	return deadline_of(r) > 0 && r->wearout == TRUE;
+}
+
 static gboolean same_column(const struct ab_compare_column *col, const struct ab_result *r,
 			    enum ab_compare_figure figure)
 {
 	if (col->figure != figure || strcmp(col->phase, r->phase) != 0 || g_strcmp0(col->key.test, r->key.test) != 0 ||
 	    col->key.streams != r->key.streams || col->key.pass != r->key.pass)
+		return FALSE;
+	if (col->stonewall_time_s != deadline_of(r) || col->wearout != wearout_of(r))
 		return FALSE;
 	return !sized(r) || (col->key.file_size == r->key.file_size && col->key.record_size == r->key.record_size);
 }
@@ -146,6 +157,8 @@ static char *column_name(const struct ab_result *r, enum ab_compare_figure figur
 	}
 	if (ab_known(r->key.streams) && r->key.streams > 1)
 		g_string_append_printf(s, " x%" G_GUINT64_FORMAT, r->key.streams);
+	if (deadline_of(r) > 0)
+		g_string_append_printf(s, " deadline %gs%s", deadline_of(r), wearout_of(r) ? " wearout" : "");
 	if (figure == AB_FIGURE_CPU)
 		g_string_append(s, " CPU");
 	else if (figure == AB_FIGURE_P99)
@@ -168,6 +181,8 @@ static struct ab_compare_column *column_for(struct ab_compare *c, const struct a
 	if (!sized(r))
 		col->key.file_size = col->key.record_size = AB_UNSET;
 	col->figure = figure;
+	col->stonewall_time_s = deadline_of(r);
+	col->wearout = wearout_of(r);
 	col->name = column_name(r, figure);
 	const struct ab_phase *ph = ab_phase_by_name(r->phase);
 	col->unit = figure == AB_FIGURE_CPU ? "%" : figure == AB_FIGURE_P99 ? "ns"
@@ -446,5 +461,6 @@ struct ab_compare *ab_compare_build(const struct ab_run_set *set, const char *ba
 	order_columns(c);
 	for (guint i = 0; i < c->columns->len; i++)
 		column_stats(g_ptr_array_index(c->columns, i), c->baseline, c->baseline_given);
+	c->findings = ab_findings_find(set, AB_FINDING_SCOPE_ALL);
 	return c;
 }

@@ -51,6 +51,10 @@ struct ab_compare_column {
 	char *phase;
 	struct ab_cell_key key;  /* file and record size only for a sweep cell (key.test) */
 	enum ab_compare_figure figure;
+	/* A sweep cell's deadline (--stonewall-time; 0: none) and wear-out:
+	 * another setting is another condition, so another column. */
+	double stonewall_time_s;
+	bool wearout;
 	char *name;              /* "block-write", "sweep write 64m/4k", "block-write CPU" */
 	const char *unit;        /* "KiB/s", "%", "ns", "?" */
 	bool higher_better;
@@ -69,8 +73,9 @@ struct ab_compare_group {
 	char *label;
 	guint runs;              /* runs with results */
 	guint failed;
-	/* The distinct file sizes its runs' I/O phases used (bytes), so the
-	 * text can say when groups ran different sizes. */
+	/* The distinct file sizes its runs' I/O phases used (bytes), for the
+	 * JSON (that groups ran different sizes, the finding
+	 * conditions-differ says). */
 	GArray *file_sizes;      /* uint64_t */
 };
 
@@ -88,6 +93,9 @@ struct ab_compare {
 	guint baseline;          /* index into groups: --baseline's, else the first */
 	bool baseline_given;     /* else each column's is its first group with the figure */
 	guint runs;
+	/* What the set shows, every rule's (src/model/findings.h): the text
+	 * lists them after the tables, the JSON in `findings`. */
+	GPtrArray *findings;     /* struct ab_finding * */
 };
 
 /* The group a run belongs to: its cell; else its target's label and its

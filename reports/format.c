@@ -2,18 +2,15 @@
 /* The number rules of every view for people (format.h). */
 #include "format.h"
 #include "report.h"
+#include "../src/base/rate-text.h"
 
 #include <math.h>
 #include <stdio.h>
 
+/* The rule is src/base/rate-text.c's, which the findings' words use too. */
 void ab_format_rate(double rate, char *out, size_t len)
 {
-	if (isnan(rate))
-		snprintf(out, len, "-");
-	else if (rate < 1000)
-		snprintf(out, len, "%.1f", rate);
-	else
-		snprintf(out, len, "%.0f", trunc(rate));
+	ab_rate_text(rate, out, len);
 }
 
 void ab_format_latency(uint64_t ns, char *out, size_t len)

@@ -15,6 +15,9 @@ void ab_html_sweep(GString *s, const struct ab_html_page *page);
 void ab_html_devices(GString *s, const struct ab_html_page *page);
 void ab_html_latency(GString *s, const struct ab_html_page *page);
 void ab_html_curve(GString *s, const struct ab_html_page *page);
+/* Every finding of the runs and their groups (src/model/findings.h),
+ * from the set itself: a finding's rules read the runs, not the page. */
+void ab_html_findings(GString *s, const struct ab_run_set *set);
 /* Only for runs with per-rank rows; nothing for the others. */
 void ab_html_ranks(GString *s, const struct ab_html_page *page);
 /* Only for runs of `arraybench tune` (their tune stamps); nothing for the

@@ -258,6 +258,7 @@ gboolean ab_html_write(const struct ab_run_set *set, GString *out, GError **erro
 			     "for every rate. Whether a difference is beyond the noise is Welch's t-test, as "
 			     "<code>arraybench report --compare</code> says it.</p>\n");
 	compared(out, &page, set);
+	ab_html_findings(out, set);
 	ab_html_summary(out, &page);
 	ab_html_bars(out, &page);
 	ab_html_sweep(out, &page);

@@ -44,6 +44,8 @@ const struct ab_json_field ab_json_config_fields[] = {
 	AB_JF("stride", U64, struct ab_conditions, stride),
 	AB_JF("files_per_stream", U64, struct ab_conditions, files_per_stream),
 	AB_JF("shared_file", FLAG, struct ab_conditions, shared_file),
+	AB_JF("stonewall_time_s", DBL, struct ab_conditions, stonewall_time_s),
+	AB_JF("wearout", FLAG, struct ab_conditions, wearout),
 	END,
 };
 
@@ -114,6 +116,11 @@ const struct ab_json_field ab_json_result_fields[] = {
 	AB_JF("min_worker_rate", DBL, struct ab_result, min_worker_rate),
 	AB_JF("max_worker_rate", DBL, struct ab_result, max_worker_rate),
 	AB_JF("min_bytes_at_stonewall", U64, struct ab_result, min_bytes_at_stonewall),
+	AB_JF("stonewall_time_s", DBL, struct ab_result, stonewall_time_s),
+	AB_JF("wearout", FLAG, struct ab_result, wearout),
+	AB_JF("min_bytes_at_deadline", U64, struct ab_result, min_bytes_at_deadline),
+	AB_JF("max_bytes_at_deadline", U64, struct ab_result, max_bytes_at_deadline),
+	AB_JF("deadline_rate", DBL, struct ab_result, deadline_rate),
 	AB_JF("elapsed_s", DBL, struct ab_result, elapsed_s),
 	AB_JF("bytes", U64, struct ab_result, bytes),
 	AB_JF("ops", U64, struct ab_result, ops),
@@ -148,6 +155,7 @@ const struct ab_json_field ab_json_worker_fields[] = {
 	AB_JF("cpu_s", DBL, struct ab_worker_stat, cpu_s),
 	AB_JF("bytes_at_stonewall", U64, struct ab_worker_stat, bytes_at_stonewall),
 	AB_JF("stonewall_rate", DBL, struct ab_worker_stat, stonewall_rate),
+	AB_JF("bytes_at_deadline", U64, struct ab_worker_stat, bytes_at_deadline),
 	END,
 };
 
@@ -204,6 +212,26 @@ const struct ab_json_field ab_json_rank_fields[] = {
 	AB_JF("cpu_s", DBL, struct ab_rank_stat, cpu_s),
 	AB_JF("barrier_wait_s", DBL, struct ab_rank_stat, barrier_wait_s),
 	AB_JF("outlier", FLAG, struct ab_rank_stat, outlier),
+	END,
+};
+
+/* A finding (src/model/findings.h; its severity is written by name apart):
+ * derived from the run or set, written and never read back. */
+const struct ab_json_field ab_json_finding_fields[] = {
+	AB_JF("id", STR, struct ab_finding, id),
+	AB_JF("group", STR, struct ab_finding, group),
+	AB_JF("run_id", STR, struct ab_finding, run_id),
+	AB_JF("repeat", U64, struct ab_finding, repeat),
+	AB_JF("subject", STR, struct ab_finding, subject),
+	AB_JF("text", STR, struct ab_finding, text),
+	AB_JF("advice", STR, struct ab_finding, advice),
+	END,
+};
+
+const struct ab_json_field ab_json_finding_figure_fields[] = {
+	AB_JF("name", STR, struct ab_finding_figure, name),
+	AB_JF("value", DBL, struct ab_finding_figure, value),
+	AB_JF("unit", STR, struct ab_finding_figure, unit),
 	END,
 };
 

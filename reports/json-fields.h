@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "../src/model/run.h"
+#include "../src/model/findings.h"
 
 enum ab_json_type {
 	AB_JSON_STR,   /* char *, NULL -> null */
@@ -50,6 +51,15 @@ extern const struct ab_json_field ab_json_result_rank_fields[];
 extern const struct ab_json_field ab_json_rank_fields[];
 /* A tune's visit: the run's `tune` object (struct ab_tune_stamp). */
 extern const struct ab_json_field ab_json_tune_fields[];
+
+/* Findings (src/model/findings.h): each one's members, its `severity` by
+ * name and its `figures` array of these.  Derived, so written only: the
+ * reader passes a run's `findings` by and the same run finds them again. */
+extern const struct ab_json_field ab_json_finding_fields[];
+extern const struct ab_json_field ab_json_finding_figure_fields[];
+/* The member `findings`: an array of the findings (struct ab_finding *),
+ * each its fields, severity and figures (reports/json.c). */
+void ab_json_add_findings(JsonBuilder *b, const GPtrArray *findings);
 
 /* A string value, or null for NULL; bytes that are no UTF-8 become U+FFFD,
  * so the JSON always reads back (reports/json.c). */

@@ -525,7 +525,8 @@ static struct ab_run *json_read_line(const char *line, GError **error)
 		return NULL;
 	g_autoptr(ab_run) run = ab_run_new();
 	/* environment.dir and config.file_count (version 1) are derived: the
-	 * directory is config.dir, the count num_files_k * 1024. */
+	 * directory is config.dir, the count num_files_k * 1024; and so are
+	 * `findings` (src/model/findings.h), which the run read back finds again. */
 	if (!read_fields(root, ab_json_run_fields, run, "", error) || !read_start_time(run, root, error) ||
 	    !read_object(root, "", "config", ab_json_config_fields, &run->cond, error) ||
 	    !read_object(root, "", "environment", ab_json_environment_fields, run, error) ||

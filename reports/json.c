@@ -130,6 +130,21 @@ static void add_result(JsonBuilder *b, const struct ab_result *r)
 	json_builder_end_object(b);
 }
 
+void ab_json_add_findings(JsonBuilder *b, const GPtrArray *findings)
+{
+	json_builder_set_member_name(b, "findings");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < findings->len; i++) {
+		const struct ab_finding *f = g_ptr_array_index(findings, i);
+		json_builder_begin_object(b);
+		add_fields(b, ab_json_finding_fields, f);
+		member_str(b, "severity", ab_finding_severity_name(f->severity));
+		add_array(b, "figures", ab_json_finding_figure_fields, f->figures, sizeof(struct ab_finding_figure));
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
 char *ab_json_format(const struct ab_run *run)
 {
 	g_autoptr(JsonBuilder) b = json_builder_new();
@@ -186,6 +201,12 @@ char *ab_json_format(const struct ab_run *run)
 	for (guint i = 0; i < run->results->len; i++)
 		add_result(b, g_ptr_array_index(run->results, i));
 	json_builder_end_array(b);
+	/* What the run shows (its own rules; a set's are --compare's): derived,
+	 * so a run read back writes the same; only when there is one, so a run
+	 * that shows nothing writes the bytes it wrote before. */
+	g_autoptr(GPtrArray) findings = ab_findings_of_run(run);
+	if (findings->len)
+		ab_json_add_findings(b, findings);
 	json_builder_end_object(b);
 	g_autoptr(JsonGenerator) gen = json_generator_new();
 	g_autoptr(JsonNode) root = json_builder_get_root(b);

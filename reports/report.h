@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "../src/model/run.h"
+#include "../src/model/efficiency-ceiling.h"
 
 #define AB_CSV_FORMAT_VERSION "1.98"
 #define AB_CSV_FIELDS 50
@@ -134,17 +135,17 @@ char ab_text_sweep_mark(const struct ab_result *r);
  * appended to s, TRUE; FALSE and nothing appended for any other run
  * (reports/text-raw.c). */
 gboolean ab_text_raw_header(GString *s, const struct ab_run *run);
-/* run --raw-baseline (reports/efficiency.c): what the members' raw reads
- * allow a phase, by direction and level, in the rates' unit; NAN when the
- * level is unknown.  level: as a run records it, in any spelling --array
- * takes ("10", "raid10", "1+0": src/base/raid-level.h).  sum and slowest: of
- * the members' raw read rates. */
-enum ab_efficiency_dir { AB_EFFICIENCY_READ, AB_EFFICIENCY_WRITE, AB_EFFICIENCY_REWRITE };
-double ab_efficiency_ceiling(const char *backend, const char *level, unsigned n, double sum, double slowest,
-			     enum ab_efficiency_dir dir);
-/* The lines saying each I/O phase's share of that, when the run holds a
- * raw-read row for every member; nothing otherwise. */
+/* run --raw-baseline (reports/efficiency.c): each I/O phase's share of
+ * what the members' raw reads allow it (the ceiling:
+ * src/model/efficiency-ceiling.h), when the run holds a raw-read row for
+ * every member; nothing otherwise. */
 void ab_text_efficiency(GString *s, const struct ab_run *run);
+
+/* Findings (src/model/findings.h) as text (reports/findings-text.c): a
+ * title line with their count, then each with its severity and id (with
+ * `where`, its group, run and repeat), what the data show, the figures it
+ * rests on and what to do; nothing at all for none. */
+void ab_findings_text(GString *s, const GPtrArray *findings, const char *title, gboolean where);
 
 /* The sweep's cells as CSV rows with named columns (reports/sweep-csv.c):
  * the header line, and the rows of one run (empty when it has no sweep). */

@@ -129,20 +129,36 @@ static void rate_text(double v, char *out, size_t len)
 		snprintf(out, len, "%.0f", v);
 }
 
+/* Did any cell run with a deadline (--stonewall-time)? */
+static gboolean any_deadline(const GPtrArray *cells)
+{
+	for (guint i = 0; i < cells->len; i++) {
+		const struct ab_result *r = g_ptr_array_index(cells, i);
+		if (r->stonewall_time_s > 0)
+			return TRUE;
+	}
+	return FALSE;
+}
+
 /* Cells run as concurrent streams: both aggregate figures, named so that
- * neither passes for the other, and how even the streams were. */
+ * neither passes for the other, and how even the streams were; with a
+ * deadline, every cell's rate at it beside them. */
 static void streams_table(GString *s, const GPtrArray *cells)
 {
+	gboolean deadline = any_deadline(cells);
 	g_string_append(s, "streams: in the grid above, each cell with more than one stream is its end-to-end figure\n"
 			   "  end-to-end  all the streams' bytes over the wall time from the first start to the last end\n"
 			   "  stonewall   the sum of each stream's own rate up to the moment the first stream ended\n"
 			   "  (iozone's \"parent sees\" and \"children see\"); min/max: the slowest and fastest stream's\n"
 			   "  rate at the stonewall; least done: the least any stream had done by then (KiB)\n");
-	g_string_append_printf(s, "%8s %10s %7s %-15s %11s %11s %11s %11s %11s\n", "streams", "kB", "reclen", "test",
-			       "end-to-end", "stonewall", "min", "max", "least done");
+	if (deadline)
+		g_string_append(s, "  deadline    every stream's bytes at its deadline over the deadline's seconds (IOR's "
+				   "stonewall bandwidth)\n");
+	g_string_append_printf(s, "%8s %10s %7s %-15s %11s %11s %11s %11s %11s%s\n", "streams", "kB", "reclen", "test",
+			       "end-to-end", "stonewall", "min", "max", "least done", deadline ? "    deadline" : "");
 	for (guint i = 0; i < cells->len; i++) {
 		const struct ab_result *r = g_ptr_array_index(cells, i);
-		if (!ab_known(r->key.streams) || r->key.streams < 2)
+		if (!ab_known(r->key.streams) || (r->key.streams < 2 && !deadline))
 			continue;
 		char fsz[32], rec[32], e2e[32], sw[32], lo[32], hi[32], least[32];
 		kib(r->key.file_size, fsz, sizeof(fsz));
@@ -153,8 +169,30 @@ static void streams_table(GString *s, const GPtrArray *cells)
 		rate_text(r->max_worker_rate, hi, sizeof(hi));
 		kib(r->min_bytes_at_stonewall, least, sizeof(least));
 		/* A known test's name: the reader refuses any other in a sweep cell. */
-		g_string_append_printf(s, "%8" G_GUINT64_FORMAT " %10s %7s %-15s %11s %11s %11s %11s %11s\n", r->key.streams,
-				       fsz, rec, r->key.test ? r->key.test : "?", e2e, sw, lo, hi, least);
+		char dl[48] = "";
+		if (deadline) {
+			char at[32];
+			rate_text(r->deadline_rate, at, sizeof(at));
+			snprintf(dl, sizeof(dl), " %11s", at);
+		}
+		g_string_append_printf(s, "%8" G_GUINT64_FORMAT " %10s %7s %-15s %11s %11s %11s %11s %11s%s\n",
+				       r->key.streams, fsz, rec, r->key.test ? r->key.test : "?", e2e, sw, lo, hi, least,
+				       dl);
+	}
+}
+
+/* The deadline's condition, said once above the grid. */
+static void deadline_line(GString *s, const GPtrArray *cells)
+{
+	for (guint i = 0; i < cells->len; i++) {
+		const struct ab_result *r = g_ptr_array_index(cells, i);
+		if (!(r->stonewall_time_s > 0))
+			continue;
+		g_string_append_printf(s, "deadline each stream's timed I/O stopped %g s after its start%s; later tests "
+				       "used only what the write wrote\n", r->stonewall_time_s,
+				       r->wearout == TRUE ? ", then went on to the largest count any stream had then "
+							    "(wear-out)" : "");
+		return;
 	}
 }
 
@@ -178,6 +216,7 @@ static void grid(GString *s, const struct ab_run *run, GPtrArray *cells, uint64_
 	else
 		g_string_append(s, "record-size sweep, KiB/s\n");
 	timing_line(s, cells);
+	deadline_line(s, cells);
 	const struct ab_conditions *c = &run->cond;
 	if (ab_known(c->files_per_stream) && c->files_per_stream > 1)
 		g_string_append_printf(s, "files   each stream goes through %" G_GUINT64_FORMAT
@@ -218,7 +257,7 @@ static void grid(GString *s, const struct ab_run *run, GPtrArray *cells, uint64_
 		g_string_append(s, "   fwrite, frewrite, fread and freread stay buffered: stdio cannot use O_DIRECT\n");
 	if (laid_out)
 		g_string_append(s, "   cells without write or fwrite read a file laid out untimed\n");
-	if (streams)
+	if (streams || any_deadline(cells))
 		streams_table(s, cells);
 }
 

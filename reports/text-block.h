@@ -5,7 +5,7 @@
 /* The text writer's parts: reports/text.c writes a run as the blocks of
  * its table, in order, each that applies.  A block lives in a file of its
  * own (the sweep's grid in sweep-table.c, the wal table, the latency curve,
- * the per-rank rows of a run on many ranks in rank-table.c, the efficiency lines, the sizing statement, raw's header) and reaches
+ * the per-rank rows of a run on many ranks in rank-table.c, the efficiency lines, the sizing statement, the findings, raw's header) and reaches
  * the others only through reports/format.h's number rules, so no block
  * includes the writer and the writer includes no block's internals. */
 
@@ -29,6 +29,7 @@ gboolean ab_text_run_has(const struct ab_run *run, gboolean (*is)(const struct a
 void ab_text_tune_summary(GString *s, const struct ab_run_set *set);
 
 extern const struct ab_text_block ab_text_block_raw_header, ab_text_block_sweep, ab_text_block_wal,
-	ab_text_block_curve, ab_text_block_ranks, ab_text_block_efficiency, ab_text_block_sizing;
+	ab_text_block_curve, ab_text_block_ranks, ab_text_block_efficiency, ab_text_block_sizing,
+	ab_text_block_findings;
 
 #endif

@@ -5,6 +5,7 @@
 #include "report.h"
 #include "format.h"
 #include "text-block.h"
+#include "../src/model/findings.h"
 #include "../workloads/phase.h"
 
 #include <stdint.h>
@@ -224,16 +225,10 @@ static void row(GString *s, const struct ab_result *r, struct widths w, gboolean
 		snprintf(iowait, sizeof(iowait), "-");
 	else
 		snprintf(iowait, sizeof(iowait), "%.1f", r->iowait_percent);
+	/* Its duration; that it was too short, and a cold phase that found
+	 * its file cached, the findings say (too-short, cached-at-start). */
 	if (!r->measurable && !isnan(r->elapsed_s))
-		snprintf(note, sizeof(note), "  (%.2g s: below %.1f s)", r->elapsed_s,
-			 isnan(r->min_measurable_s) ? 0.5 : r->min_measurable_s);
-	/* A phase said to start cold that found much of its file cached
-	 * measured partly memory: the row says so. */
-	if (g_strcmp0(r->cache_state, "cold") == 0 && r->resident_at_start > 0.05) {
-		char more[64];
-		snprintf(more, sizeof(more), "  (cold, yet %.0f%% of the file was cached)", 100 * r->resident_at_start);
-		g_strlcat(note, more, sizeof(note));
-	}
+		snprintf(note, sizeof(note), "  (%.2g s)", r->elapsed_s);
 	if (r->laid_out_untimed == TRUE) {
 		g_strlcat(note, "  *", sizeof(note));
 		*any_layout = TRUE;
@@ -298,7 +293,10 @@ static const struct ab_text_block devices_rows_block = { "per device", has_devic
 static const struct ab_text_block *const blocks[] = {
 	&ab_text_block_raw_header, &conditions_block, &table_block,
 	&ab_text_block_sweep, &ab_text_block_wal, &ab_text_block_curve,
-	&devices_rows_block, &ab_text_block_ranks, &ab_text_block_efficiency, &ab_text_block_sizing,
+	&devices_rows_block, &ab_text_block_ranks, &ab_text_block_efficiency,
+	/* What the figures above show; the sizing statement, which reads
+	 * them as an answer, stays the text's close. */
+	&ab_text_block_findings, &ab_text_block_sizing,
 };
 
 gboolean ab_text_run_has(const struct ab_run *run, gboolean (*is)(const struct ab_result *r))
@@ -326,7 +324,8 @@ static gboolean text_write_run(const struct ab_run *run, GString *out, GError **
 	return TRUE;
 }
 
-/* Runs one after another, a blank line between them. */
+/* Runs one after another, a blank line between them; then what the
+ * groups of them show (each run's own findings close its text). */
 static gboolean text_write_set(const struct ab_run_set *set, GString *out, GError **error)
 {
 	for (guint i = 0; i < set->runs->len; i++) {
@@ -336,6 +335,10 @@ static gboolean text_write_set(const struct ab_run_set *set, GString *out, GErro
 			return FALSE;
 	}
 	ab_text_tune_summary(out, set);
+	g_autoptr(GPtrArray) findings = ab_findings_find(set, AB_FINDING_SCOPE_GROUPS);
+	if (findings->len)
+		g_string_append_c(out, '\n');
+	ab_findings_text(out, findings, "findings over the runs", TRUE);
 	return TRUE;
 }
 

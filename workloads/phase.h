@@ -103,6 +103,12 @@ struct ab_sample {
 	uint64_t bytes_at_stonewall;
 	int32_t stonewalled;
 	int32_t pid;       /* the worker's process id */
+	/* A step with a deadline (the sweep's --stonewall-time): the bytes
+	 * this worker had done at its deadline, or all of them if it ended
+	 * before it; `deadline_state` says which (AB_DEADLINE_*), 0 none. */
+	uint64_t bytes_at_deadline;
+	int32_t deadline_state;
+	int32_t pad_deadline;
 	/* A phase that times two kinds of operation apart (oltp: reads and
 	 * writes) also counts each kind here, AB_OP_READ and AB_OP_WRITE;
 	 * ops, bytes and latency above hold both. */
@@ -136,6 +142,10 @@ struct ab_sample {
  * reach it and the I/O file through directory descriptors, not by path, so
  * nothing swapped into DIR can redirect them. */
 #define AB_FILES_NAME "files"
+
+/* What a worker's deadline did (struct ab_sample's deadline_state). */
+#define AB_DEADLINE_CUT 1      /* reached: its I/O stopped there (or wore out) */
+#define AB_DEADLINE_FINISHED 2 /* it ended its work before the deadline */
 
 /* A worker's refusal of what it found (the run's exit status 4). */
 #define AB_SAMPLE_UNSAFE (-1)
@@ -251,6 +261,15 @@ gboolean ab_worker_stonewall_fell(const struct ab_phase_ctx *ctx);
  * to get here makes the stonewall fall at its end stamp; a worker that
  * never saw it fall counts all its bytes as done by then. */
 void ab_worker_stonewall_end(struct ab_phase_ctx *ctx, uint64_t bytes_done);
+/* A step with a deadline (the sweep's --stonewall-time): the worker calls
+ * this once, at its deadline (`finished` FALSE) or at the end of its work
+ * if that came first (TRUE), with the bytes it had done; they go to its
+ * sample.  Returns the bytes to stop at: without wear-out, `done`; with
+ * it (--wearout), a worker at the deadline blocks until the parent has
+ * every worker's count here and on every rank, and gets the largest (the
+ * parent mediates: no worker makes a cluster call).  A worker that ended
+ * first says so without waiting. */
+uint64_t ab_worker_deadline(struct ab_phase_ctx *ctx, uint64_t done, gboolean finished);
 /* One schedule for all the workers: the first to call sets its origin to
  * `proposed_ns`; returns the origin in force (the latency curve's). */
 uint64_t ab_worker_schedule_origin(struct ab_phase_ctx *ctx, uint64_t proposed_ns);

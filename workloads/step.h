@@ -61,6 +61,21 @@ struct ab_step {
 	const GArray *stream_counts; /* uint64_t: --streams, each a pass over the grid */
 	gboolean shared_file;      /* streams share one file, each its own region */
 	uint64_t files_per_stream; /* files each stream goes through in turn (1) */
+	/* IOR's stonewalling (--stonewall-time, --wearout): each worker stops
+	 * its timed I/O this long after its own start (0: never), then with
+	 * wear-out goes on to the largest count any worker of any rank had. */
+	uint64_t stonewall_ns;
+	gboolean wearout;
+	/* The bytes each of this rank's streams wrote in the cell's last
+	 * creating test when a deadline cut it (whole records; with several
+	 * files a stream, whole files then a part): the later tests of the
+	 * cell work on that only.  NULL: every file whole.  Set by the suite
+	 * per test, `streams` entries. */
+	const uint64_t *stream_written;
+	/* Test-only (ARRAYBENCH_TEST_STREAM_DELAY_US, src/suite/sweep-run.c):
+	 * microseconds each of this rank's streams sleeps after every record
+	 * it writes, a disk slow to write made to order; NULL: none. */
+	const uint32_t *test_stream_delay_us;
 	/* The wal phase (workloads/wal.h).  The step names its methods and
 	 * commit shapes; src/suite/wal-run.c runs one step per pair, with wal_sync
 	 * and the commit's writes and write size set to that pair. */

@@ -99,6 +99,16 @@ char **ab_sweep_timed_calls(enum ab_sweep_test t, enum ab_sweep_timing timing)
 	return (char **)g_ptr_array_free(calls, FALSE);
 }
 
+uint64_t ab_sweep_file_records(uint64_t written, uint64_t record, uint64_t per_file, uint64_t j)
+{
+	if (written == AB_SWEEP_WHOLE || !record)
+		return per_file;
+	uint64_t records = written / record, before = j * per_file;
+	if (per_file && before / per_file != j)
+		return 0; /* past any count */
+	return records > before ? MIN(per_file, records - before) : 0;
+}
+
 /* The record the i-th operation of test t touches, of n. */
 static uint64_t record_of(enum ab_sweep_test t, uint64_t i, uint64_t n, const uint64_t *order, uint64_t stride)
 {
@@ -129,6 +139,22 @@ struct test_state {
 	gboolean have_db;
 	unsigned char *buf;
 	uint64_t *order;
+	/* What the cell's creating test wrote of this stream, when its
+	 * deadline cut it (AB_SWEEP_WHOLE: every file whole): later tests use
+	 * those records only.  The random tests' order of the part file's
+	 * records, when one file is cut short (`part` records of it). */
+	uint64_t written;
+	uint64_t part;
+	uint64_t *part_order;
+	/* The deadline (--stonewall-time): 0 none, else on the clock of
+	 * start_ns once the clock starts; passed once it was reached or the
+	 * work ended; the bytes to stop at (all, or the deadline's count, or
+	 * with wear-out the largest any worker had). */
+	uint64_t deadline_ns;
+	gboolean deadline_passed;
+	uint64_t stop_at;
+	gboolean stopped;
+	uint32_t delay_us;   /* test-only: a slow disk (step.h) */
 	gboolean shared;     /* streams share the test file, a region each */
 	gboolean truncate;   /* a creating test empties its file first */
 	gboolean reads, stdio, time_fsync, time_close;
@@ -155,6 +181,15 @@ static int prepare(struct ab_phase_ctx *ctx, struct test_state *ts)
 	ts->record = step->io_chunk;
 	ts->n = ts->record ? step->file_size / ts->record : 0;
 	ts->files = step->files_per_stream ? step->files_per_stream : 1;
+	ts->written = step->stream_written ? step->stream_written[ctx->worker] : AB_SWEEP_WHOLE;
+	ts->stop_at = UINT64_MAX;
+	/* Test-only: a disk slow to write (reads stay as fast as they are). */
+	ts->delay_us = step->test_stream_delay_us && !(ts->info->flags & AB_SWEEP_READS)
+			       ? step->test_stream_delay_us[ctx->worker] : 0;
+	if (ts->written != AB_SWEEP_WHOLE && ts->record) {
+		uint64_t records = ts->written / ts->record;
+		ts->part = ts->n && records / ts->n < ts->files ? records % ts->n : 0;
+	}
 	/* With --shared-file the suite empties the file before a creating
 	 * test: a worker truncating it would cut the others' data. */
 	ts->shared = step->shared_file && ctx->workers > 1;
@@ -178,6 +213,14 @@ static int prepare(struct ab_phase_ctx *ctx, struct test_state *ts)
 			return ab_worker_fail(ctx, ENOMEM, "cannot allocate the order of %" G_GUINT64_FORMAT " records",
 					      ts->n);
 		ab_record_shuffle(ts->order, ts->n, ctx->seed ^ ((uint64_t)ctx->worker << 32));
+		/* The file a deadline cut short: an order of its own records,
+		 * so that no read goes past what was written. */
+		if (ts->part) {
+			if (!(ts->part_order = malloc(sizeof(uint64_t) * ts->part)))
+				return ab_worker_fail(ctx, ENOMEM, "cannot allocate the order of %" G_GUINT64_FORMAT
+						      " records", ts->part);
+			ab_record_shuffle(ts->part_order, ts->part, ctx->seed ^ ((uint64_t)ctx->worker << 32));
+		}
 	}
 	return 0;
 }
@@ -188,6 +231,7 @@ static void release(struct test_state *ts)
 		ab_databuf_clear(&ts->db);
 	free(ts->buf);
 	free(ts->order);
+	free(ts->part_order);
 }
 
 /* After each operation: the bytes done when another stream's end made the
@@ -275,13 +319,28 @@ static int sync_file(struct ab_phase_ctx *ctx, struct io_file *io)
 	return 0;
 }
 
-/* The records of one file: pread/pwrite at the record's offset, or stdio's
- * fread/fwrite in order.  `done` counts the worker's bytes so far. */
-static int do_records(struct ab_phase_ctx *ctx, struct test_state *ts, struct io_file *io, uint64_t *prev,
-		      uint64_t *done)
+/* After each record: at the deadline, the count goes to the sample and
+ * the worker learns where to stop (there, or with wear-out the largest
+ * count); past that, it stops.  `now` is the tick's clock reading. */
+static inline void watch_deadline(struct ab_phase_ctx *ctx, struct test_state *ts, uint64_t now, uint64_t done)
+{
+	if (!ts->deadline_passed && now >= ts->deadline_ns) {
+		ts->deadline_passed = TRUE;
+		ts->stop_at = ab_worker_deadline(ctx, done, FALSE);
+	}
+	if (done >= ts->stop_at)
+		ts->stopped = TRUE;
+}
+
+/* The records of one file (`n` of them: all, or what the cell's write
+ * left): pread/pwrite at the record's offset, or stdio's fread/fwrite in
+ * order.  `done` counts the worker's bytes so far. */
+static int do_records(struct ab_phase_ctx *ctx, struct test_state *ts, struct io_file *io, uint64_t n,
+		      uint64_t *prev, uint64_t *done)
 {
 	const struct ab_step *step = ctx->step;
-	for (uint64_t i = 0; i < ts->n; i++) {
+	const uint64_t *order = n == ts->n ? ts->order : ts->part_order;
+	for (uint64_t i = 0; i < n && !ts->stopped; i++) {
 		if (io->f) {
 			if (ts->reads ? fread(ts->buf, ts->record, 1, io->f) != 1
 				      : fwrite(ab_databuf_block(&ts->db, *done / ts->record), ts->record,
@@ -292,7 +351,7 @@ static int do_records(struct ab_phase_ctx *ctx, struct test_state *ts, struct io
 						      short_read ? ": it is shorter than the file size" : "");
 			}
 		} else {
-			uint64_t off = io->base + record_of(ts->test, i, ts->n, ts->order, step->stride) * ts->record;
+			uint64_t off = io->base + record_of(ts->test, i, n, order, step->stride) * ts->record;
 			if (ts->reads) {
 				ssize_t got = ab_pread_full(io->fd, ts->buf, ts->record, off);
 				if (got != (ssize_t)ts->record)
@@ -303,10 +362,14 @@ static int do_records(struct ab_phase_ctx *ctx, struct test_state *ts, struct io
 				return ab_worker_fail(ctx, errno, "cannot write '%s'", io->path);
 			}
 		}
+		if (ts->delay_us)
+			usleep(ts->delay_us);
 		*done += ts->record;
 		ab_worker_tick(ctx, prev);
 		ab_worker_progress(ctx, *done);
 		watch_stonewall(ctx, *done);
+		if (ts->deadline_ns)
+			watch_deadline(ctx, ts, *prev, *done);
 	}
 	return 0;
 }
@@ -345,18 +408,34 @@ static int run_files(struct ab_phase_ctx *ctx, struct test_state *ts)
 		g_free(io);
 		return rc;
 	}
-	ab_worker_progress_total(ctx, ts->files * ts->n * ts->record);
+	uint64_t total = 0;
+	for (uint64_t j = 0; j < ts->files; j++)
+		total += ab_sweep_file_records(ts->written, ts->record, ts->n, j) * ts->record;
+	ab_worker_progress_total(ctx, total);
 	ab_worker_start(ctx);
 	uint64_t prev = ctx->sample->start_ns, done = 0;
-	for (uint64_t j = 0; rc == 0 && j < ts->files; j++) {
+	if (ctx->step->stonewall_ns)
+		ts->deadline_ns = ctx->sample->start_ns + ctx->step->stonewall_ns;
+	for (uint64_t j = 0; rc == 0 && j < ts->files && !ts->stopped; j++) {
+		/* A file the cell's write never reached is left alone (the
+		 * first is open already). */
+		uint64_t n = ab_sweep_file_records(ts->written, ts->record, ts->n, j);
+		if (j > 0 && !n)
+			break;
 		if (j > 0 && (rc = open_file(ctx, ts, j, FALSE, &io[j])) != 0)
 			break;
-		if ((rc = do_records(ctx, ts, &io[j], &prev, &done)) != 0)
+		if ((rc = do_records(ctx, ts, &io[j], n, &prev, &done)) != 0)
 			break;
 		if (ts->time_fsync && (rc = sync_file(ctx, &io[j])) != 0)
 			break;
 		if (ts->time_close || (j + 1 < ts->files && !sync_after))
 			rc = close_file(ctx, &io[j], rc);
+	}
+	/* The work ended before the deadline: its count is all of it, said
+	 * without waiting (the others may wear out to it). */
+	if (rc == 0 && ts->deadline_ns && !ts->deadline_passed) {
+		ts->deadline_passed = TRUE;
+		ab_worker_deadline(ctx, done, TRUE);
 	}
 	ab_worker_stop(ctx);
 	if (rc == 0)

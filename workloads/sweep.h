@@ -85,4 +85,11 @@ gboolean ab_sweep_issues_fsync(enum ab_sweep_test t, enum ab_sweep_timing timing
  * g_strfreev. */
 char **ab_sweep_timed_calls(enum ab_sweep_test t, enum ab_sweep_timing timing);
 
+/* A stream's j-th file (0-based) of `per_file` records of `record` bytes,
+ * after a creating test wrote `written` bytes in all (files in turn: whole
+ * files, then a part): the records of it a later test may use, whole ones
+ * only.  AB_SWEEP_WHOLE for `written`: the file is whole. */
+#define AB_SWEEP_WHOLE UINT64_MAX
+uint64_t ab_sweep_file_records(uint64_t written, uint64_t record, uint64_t per_file, uint64_t j);
+
 #endif

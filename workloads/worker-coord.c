@@ -52,6 +52,39 @@ void ab_worker_stonewall_end(struct ab_phase_ctx *ctx, uint64_t bytes_done)
 	}
 }
 
+uint64_t ab_worker_deadline(struct ab_phase_ctx *ctx, uint64_t done, gboolean finished)
+{
+	struct ab_worker_coord *wc = ctx->coord;
+	struct ab_sample *sm = ctx->sample;
+	sm->bytes_at_deadline = done;
+	sm->deadline_state = finished ? AB_DEADLINE_FINISHED : AB_DEADLINE_CUT;
+	if (wc->wall_ready_fd < 0)
+		return done; /* no wear-out: the deadline ends the I/O */
+	__atomic_store_n(&wc->progress->wall_bytes, done, __ATOMIC_RELAXED);
+	/* Release: the parent that sees the state sees the count. */
+	__atomic_store_n(&wc->progress->wall_state, (uint64_t)sm->deadline_state, __ATOMIC_RELEASE);
+	char c = 1;
+	ssize_t n;
+	do
+		n = write(wc->wall_ready_fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(wc->wall_ready_fd);
+	wc->wall_ready_fd = -1;
+	if (finished) {
+		close(wc->wall_go_fd);
+		wc->wall_go_fd = -1;
+		return done;
+	}
+	/* Blocks until the parent closes the other end: after it wrote the
+	 * target, or because it is gone (then the target may be 0: stop). */
+	do
+		n = read(wc->wall_go_fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(wc->wall_go_fd);
+	wc->wall_go_fd = -1;
+	return __atomic_load_n(&ctx->coord->shared->wall_target, __ATOMIC_ACQUIRE);
+}
+
 uint64_t ab_worker_schedule_origin(struct ab_phase_ctx *ctx, uint64_t proposed_ns)
 {
 	uint64_t origin = 0;

@@ -4,7 +4,8 @@
  * one step's workers on this host share while they run.  A phase never
  * includes this header: it reaches these words only through the
  * ab_worker_*() functions of phase.h (start barrier, tickets, stonewall,
- * progress, the schedule's origin), whose bodies are in worker-coord.c.
+ * progress, the schedule's origin, the deadline's wall), whose bodies are
+ * in worker-coord.c.
  *
  * The worker's end is the same under every coordinator: workers make no
  * MPI call (design.md), so a coordinator over MPI forks its rank's workers
@@ -25,6 +26,10 @@ struct ab_coord_shared {
 	/* 0 until the first worker sets the origin of a schedule all follow
 	 * (ab_worker_schedule_origin(): the latency curve's). */
 	uint64_t origin_ns;
+	/* Wear-out (--wearout): the count every worker goes on to after the
+	 * deadline, the largest any worker of any rank had by it; set by the
+	 * parent before it releases them. */
+	uint64_t wall_target;
 };
 
 /* One worker's progress for the parent's status line, in the phase's unit
@@ -34,7 +39,12 @@ struct ab_coord_shared {
 struct ab_coord_progress {
 	uint64_t total;
 	uint64_t done;
-	uint64_t pad[6];
+	/* Wear-out: the worker's count at its deadline, and AB_DEADLINE_CUT
+	 * (it waits for the target) or AB_DEADLINE_FINISHED (it ended first)
+	 * once that count is there; 0 before. */
+	uint64_t wall_bytes;
+	uint64_t wall_state;
+	uint64_t pad[4];
 };
 
 /* A worker's end, made by the coordinator in the worker's process after
@@ -44,6 +54,10 @@ struct ab_worker_coord {
 	struct ab_coord_progress *progress; /* this worker's */
 	int ready_fd; /* the barrier: one byte written here says "set up" */
 	int go_fd;    /* the barrier: end of file here means "start" */
+	/* Wear-out's wall, -1 without it: a byte written to wall_ready_fd
+	 * wakes the parent; end of file on wall_go_fd releases the worker. */
+	int wall_ready_fd;
+	int wall_go_fd;
 };
 
 /* The start barrier, from ab_worker_start(): says this worker is set up,

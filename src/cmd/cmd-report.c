@@ -113,6 +113,10 @@ static const char report_description[] =
 	"whether the difference is within the noise (Welch's t-test, p >= 0.05); the best is marked\n"
 	"'*'.  Failed runs are listed, not averaged; +++++ figures are shown, not counted.  Formats:\n"
 	"text, csv (one row per figure and group), json (one object).\n"
+	"Every form but CSV lists the findings: what the figures show that they do not say (a rate\n"
+	"above the disks, reads the page cache served, unequal members, noisy groups, groups run\n"
+	"under different conditions...), each with its id, severity, evidence and what to do; see\n"
+	"Findings in arraybench(1).\n"
 	"Exit status: 0 ok, 1 bad option, no run read at all or a --baseline that names no group,\n"
 	"4 an --html FILE of another user or a symbolic link, 5 output not written.\n"
 	"See arraybench-report(1).";

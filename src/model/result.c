@@ -87,6 +87,7 @@ void ab_result_merge(const struct ab_phase *phase, const struct ab_sample *sampl
 			.cpu_s = (double)(sm->user_ns + sm->sys_ns) / AB_NS_PER_SEC,
 			.bytes_at_stonewall = sm->stonewalled ? sm->bytes_at_stonewall : AB_UNSET,
 			.stonewall_rate = NAN,
+			.bytes_at_deadline = sm->deadline_state ? sm->bytes_at_deadline : AB_UNSET,
 		};
 		g_array_append_val(res->per_worker, w);
 	}
@@ -112,6 +113,23 @@ void ab_result_merge(const struct ab_phase *phase, const struct ab_sample *sampl
 		res->max_late_s = (double)most / AB_NS_PER_SEC;
 	}
 	ab_result_merge_ranks(phase, samples, n, res);
+}
+
+void ab_result_merge_deadline(const struct ab_phase *phase, const struct ab_sample *samples, unsigned n,
+			       double seconds, struct ab_result *res)
+{
+	g_autofree uint64_t *at = g_new0(uint64_t, n ? n : 1);
+	for (unsigned i = 0; i < n; i++) {
+		/* A worker with no deadline noted failed before it: no figure. */
+		if (!samples[i].deadline_state)
+			return;
+		at[i] = samples[i].bytes_at_deadline;
+	}
+	struct ab_deadline d;
+	ab_deadline_compute(at, n, seconds, &d);
+	res->min_bytes_at_deadline = d.min_bytes;
+	res->max_bytes_at_deadline = d.max_bytes;
+	res->deadline_rate = unit_rate(phase, d.rate);
 }
 
 void ab_result_add_devices(struct ab_result *res, const struct ab_disk_set *delta)

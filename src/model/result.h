@@ -21,6 +21,11 @@
  * histogram, and each worker's own figures. */
 void ab_result_merge(const struct ab_phase *phase, const struct ab_sample *samples, unsigned n,
 		     struct ab_result *res);
+/* After ab_result_merge, for a step run with a deadline of `seconds`
+ * (--stonewall-time): the least and most bytes any worker had done by its
+ * deadline and the rate at the deadline (their sum over the seconds). */
+void ab_result_merge_deadline(const struct ab_phase *phase, const struct ab_sample *samples, unsigned n,
+			       double seconds, struct ab_result *res);
 /* The summary of a histogram (all unknown when it is empty). */
 void ab_latency_from_histogram(const struct ab_histogram *h, struct ab_latency *out);
 /* Per-device I/O during the phase, appended to res->devices. */

@@ -47,6 +47,9 @@ struct ab_result *ab_result_new(const char *phase)
 	r->max_late_s = NAN;
 	r->stonewall_rate = r->end_to_end_rate = r->min_worker_rate = r->max_worker_rate = NAN;
 	r->min_bytes_at_stonewall = AB_UNSET;
+	r->stonewall_time_s = r->deadline_rate = NAN;
+	r->wearout = AB_FLAG_UNKNOWN;
+	r->min_bytes_at_deadline = r->max_bytes_at_deadline = AB_UNSET;
 	latency_unknown(&r->latency);
 	r->clock_bound_s = r->start_spread_s = NAN;
 	r->per_rank = g_array_new(FALSE, TRUE, sizeof(struct ab_rank_stat));
@@ -85,6 +88,8 @@ struct ab_run *ab_run_new(void)
 	c->num_files_k = c->file_max = c->file_min = c->num_dirs = c->file_chunk = AB_UNSET;
 	c->ram_mib = c->repeats = c->stride = c->files_per_stream = AB_UNSET;
 	c->shared_file = AB_FLAG_UNKNOWN;
+	c->stonewall_time_s = NAN;
+	c->wearout = AB_FLAG_UNKNOWN;
 	c->seeks_given = c->ram_given = c->direct = c->sync_each_write = c->cold_metadata = AB_FLAG_UNKNOWN;
 	struct ab_target_desc *t = &run->target;
 	t->chunk_bytes = t->image_count = t->image_size = AB_UNSET;

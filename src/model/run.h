@@ -60,6 +60,11 @@ struct ab_conditions {
 	uint64_t stride;         /* records between stride-read's reads */
 	uint64_t files_per_stream; /* files each stream goes through in a cell */
 	ab_flag shared_file;     /* the streams shared one file */
+	/* --stonewall-time: each stream's timed I/O stopped this many seconds
+	 * after its start (0: none; NAN: not known); --wearout: then each went
+	 * on to the largest count any stream of any rank had by then. */
+	double stonewall_time_s;
+	ab_flag wearout;
 };
 
 /* A block device's queue settings. */
@@ -114,6 +119,9 @@ struct ab_worker_stat {
 	 * and that over its own time until then (the phase's unit). */
 	uint64_t bytes_at_stonewall;
 	double stonewall_rate;
+	/* --stonewall-time: what it had done at its deadline (all of it when
+	 * it ended before); AB_UNSET without a deadline. */
+	uint64_t bytes_at_deadline;
 };
 
 /* One rank's share of a result measured on many ranks at once
@@ -215,6 +223,18 @@ struct ab_result {
 	double min_worker_rate;
 	double max_worker_rate;
 	uint64_t min_bytes_at_stonewall;
+	/* The sweep's deadline (--stonewall-time, IOR's stonewalling), a
+	 * condition of each cell's test: its seconds (0: none; NAN: not a
+	 * sweep result, or not known) and whether wear-out followed it.  With
+	 * a deadline: the least and most any worker of any rank had done by
+	 * it, and the rate at the deadline, the sum of every worker's bytes by
+	 * it over the seconds (IOR's "stonewall bandwidth"; rate stays the
+	 * end-to-end figure, wear-out included). */
+	double stonewall_time_s;
+	ab_flag wearout;
+	uint64_t min_bytes_at_deadline;
+	uint64_t max_bytes_at_deadline;
+	double deadline_rate;
 	double cpu_percent;      /* timed-region CPU of all workers over elapsed_s */
 	double elapsed_s;
 	uint64_t bytes;

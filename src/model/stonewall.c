@@ -63,3 +63,27 @@ void ab_stonewall_compute(const struct ab_stonewall_sample *w, size_t n,
 	if (timed)
 		out->stonewall_rate = sum;
 }
+
+void ab_deadline_compute(const uint64_t *bytes_at_deadline, size_t n, double seconds,
+			 struct ab_deadline *out)
+{
+	*out = (struct ab_deadline){ .min_bytes = AB_UNSET, .max_bytes = AB_UNSET, .rate = NAN };
+	if (n == 0)
+		return;
+	out->min_bytes = out->max_bytes = bytes_at_deadline[0];
+	for (size_t i = 0; i < n; i++) {
+		out->min_bytes = MIN(out->min_bytes, bytes_at_deadline[i]);
+		out->max_bytes = MAX(out->max_bytes, bytes_at_deadline[i]);
+		out->sum_bytes += bytes_at_deadline[i];
+	}
+	if (seconds > 0)
+		out->rate = (double)out->sum_bytes / seconds;
+}
+
+uint64_t ab_wearout_target(const uint64_t *counts, size_t n)
+{
+	uint64_t most = 0;
+	for (size_t i = 0; i < n; i++)
+		most = MAX(most, counts[i]);
+	return most;
+}

@@ -49,4 +49,27 @@ struct ab_stonewall {
 void ab_stonewall_compute(const struct ab_stonewall_sample *w, size_t n,
 			  struct ab_stonewall *out);
 
+/*
+ * IOR's stonewalling (--stonewall-time S): every worker stops its timed
+ * I/O S seconds after its own start and notes what it had done by then.
+ * Its figures: the least and most any worker had done at the deadline
+ * and the rate at the deadline, the sum of those bytes over S (IOR's
+ * "stonewall bandwidth"), beside the end-to-end rate of the whole test.
+ */
+struct ab_deadline {
+	uint64_t min_bytes;          /* AB_UNSET for no worker */
+	uint64_t max_bytes;
+	uint64_t sum_bytes;
+	double rate;                 /* bytes/s; NAN for no worker or S <= 0 */
+};
+
+void ab_deadline_compute(const uint64_t *bytes_at_deadline, size_t n, double seconds,
+			 struct ab_deadline *out);
+
+/* With wear-out (--wearout, IOR's stoneWallingWearOut) every worker of
+ * every rank goes on after the deadline until it has done the largest
+ * count any had done by it: the target, of the counts of n workers (or
+ * of n ranks' own largest); 0 for none. */
+uint64_t ab_wearout_target(const uint64_t *counts, size_t n);
+
 #endif

@@ -112,6 +112,8 @@ struct ab_config {
 	GArray *stream_counts;           /* uint64_t, --streams; NULL: one stream */
 	gboolean shared_file;            /* --shared-file */
 	uint64_t files_per_stream;       /* --sweep-files; 0: not given (1) */
+	double stonewall_time_s;         /* --stonewall-time; 0: none */
+	gboolean wearout;                /* --wearout */
 	/* The wal phase (--phases wal; workloads/wal.h). */
 	GArray *wal_syncs;               /* unsigned enum ab_wal_sync; NULL: not given */
 	GArray *wal_commits;             /* struct ab_wal_commit; NULL: not given */

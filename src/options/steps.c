@@ -4,6 +4,9 @@
 #include "../../workloads/phase.h"
 #include "../../workloads/sweep.h"
 #include "../../workloads/wal.h"
+#include "../base/timing.h"
+
+#include <math.h>
 
 /* The timing rule the three switches ask for (workloads/sweep.h). */
 static unsigned sweep_timing(const struct ab_config *cfg)
@@ -48,6 +51,11 @@ struct ab_step ab_step_from_config(const struct ab_config *cfg, const struct ab_
 		.stream_counts = cfg->stream_counts,
 		.shared_file = cfg->shared_file,
 		.files_per_stream = cfg->files_per_stream ? cfg->files_per_stream : 1,
+		/* The deadline is the sweep's tests' only: the other phases of
+		 * the run go on to their end. */
+		.stonewall_ns = phase && phase->id == AB_PHASE_SWEEP
+					? (uint64_t)llround(cfg->stonewall_time_s * AB_NS_PER_SEC) : 0,
+		.wearout = phase && phase->id == AB_PHASE_SWEEP && cfg->wearout,
 		.wal_syncs = cfg->wal_syncs,
 		.wal_commits = cfg->wal_commits,
 		.wal_writes = 1,

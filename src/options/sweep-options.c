@@ -12,6 +12,9 @@
 #include "../../workloads/phase.h"
 #include "run-option-sets.h"
 
+#include <math.h>
+#include <string.h>
+
 /* The first sweep option given, for the message when no sweep runs (one
  * rule for every family: src/options/run-options.c). */
 const char *ab_sweep_option_given(const struct ab_config *cfg)
@@ -78,6 +81,11 @@ gboolean ab_sweep_finish(struct ab_config *cfg, const struct ab_family_env *env,
 				    ab_sweep_test_info(ti->after)->name);
 			return FALSE;
 		}
+	}
+	if (cfg->wearout && !(cfg->stonewall_time_s > 0)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "--wearout needs --stonewall-time: the streams wear out to their counts at the deadline");
+		return FALSE;
 	}
 	if (cfg->shared_file && !cfg->stream_counts) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "--shared-file needs --streams: one stream has a file of its own");
@@ -216,6 +224,24 @@ static gboolean opt_sweep_tests(const char *name, const char *value, void *data,
 	return TRUE;
 }
 
+/* Seconds with decimals, > 0: a deadline under a millisecond would cut
+ * every test at its first record, one over a day is no deadline. */
+#define STONEWALL_MIN_S 0.001
+#define STONEWALL_MAX_S 86400.0
+
+static gboolean opt_stonewall_time(const char *name, const char *value, void *data, GError **error)
+{
+	struct ab_config *cfg = data;
+	char *end = NULL;
+	/* Decimal only: strtod would also take "0x10", "nan" and "inf". */
+	gboolean decimal = *value && strspn(value, "0123456789.") == strlen(value);
+	double s = decimal ? g_ascii_strtod(value, &end) : NAN;
+	if (!end || *end || !isfinite(s) || s < STONEWALL_MIN_S || s > STONEWALL_MAX_S)
+		return ab_option_refuse(error, name, value, "seconds from 0.001 to 86400 (decimals allowed)");
+	cfg->stonewall_time_s = s;
+	return TRUE;
+}
+
 #define SWEEP .family = AB_OPTION_SWEEP
 #define STEP_KEY .profile = AB_OPTION_PROFILE_STEP
 #define CUSTOM(fn) .kind = AB_OPTION_CUSTOM, .parse = (fn)
@@ -254,6 +280,13 @@ static const struct ab_option_row ab_sweep_option_rows[] = {
 	  .help = "Sweep: files each stream writes or reads in turn, all in one timed region (1)", .arg = "N" },
 	{ "shared-file", 0, SWITCH(shared_file), SWEEP, STEP_KEY,
 	  .help = "Sweep: the --streams share one file, each its own region of it" },
+	{ "stonewall-time", 0, CUSTOM(opt_stonewall_time), SWEEP, STEP_KEY,
+	  .help = "Sweep: each stream of every rank stops a test's timed I/O S seconds after its start; the "
+		  "later tests of the cell use only what the write wrote",
+	  .arg = "S" },
+	{ "wearout", 0, SWITCH(wearout), SWEEP, STEP_KEY,
+	  .help = "Sweep, with --stonewall-time: after the deadline every stream goes on to the largest count any "
+		  "stream of any rank had at it" },
 	{ "sweep-csv", 0, .kind = AB_OPTION_PATH, CFG(sweep_csv_path), .why = "file name", SWEEP,
 	  .flags = AB_OPTION_MATRIX_OWN, .help = "Append the sweep's cells to FILE, one CSV row each with named columns",
 	  .arg = "FILE" },

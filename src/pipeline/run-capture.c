@@ -64,6 +64,8 @@ static void capture_conditions(struct ab_conditions *c, const struct ab_config *
 	c->stride = cfg->stride;
 	c->files_per_stream = cfg->files_per_stream ? cfg->files_per_stream : 1;
 	c->shared_file = cfg->shared_file;
+	c->stonewall_time_s = cfg->stonewall_time_s;
+	c->wearout = cfg->wearout;
 }
 
 static void capture_target(struct ab_target_desc *d, const struct ab_target *t, const struct ab_config *cfg)

@@ -13,6 +13,7 @@
 #include "../base/cluster.h"
 #include "../base/error.h"
 #include "../base/timing.h"
+#include "../model/stonewall.h"
 
 #include <string.h>
 #include <time.h>
@@ -197,6 +198,33 @@ gboolean ab_coordinator_ranks_gather(struct ab_coordinator *c, gboolean ok_here,
 	return TRUE;
 }
 
+gboolean ab_coordinator_ranks_wall(struct ab_coordinator *c, gboolean ok_here, const char *why_here, uint64_t mine,
+				   uint64_t *target, GError **error)
+{
+	(void)c;
+	/* The one-rank cluster answers at once: the same path in arraybench. */
+	struct ab_cluster *cl = ab_cluster_get();
+	g_autoptr(GByteArray) all = g_byte_array_new();
+	g_autofree size_t *lens = g_new0(size_t, cl->size);
+	GError *peer = NULL;
+	if (!cl->ops->allgather(cl, &mine, sizeof(mine), ok_here, why_here, all, lens, &peer)) {
+		if (peer)
+			g_propagate_error(error, peer);
+		return FALSE;
+	}
+	g_autofree uint64_t *counts = g_new0(uint64_t, cl->size);
+	for (unsigned r = 0; r < cl->size; r++) {
+		if (lens[r] != sizeof(uint64_t)) {
+			g_set_error(error, AB_ERROR, AB_ERROR_PHASE,
+				    "rank %u sent %zu bytes for the wear-out's count: not the same step", r, lens[r]);
+			return FALSE;
+		}
+		memcpy(&counts[r], all->data + (size_t)r * sizeof(uint64_t), sizeof(uint64_t));
+	}
+	*target = ab_wearout_target(counts, cl->size);
+	return TRUE;
+}
+
 static gboolean ranks_meet(void *data, struct ab_coordinator *c, gboolean ready_here, GError **error)
 {
 	(void)data;
@@ -210,8 +238,16 @@ static gboolean ranks_gather(void *data, struct ab_coordinator *c, gboolean ok_h
 	return ab_coordinator_ranks_gather(c, ok_here, why_here, error);
 }
 
+static gboolean ranks_wall(void *data, struct ab_coordinator *c, gboolean ok_here, const char *why_here,
+			   uint64_t mine, uint64_t *target, GError **error)
+{
+	(void)data;
+	return ab_coordinator_ranks_wall(c, ok_here, why_here, mine, target, error);
+}
+
 const struct ab_coordinator_ops ab_coordinator_ranks = {
 	.name = "ranks",
 	.meet = ranks_meet,
 	.gather = ranks_gather,
+	.wall = ranks_wall,
 };

@@ -13,5 +13,9 @@ gboolean ab_coordinator_ranks_meet(struct ab_coordinator *c, gboolean ready_here
 /* Every rank's samples to every rank, in rank 0's timebase. */
 gboolean ab_coordinator_ranks_gather(struct ab_coordinator *c, gboolean ok_here, const char *why_here,
 				     GError **error);
+/* Wear-out: every rank's largest count at the deadline to every rank (one
+ * allgather), *target the largest of all. */
+gboolean ab_coordinator_ranks_wall(struct ab_coordinator *c, gboolean ok_here, const char *why_here, uint64_t mine,
+				   uint64_t *target, GError **error);
 
 #endif

@@ -30,6 +30,8 @@ gboolean ab_coordinator_init(struct ab_coordinator *c, const struct ab_coordinat
 		.sample_count = workers,
 		.ready = { -1, -1 },
 		.go = { -1, -1 },
+		.wall_ready = { -1, -1 },
+		.wall_go = { -1, -1 },
 	};
 	size_t progress_len = sizeof(struct ab_coord_progress) * workers;
 	c->map_len = HEAD_BYTES + progress_len + sizeof(struct ab_sample) * workers;
@@ -59,29 +61,83 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+gboolean ab_coordinator_init_wall(struct ab_coordinator *c, GError **error)
+{
+	if (pipe2(c->wall_ready, O_CLOEXEC) != 0 || pipe2(c->wall_go, O_CLOEXEC) != 0 ||
+	    fcntl(c->wall_ready[0], F_SETFL, O_NONBLOCK) != 0) {
+		ab_set_error_errno(error, AB_ERROR_SKIPPED, errno, "cannot create the wear-out's wall");
+		return FALSE;
+	}
+	return TRUE;
+}
+
+int ab_coordinator_wall_fd(const struct ab_coordinator *c)
+{
+	return c->wall_ready[0];
+}
+
+gboolean ab_coordinator_wall_reached(struct ab_coordinator *c, const gboolean *gone, uint64_t *mine)
+{
+	char buf[256];
+	while (c->wall_ready[0] >= 0 && read(c->wall_ready[0], buf, sizeof(buf)) > 0)
+		; /* the wake-ups: the states below say who is there */
+	*mine = 0;
+	for (unsigned i = 0; i < c->workers; i++) {
+		uint64_t state = __atomic_load_n(&c->progress[i].wall_state, __ATOMIC_ACQUIRE);
+		if (state)
+			*mine = MAX(*mine, __atomic_load_n(&c->progress[i].wall_bytes, __ATOMIC_RELAXED));
+		else if (!gone[i])
+			return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean ab_coordinator_wall(struct ab_coordinator *c, gboolean ok_here, const char *why_here, uint64_t mine,
+			     uint64_t *target, GError **error)
+{
+	*target = mine;
+	if (!c->ops->wall)
+		return ok_here;
+	return c->ops->wall(c->ops_data, c, ok_here, why_here, mine, target, error);
+}
+
+void ab_coordinator_wall_release(struct ab_coordinator *c, uint64_t target)
+{
+	__atomic_store_n(&c->shared->wall_target, target, __ATOMIC_RELEASE);
+	close_fd(&c->wall_go[1]); /* every waiting worker's read() returns 0 */
+}
+
 struct ab_worker_coord *ab_coordinator_worker_end(struct ab_coordinator *c, unsigned i)
 {
 	close_fd(&c->ready[0]);
 	close_fd(&c->go[1]);
+	close_fd(&c->wall_ready[0]);
+	close_fd(&c->wall_go[1]);
 	c->worker = (struct ab_worker_coord){
 		.shared = c->shared,
 		.progress = &c->progress[i],
 		.ready_fd = c->ready[1],
 		.go_fd = c->go[0],
+		.wall_ready_fd = c->wall_ready[1],
+		.wall_go_fd = c->wall_go[0],
 	};
 	return &c->worker;
 }
 
-void ab_coordinator_worker_fds(const struct ab_coordinator *c, int fds[2])
+void ab_coordinator_worker_fds(const struct ab_coordinator *c, int fds[AB_WORKER_COORD_FDS])
 {
 	fds[0] = c->ready[1];
 	fds[1] = c->go[0];
+	fds[2] = c->wall_ready[1];
+	fds[3] = c->wall_go[0];
 }
 
 void ab_coordinator_forked(struct ab_coordinator *c)
 {
 	close_fd(&c->ready[1]);
 	close_fd(&c->go[0]);
+	close_fd(&c->wall_ready[1]);
+	close_fd(&c->wall_go[0]);
 }
 
 /* Waits for one byte from each worker on the ready pipe; FALSE if a worker
@@ -172,6 +228,10 @@ void ab_coordinator_clear(struct ab_coordinator *c)
 	close_fd(&c->ready[1]);
 	close_fd(&c->go[0]);
 	close_fd(&c->go[1]);
+	close_fd(&c->wall_ready[0]);
+	close_fd(&c->wall_ready[1]);
+	close_fd(&c->wall_go[0]);
+	close_fd(&c->wall_go[1]);
 	if (c->map)
 		munmap(c->map, c->map_len);
 	c->map = NULL;

@@ -58,6 +58,15 @@ struct ab_coordinator_ops {
 	 * is left to the caller).  NULL: the samples stay as they are. */
 	gboolean (*gather)(void *data, struct ab_coordinator *c, gboolean ok_here, const char *why_here,
 			   GError **error);
+	/* Wear-out (--wearout), once every worker here is at its deadline or
+	 * done (or gone): `mine` the largest count of this rank's workers at
+	 * their deadlines; *target gets the largest of every rank's.  Every
+	 * rank makes this call once in a step with wear-out whose workers
+	 * were released, whatever its outcome (`ok_here`, `why_here` as in
+	 * gather); FALSE when any rank's is not ok (*error naming another
+	 * rank's fault).  NULL: this host's. */
+	gboolean (*wall)(void *data, struct ab_coordinator *c, gboolean ok_here, const char *why_here, uint64_t mine,
+			 uint64_t *target, GError **error);
 	/* The status line's figures: this host's sums in, what to show out
 	 * (every host's, under MPI).  NULL: this host's. */
 	void (*progress)(void *data, uint64_t *done, uint64_t *total);
@@ -93,6 +102,11 @@ struct ab_coordinator {
 	struct ab_sample *samples;          /* one per worker, zeroed */
 	int ready[2];                       /* workers write, the parent reads */
 	int go[2];                          /* the parent closes [1]: start */
+	/* Wear-out's wall (ab_coordinator_init_wall()), -1 without: the
+	 * workers write a byte to [1] of wall_ready as they get there, the
+	 * parent closes [1] of wall_go to release them. */
+	int wall_ready[2];
+	int wall_go[2];
 	struct ab_worker_coord worker;      /* in a worker: its end */
 };
 
@@ -100,11 +114,29 @@ struct ab_coordinator {
  * barrier.  AB_ERROR_SKIPPED when the system refuses either. */
 gboolean ab_coordinator_init(struct ab_coordinator *c, const struct ab_coordinator_ops *ops, void *ops_data,
 			     unsigned workers, GError **error);
+/* For a step with wear-out, before the fork: the wall's two pipes.
+ * AB_ERROR_SKIPPED when the system refuses them. */
+gboolean ab_coordinator_init_wall(struct ab_coordinator *c, GError **error);
+/* The descriptor the parent polls for workers reaching the wall (-1 for
+ * none); what it holds is only a wake-up, read by the next call. */
+int ab_coordinator_wall_fd(const struct ab_coordinator *c);
+/* Has every worker here reached its deadline or ended its work, or gone
+ * (`gone[i]`: reaped or never forked)?  Then *mine is the largest count at
+ * their deadlines. */
+gboolean ab_coordinator_wall_reached(struct ab_coordinator *c, const gboolean *gone, uint64_t *mine);
+/* Every rank's largest count meets (the ops' wall); on TRUE every worker
+ * waiting at the wall is released to go on to *target. */
+gboolean ab_coordinator_wall(struct ab_coordinator *c, gboolean ok_here, const char *why_here, uint64_t mine,
+			     uint64_t *target, GError **error);
+/* Releases the workers waiting at the wall (they read the target). */
+void ab_coordinator_wall_release(struct ab_coordinator *c, uint64_t target);
 /* In worker `i`'s process, just after fork: drops the parent's ends of the
  * barrier and gives the worker its end (the phase's ctx->coord). */
 struct ab_worker_coord *ab_coordinator_worker_end(struct ab_coordinator *c, unsigned i);
-/* The two descriptors a worker keeps (its ends of the barrier). */
-void ab_coordinator_worker_fds(const struct ab_coordinator *c, int fds[2]);
+/* The descriptors a worker keeps (its ends of the barrier and of the
+ * wall; -1 for none). */
+#define AB_WORKER_COORD_FDS 4
+void ab_coordinator_worker_fds(const struct ab_coordinator *c, int fds[AB_WORKER_COORD_FDS]);
 /* In the parent, once every fork was tried: drops the workers' ends. */
 void ab_coordinator_forked(struct ab_coordinator *c);
 /* Waits until every worker here is set up, then meets the other hosts:

@@ -58,15 +58,16 @@ static int compare_fds(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
-/* Close every descriptor the parent had but the barrier's two and the two
- * directories: the undo journal, the state directory, the CSV and JSON
- * files were opened by root and must not reach a worker running as -u USER. */
-static void close_inherited(int a, int b, int c, int d)
+/* Close every descriptor the parent had but the coordinator's (the
+ * barrier's, the wall's) and the two directories: the undo journal, the
+ * state directory, the CSV and JSON files were opened by root and must not
+ * reach a worker running as -u USER.  `keep` holds n descriptors, -1 for
+ * none. */
+static void close_inherited(int *keep, unsigned n)
 {
-	int keep[4] = { a, b, c, d };
-	qsort(keep, 4, sizeof(int), compare_fds);
+	qsort(keep, n, sizeof(int), compare_fds);
 	unsigned from = 3;
-	for (int i = 0; i < 4; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		if (keep[i] < (int)from)
 			continue;
 		if ((unsigned)keep[i] > from)
@@ -77,9 +78,13 @@ static void close_inherited(int a, int b, int c, int d)
 }
 
 static void worker_main(const struct ab_runner *r, const struct ab_phase *phase, struct ab_phase_ctx *ctx,
-			const int barrier_fds[2], const sigset_t *orig_mask, pid_t parent)
+			const int coord_fds[AB_WORKER_COORD_FDS], const sigset_t *orig_mask, pid_t parent)
 {
-	close_inherited(barrier_fds[0], barrier_fds[1], ctx->dir_fd, ctx->run_fd);
+	int keep[AB_WORKER_COORD_FDS + 2];
+	memcpy(keep, coord_fds, sizeof(int) * AB_WORKER_COORD_FDS);
+	keep[AB_WORKER_COORD_FDS] = ctx->dir_fd;
+	keep[AB_WORKER_COORD_FDS + 1] = ctx->run_fd;
+	close_inherited(keep, G_N_ELEMENTS(keep));
 	/* A parent killed outright takes its workers along rather than leaving
 	 * them writing into the user's directory or holding a mount. */
 	ab_die_with_parent(parent);
@@ -125,6 +130,9 @@ struct reaped {
 	double user_s;
 	double sys_s;
 	long max_rss_kib;
+	/* Wear-out: the wall was met (every rank made its call), and how. */
+	gboolean wall_met;
+	GError *wall_error;      /* another rank's fault, from the wall */
 };
 
 /* The workers' progress, summed by the coordinator, to the status line;
@@ -137,19 +145,54 @@ static void show_progress(struct ab_coordinator *coord)
 	ab_progress_work(done, total);
 }
 
-/* Reaps every worker.  The wait wakes on SIGCHLD, on a stop signal, and at
- * least every 50 ms; each wake passes the workers' counters to the status
- * line (which redraws at most every AB_PROGRESS_INTERVAL_NS) and notes them
- * for the stonewall across ranks (which is read off them to that step). */
+/* Wear-out: every worker here is at its deadline, done or gone.  Every
+ * rank's largest count meets (one cluster call, made once a step by every
+ * rank, whatever its outcome), and the workers waiting at the wall go on
+ * to the largest; when any rank is not ok, they are stopped instead. */
+static void meet_at_wall(pid_t *pids, unsigned n, struct ab_coordinator *coord, uint64_t mine, gboolean killed,
+			 struct reaped *out)
+{
+	out->wall_met = TRUE;
+	const char *why = NULL;
+	for (unsigned i = 0; i < n && !why; i++)
+		if (coord->samples[i].error_code)
+			why = coord->samples[i].error;
+	if (!why && (out->failed || killed))
+		why = ab_stop_requested ? "interrupted" : "a worker failed";
+	uint64_t target = 0;
+	GError *peer = NULL;
+	if (ab_coordinator_wall(coord, why == NULL, why, mine, &target, &peer)) {
+		ab_coordinator_wall_release(coord, target);
+		return;
+	}
+	kill_all(pids, n);
+	if (!why) { /* not this rank's fault: another's */
+		out->others_gave_up = TRUE;
+		out->wall_error = peer;
+	} else {
+		g_clear_error(&peer);
+	}
+}
+
+/* Reaps every worker.  The wait wakes on SIGCHLD, on a stop signal, on a
+ * worker reaching wear-out's wall, and at least every 50 ms; each wake
+ * passes the workers' counters to the status line (which redraws at most
+ * every AB_PROGRESS_INTERVAL_NS) and notes them for the stonewall across
+ * ranks (which is read off them to that step).  With `wall` (wear-out, the
+ * workers released), the wall is met once every worker here is there. */
 static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, struct ab_coordinator *coord,
-		     gboolean watch_others, struct reaped *out)
+		     gboolean watch_others, gboolean wall, struct reaped *out)
 {
 	gboolean killed = FALSE;
+	g_autofree gboolean *gone = g_new0(gboolean, n ? n : 1);
 	/* Only the workers that were forked: a failed fork leaves its slot 0. */
 	out->left = 0;
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
 		if (pids[i] > 0)
 			out->left++;
+		else
+			gone[i] = TRUE;
+	}
 	while (out->left) {
 		if (ab_stop_requested && !killed) {
 			kill_all(pids, n);
@@ -175,6 +218,7 @@ static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, struct 
 				continue;
 			any = TRUE;
 			pids[i] = 0;
+			gone[i] = TRUE;
 			out->left--;
 			if (p < 0)
 				continue;
@@ -187,11 +231,25 @@ static void reap_all(pid_t *pids, unsigned n, const sigset_t *unblocked, struct 
 				out->failed = TRUE;
 			}
 		}
+		uint64_t mine;
+		if (wall && !out->wall_met && ab_coordinator_wall_reached(coord, gone, &mine)) {
+			meet_at_wall(pids, n, coord, mine, killed || out->others_gave_up, out);
+			continue;
+		}
 		if (!any && out->left) {
 			show_progress(coord);
 			struct timespec ts = { 0, 50 * 1000 * 1000 };
-			ppoll(NULL, 0, &ts, unblocked);
+			int fd = wall && !out->wall_met ? ab_coordinator_wall_fd(coord) : -1;
+			struct pollfd pfd = { .fd = fd, .events = POLLIN };
+			ppoll(fd >= 0 ? &pfd : NULL, fd >= 0 ? 1 : 0, &ts, unblocked);
 		}
+	}
+	/* Every rank makes the wall's call once: here when every worker left
+	 * before the check above saw them all there. */
+	uint64_t mine;
+	if (wall && !out->wall_met) {
+		ab_coordinator_wall_reached(coord, gone, &mine);
+		meet_at_wall(pids, n, coord, mine, killed || out->others_gave_up, out);
 	}
 }
 
@@ -251,6 +309,12 @@ gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_s
 	struct ab_coordinator coord;
 	if (!ab_coordinator_init(&coord, r->coordinator, r->coordinator_data, n, error))
 		return FALSE;
+	/* Wear-out (the sweep's --wearout): the wall the workers wait at. */
+	gboolean wall = step->stonewall_ns && step->wearout;
+	if (wall && !ab_coordinator_init_wall(&coord, error)) {
+		ab_coordinator_clear(&coord);
+		return FALSE;
+	}
 	struct ab_sample *samples = coord.samples;
 	for (unsigned i = 0; i < n; i++) {
 		ab_histogram_init(&samples[i].latency);
@@ -288,7 +352,7 @@ gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_s
 		}
 		if (pid == 0) {
 			struct ab_worker_coord *wc = ab_coordinator_worker_end(&coord, i);
-			int barrier_fds[2];
+			int barrier_fds[AB_WORKER_COORD_FDS];
 			ab_coordinator_worker_fds(&coord, barrier_fds);
 			struct ab_phase_ctx ctx = {
 				.phase = phase, .step = step, .dir_fd = r->dir_fd, .io_name = r->io_name,
@@ -315,7 +379,7 @@ gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_s
 		kill_all(pids, n);
 	ab_coordinator_go(&coord);
 	struct reaped rp = { 0 };
-	reap_all(pids, n, &unblocked, &coord, released, &rp);
+	reap_all(pids, n, &unblocked, &coord, released, wall && released, &rp);
 	ab_sysinfo_cpu(&cpu_b);
 	ab_diskstats_read("", r->disk_names, &disks_b);
 	sigprocmask(SIG_SETMASK, &orig, NULL);
@@ -330,6 +394,9 @@ gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_s
 		own = g_steal_pointer(error);
 	else if (rp.failed && !meet_error && !rp.others_gave_up)
 		phase_error(r, phase, samples, n, &rp, &own);
+	/* Another rank's fault as the wall heard it, when the gather cannot
+	 * say it any more (the ranks gave up there). */
+	GError *wall_error = g_steal_pointer(&rp.wall_error);
 	gboolean ok_here = own == NULL && meet_error == NULL && !rp.others_gave_up;
 	/* Every rank's samples come together (on one rank: as they are); the
 	 * ranks all take part, whatever their outcome, and all learn whose
@@ -343,12 +410,18 @@ gboolean ab_runner_run_step_samples(const struct ab_runner *r, const struct ab_s
 		g_propagate_error(error, g_steal_pointer(&peer));
 	else if (meet_error)
 		g_propagate_prefixed_error(error, g_steal_pointer(&meet_error), "phase '%s': ", phase->name);
+	else if (wall_error)
+		g_propagate_error(error, g_steal_pointer(&wall_error));
 	else if (!ok)
 		g_set_error(error, AB_ERROR, AB_ERROR_PHASE, "phase '%s': another rank failed", phase->name);
 	g_clear_error(&peer);
 	g_clear_error(&meet_error);
+	g_clear_error(&wall_error);
 	if (ok) {
 		ab_result_merge(phase, coord.samples, coord.sample_count, res);
+		if (step->stonewall_ns)
+			ab_result_merge_deadline(phase, coord.samples, coord.sample_count,
+						 (double)step->stonewall_ns / AB_NS_PER_SEC, res);
 		finish_result(step, &rp, res);
 		res->iowait_percent = ab_sysinfo_iowait_percent(&cpu_a, &cpu_b);
 		res->sys_busy_percent = ab_sysinfo_busy_percent(&cpu_a, &cpu_b);

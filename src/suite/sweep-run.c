@@ -10,6 +10,8 @@
 #include "step-files.h"
 #include "../options/sweep-grid.h"
 #include "../../workloads/sweep.h"
+#include "../base/cluster.h"
+#include "../base/timing.h"
 
 #include <errno.h>
 #include <math.h>
@@ -162,6 +164,62 @@ static void describe_cache(const struct ab_sweep_test_info *ti, gboolean cold, g
 	res->cache_mode = g_strdup(how);
 }
 
+/* What a cell's tests carry from one to the next under a deadline
+ * (--stonewall-time): the bytes each of this rank's streams wrote in the
+ * last creating test (NULL until a creating test ran with a deadline:
+ * every file whole), and the test-only delays. */
+struct cell_carry {
+	uint64_t *written;
+	uint32_t *delay_us;
+	unsigned streams;
+};
+
+/* A creating test's samples: this rank's streams' counts (every rank's
+ * samples come in rank order, `n` each). */
+static void note_written(const struct ab_sample *samples, unsigned n, unsigned ranks, void *data)
+{
+	struct cell_carry *cc = data;
+	unsigned me = ranks > 1 ? ab_cluster_get()->rank : 0;
+	for (unsigned i = 0; i < n && i < cc->streams; i++)
+		cc->written[i] = samples[(size_t)me * n + i].bytes;
+}
+
+/*
+ * Test-only: ARRAYBENCH_TEST_STREAM_DELAY_US="K:US[,K:US...]" makes stream
+ * K of the cell (numbered across ranks as the results' per_worker rows
+ * are: rank x streams + worker; "*" for every stream) sleep US
+ * microseconds after each record it writes (reads run as they do), a disk
+ * slow to write made to order for the tests of
+ * --stonewall-time and --wearout (tests/integration/t1013, t7005).  NULL
+ * when unset or naming none of this rank's streams.
+ */
+static uint32_t *test_delays(unsigned streams)
+{
+	const char *list = g_getenv("ARRAYBENCH_TEST_STREAM_DELAY_US");
+	if (!list || !*list)
+		return NULL;
+	struct ab_cluster *cl = ab_cluster_get();
+	uint32_t *delay = g_new0(uint32_t, streams);
+	gboolean any = FALSE;
+	g_auto(GStrv) items = g_strsplit(list, ",", -1);
+	for (char **it = items; *it; it++) {
+		char *colon = strchr(*it, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		uint32_t us = (uint32_t)MIN(g_ascii_strtoull(colon + 1, NULL, 10), 10000000u);
+		for (unsigned w = 0; w < streams; w++)
+			if (strcmp(*it, "*") == 0 ||
+			    g_ascii_strtoull(*it, NULL, 10) == (uint64_t)cl->rank * streams + w) {
+				delay[w] = us;
+				any = TRUE;
+			}
+	}
+	if (!any)
+		g_clear_pointer(&delay, g_free);
+	return delay;
+}
+
 static uint64_t test_seed(uint64_t seed, uint64_t streams, guint cell, unsigned test)
 {
 	uint64_t st = seed ^ ((uint64_t)cell << 20) ^ ((uint64_t)test << 52) ^ (streams << 40);
@@ -171,11 +229,18 @@ static uint64_t test_seed(uint64_t seed, uint64_t streams, guint cell, unsigned 
 /* One test of one cell, timed, into the run. */
 static gboolean run_test(struct ab_suite *s, struct ab_runner *r, const struct cell_files *cf,
 			 const struct ab_step *cell_step, unsigned t, uint64_t seed, gboolean laid_out,
-			 struct ab_run *run, GError **error)
+			 struct cell_carry *cc, struct ab_run *run, GError **error)
 {
 	const struct ab_sweep_test_info *ti = ab_sweep_test_info(t);
 	struct ab_step st = *cell_step;
 	st.sweep_test = t;
+	gboolean creates = (ti->flags & AB_SWEEP_CREATES) != 0;
+	/* A creating test makes the files anew: whole, unless its own
+	 * deadline cuts it (then what it wrote is carried on). */
+	if (creates)
+		g_clear_pointer(&cc->written, g_free);
+	st.stream_written = cc->written;
+	st.test_stream_delay_us = cc->delay_us;
 	gboolean cold = (ti->flags & AB_SWEEP_READS) && !(ti->flags & AB_SWEEP_WARM) && s->cfg->cache != AB_CACHE_NONE;
 	if (cold && !evict(cf, error))
 		return FALSE;
@@ -187,7 +252,10 @@ static gboolean run_test(struct ab_suite *s, struct ab_runner *r, const struct c
 	 * before says nothing about it. */
 	if (!(ti->flags & AB_SWEEP_CREATES))
 		res->resident_at_start = resident_share(cf);
-	if (!ab_runner_run_step(r, &st, seed, res, error)) {
+	if (creates && st.stonewall_ns)
+		cc->written = g_new0(uint64_t, cc->streams);
+	if (!ab_runner_run_step_samples(r, &st, seed, res, creates && st.stonewall_ns ? note_written : NULL, cc,
+					error)) {
 		g_prefix_error(error, "sweep cell %" G_GUINT64_FORMAT "k/%" G_GUINT64_FORMAT "k, test '%s'%s: ",
 			       st.file_size / 1024, (uint64_t)st.io_chunk / 1024, ti->name,
 			       st.streams > 1 ? ", several streams" : "");
@@ -204,6 +272,8 @@ static gboolean run_test(struct ab_suite *s, struct ab_runner *r, const struct c
 	res->sync_mode = g_strdup(ab_sweep_timing_name(st.sweep_timing));
 	res->direct = direct; /* stdio cannot pass O_DIRECT */
 	res->laid_out_untimed = !(ti->flags & AB_SWEEP_CREATES) && laid_out;
+	res->stonewall_time_s = (double)st.stonewall_ns / AB_NS_PER_SEC;
+	res->wearout = st.stonewall_ns && st.wearout;
 	ab_run_add_result(run, g_steal_pointer(&res));
 	return TRUE;
 }
@@ -214,8 +284,9 @@ static gboolean run_cell(struct ab_suite *s, struct ab_runner *r, const struct c
 {
 	/* The file at this cell's size: written by the cell's write or fwrite,
 	 * or laid out untimed before the first test that needs it. */
-	gboolean have_file = FALSE, laid_out = FALSE;
-	for (unsigned t = 0; t < AB_SWEEP_TEST_COUNT; t++) {
+	gboolean have_file = FALSE, laid_out = FALSE, ok = TRUE;
+	struct cell_carry cc = { .streams = (unsigned)cs->streams, .delay_us = test_delays((unsigned)cs->streams) };
+	for (unsigned t = 0; ok && t < AB_SWEEP_TEST_COUNT; t++) {
 		if (!(cs->sweep_tests & (1u << t)))
 			continue;
 		const struct ab_sweep_test_info *ti = ab_sweep_test_info(t);
@@ -225,17 +296,23 @@ static gboolean run_cell(struct ab_suite *s, struct ab_runner *r, const struct c
 			lay.sweep_test = AB_SWEEP_WRITE;
 			lay.sweep_timing = AB_SWEEP_TIME_FSYNC;
 			lay.direct = FALSE;
+			/* Untimed: whole files, no deadline, at full speed. */
+			lay.stonewall_ns = 0;
+			lay.wearout = FALSE;
 			g_autoptr(ab_result) scratch = ab_result_new(cs->phase->name);
 			if ((shares_file(&lay) && !empty_files(cf, error)) ||
-			    !ab_runner_run_step(r, &lay, ts ^ 1, scratch, error))
-				return FALSE;
+			    !ab_runner_run_step(r, &lay, ts ^ 1, scratch, error)) {
+				ok = FALSE;
+				break;
+			}
 			laid_out = TRUE;
 		}
 		have_file = TRUE;
-		if (!run_test(s, r, cf, cs, t, ts, laid_out, run, error))
-			return FALSE;
+		ok = run_test(s, r, cf, cs, t, ts, laid_out, &cc, run, error);
 	}
-	return TRUE;
+	g_free(cc.written);
+	g_free(cc.delay_us);
+	return ok;
 }
 
 

@@ -20,11 +20,12 @@ mpi() { # mpirun's arguments: shared memory only, no binding, our environment
 	timeout -k 10 "$MPI_HANG" mpirun --oversubscribe --bind-to none --mca btl self,vader \
 		--mca btl_vader_single_copy_mechanism none \
 		-x ARRAYBENCH_STATE_DIR -x TMPDIR ${ARRAYBENCH_RUN_ID+-x ARRAYBENCH_RUN_ID} -x ARRAYBENCH_TEST_DELAY_S \
-		-x ARRAYBENCH_TEST_NO_BARRIER -x ARRAYBENCH_TEST_CLOCK_OFFSET_NS -x ARRAYBENCH_TEST_FAKE_NODES "$@"
+		-x ARRAYBENCH_TEST_NO_BARRIER -x ARRAYBENCH_TEST_CLOCK_OFFSET_NS -x ARRAYBENCH_TEST_FAKE_NODES \
+		-x ARRAYBENCH_TEST_STREAM_DELAY_US "$@"
 }
 # ARRAYBENCH_RUN_ID goes to the ranks only when a check sets it.
 export ARRAYBENCH_RUN_ID= ARRAYBENCH_TEST_DELAY_S= ARRAYBENCH_TEST_NO_BARRIER= ARRAYBENCH_TEST_CLOCK_OFFSET_NS= \
-	ARRAYBENCH_TEST_FAKE_NODES=
+	ARRAYBENCH_TEST_FAKE_NODES= ARRAYBENCH_TEST_STREAM_DELAY_US=
 unset ARRAYBENCH_RUN_ID
 cache=$(cache_args)
 # Four ranks' groups at once: a 16M group's writeback can fall behind its

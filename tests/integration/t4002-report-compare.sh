@@ -159,8 +159,8 @@ grep -Eq "^[* ] debian +2 .* 1\.194 \[[0-9.]+, [0-9.]+\]|^[* ] debian +2 .* 1\.1
 ok $? "debian's ratio to sage-ora2 (170740 / 142941 = 1.194)"
 block seed.txt seq-create | grep -Eq "^  debian +0 +\+\+\+\+\+ .*2 \+\+\+\+\+ \(too short to measure\) not counted"
 ok $? "bonnie++'s +++++ figures are shown as such and not counted"
-grep -q "^note: the groups ran different file sizes: sage-ora2 7.8G; debian 31.7G; .* 8.0M$" seed.txt
-ok $? "a note says the groups ran different file sizes"
+grep -q "^  warning  conditions-differ  \[all groups\]: the groups ran different file sizes: 'sage-ora2' 7.8G; 'debian' 31.7G; '.*' 8M: their figures are not comparable$" seed.txt
+ok $? "a finding says the groups ran different file sizes"
 "$AB" report --compare cells.json >&- 2>closed.err
 is "$?" 5 "a closed standard output: exit 5"
 done_testing

@@ -185,12 +185,90 @@ static void test_other_host_not_ready(void **state)
 	ab_coordinator_clear(&c);
 }
 
+/* Wear-out's wall: workers 0 and 1 reach their deadline having done 100
+ * and 200 bytes and wait; worker 2 ends its work first, at 50, and does
+ * not.  Each keeps what ab_worker_deadline() told it in `ops`. */
+static void reach_wall(struct ab_phase_ctx *ctx)
+{
+	ab_worker_start(ctx);
+	gboolean finished = ctx->worker == 2;
+	uint64_t done = finished ? 50 : 100 * (ctx->worker + 1);
+	ctx->sample->ops = ab_worker_deadline(ctx, done, finished);
+	ab_worker_stop(ctx);
+}
+
+/* Another rank whose largest count was larger than this one's. */
+static gboolean meet_ok(void *data, struct ab_coordinator *c, gboolean ready_here, GError **error)
+{
+	(void)data, (void)c, (void)error;
+	return ready_here;
+}
+
+static gboolean other_rank_did_more(void *data, struct ab_coordinator *c, gboolean ok_here, const char *why_here,
+				    uint64_t mine, uint64_t *target, GError **error)
+{
+	(void)data, (void)c, (void)why_here, (void)error;
+	assert_int_equal(mine, 200);
+	*target = 700;
+	return ok_here;
+}
+
+static void wall_case(const struct ab_coordinator_ops *ops, uint64_t want_target)
+{
+	struct ab_coordinator c;
+	g_autoptr(GError) error = NULL;
+	assert_true(ab_coordinator_init(&c, ops, NULL, WORKERS, &error));
+	assert_true(ab_coordinator_init_wall(&c, &error));
+	pid_t pids[WORKERS];
+	assert_true(start(&c, reach_wall, pids, &error));
+	gboolean gone[WORKERS] = { FALSE };
+	uint64_t mine = 0;
+	assert_false(ab_coordinator_wall_reached(&c, gone, &mine)); /* not released yet */
+	ab_coordinator_go(&c);
+	/* The parent's reaping wait: until every worker is there or done. */
+	uint64_t until = ab_now_ns() + 10 * (uint64_t)AB_NS_PER_SEC;
+	while (!ab_coordinator_wall_reached(&c, gone, &mine) && ab_now_ns() < until)
+		g_usleep(1000);
+	assert_int_equal(mine, 200);
+	/* The one that ended first left; the two at the wall wait. */
+	int st;
+	assert_int_equal(waitpid(pids[2], &st, 0), pids[2]);
+	g_usleep(20 * 1000);
+	assert_int_equal(waitpid(pids[0], &st, WNOHANG), 0);
+	assert_int_equal(waitpid(pids[1], &st, WNOHANG), 0);
+	uint64_t target = 0;
+	assert_true(ab_coordinator_wall(&c, TRUE, NULL, mine, &target, &error));
+	assert_int_equal(target, want_target);
+	ab_coordinator_wall_release(&c, target);
+	reap(pids, 2);
+	assert_int_equal(c.samples[0].ops, want_target);
+	assert_int_equal(c.samples[1].ops, want_target);
+	assert_int_equal(c.samples[2].ops, 50); /* its own count: it does not wait */
+	assert_int_equal(c.samples[0].bytes_at_deadline, 100);
+	assert_int_equal(c.samples[1].bytes_at_deadline, 200);
+	assert_int_equal(c.samples[2].bytes_at_deadline, 50);
+	assert_int_equal(c.samples[0].deadline_state, AB_DEADLINE_CUT);
+	assert_int_equal(c.samples[2].deadline_state, AB_DEADLINE_FINISHED);
+	ab_coordinator_clear(&c);
+}
+
+static void test_wearout_wall(void **state)
+{
+	(void)state;
+	/* One rank (arraybench's cluster): the largest here. */
+	wall_case(NULL, 200);
+	/* Many: the largest any rank had, as the ops' wall says. */
+	const struct ab_coordinator_ops ops = { .name = "test", .meet = meet_ok, .wall = other_rank_did_more };
+	wall_case(&ops, 700);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shared_words),
 		cmocka_unit_test(test_worker_not_ready),
 		cmocka_unit_test(test_other_host_not_ready),
+		cmocka_unit_test(test_wearout_wall),
 	};
 	return cmocka_run_group_tests_name("coordinator", tests, NULL, NULL);
 }

@@ -135,6 +135,31 @@ static void test_worker_started_after_stonewall(void **state)
 	assert_int_equal(sw.min_bytes_at_stonewall, 0);
 }
 
+/* IOR's stonewalling: worked by hand.  A 2 s deadline; three workers had
+ * done 100, 40 and 60 MB by it: least 40, most 100, rate at the deadline
+ * 200 MB / 2 s = 100 MB/s.  Wear-out takes every worker to 100 MB. */
+static void test_deadline(void **state)
+{
+	(void)state;
+	const uint64_t at[] = { 100 * MB, 40 * MB, 60 * MB };
+	struct ab_deadline d;
+	ab_deadline_compute(at, 3, 2.0, &d);
+	assert_int_equal(d.min_bytes, 40 * MB);
+	assert_int_equal(d.max_bytes, 100 * MB);
+	assert_int_equal(d.sum_bytes, 200 * MB);
+	assert_rate(d.rate, 100e6);
+	assert_int_equal(ab_wearout_target(at, 3), 100 * MB);
+	/* The ranks' own largest counts: the largest of those. */
+	const uint64_t ranks[] = { 7 * MB, 0, 9 * MB, 8 * MB };
+	assert_int_equal(ab_wearout_target(ranks, 4), 9 * MB);
+	/* Nothing to say for no worker: unknown, never 0. */
+	ab_deadline_compute(NULL, 0, 2.0, &d);
+	assert_false(ab_known(d.min_bytes));
+	assert_false(ab_known(d.max_bytes));
+	assert_true(isnan(d.rate));
+	assert_int_equal(ab_wearout_target(NULL, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -144,6 +169,7 @@ int main(void)
 		cmocka_unit_test(test_no_workers),
 		cmocka_unit_test(test_zero_durations),
 		cmocka_unit_test(test_worker_started_after_stonewall),
+		cmocka_unit_test(test_deadline),
 	};
 	return cmocka_run_group_tests_name("stonewall", tests, NULL, NULL);
 }

@@ -391,6 +391,32 @@ static void test_stream_names(void **state)
 			fail_msg("'%s' taken for a stream file", not_ours[i]);
 }
 
+/* What a deadline's cut write leaves a stream's later tests (--stonewall-time):
+ * whole records, files in turn (whole files, then a part). */
+static void test_written_carried(void **state)
+{
+	(void)state;
+	const uint64_t rec = 4096, per_file = 10; /* files of 40 KiB */
+	/* No deadline: every file whole. */
+	assert_int_equal(ab_sweep_file_records(AB_SWEEP_WHOLE, rec, per_file, 0), 10);
+	assert_int_equal(ab_sweep_file_records(AB_SWEEP_WHOLE, rec, per_file, 3), 10);
+	/* 23 records written over files of 10: 10, 10, 3, then nothing. */
+	assert_int_equal(ab_sweep_file_records(23 * rec, rec, per_file, 0), 10);
+	assert_int_equal(ab_sweep_file_records(23 * rec, rec, per_file, 1), 10);
+	assert_int_equal(ab_sweep_file_records(23 * rec, rec, per_file, 2), 3);
+	assert_int_equal(ab_sweep_file_records(23 * rec, rec, per_file, 3), 0);
+	/* One file, cut at 7 records; a count off a record boundary keeps the
+	 * whole records only (never a read past what was written). */
+	assert_int_equal(ab_sweep_file_records(7 * rec, rec, per_file, 0), 7);
+	assert_int_equal(ab_sweep_file_records(7 * rec + 100, rec, per_file, 0), 7);
+	/* Nothing written: nothing to read. */
+	assert_int_equal(ab_sweep_file_records(0, rec, per_file, 0), 0);
+	/* All of it written: the files whole. */
+	assert_int_equal(ab_sweep_file_records(20 * rec, rec, per_file, 1), 10);
+	/* A file number whose offset would overflow: none. */
+	assert_int_equal(ab_sweep_file_records(23 * rec, rec, per_file, UINT64_MAX / 2), 0);
+}
+
 /* A sweep cell read back from JSON: hand edits the sweep could not have
  * made (dropped from the grid, kept in sweep-csv) are refused, naming the
  * member. */
@@ -465,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_grid),
 		cmocka_unit_test(test_stream_names),
+		cmocka_unit_test(test_written_carried),
 		cmocka_unit_test(test_workloads),
 		cmocka_unit_test(test_read_back),
 		cmocka_unit_test(test_residency_cap),
