@@ -152,8 +152,8 @@ static void streams_table(GString *s, const GPtrArray *cells)
 			   "  (iozone's \"parent sees\" and \"children see\"); min/max: the slowest and fastest stream's\n"
 			   "  rate at the stonewall; least done: the least any stream had done by then (KiB)\n");
 	if (deadline)
-		g_string_append(s, "  deadline    every stream's bytes at its deadline over the deadline's seconds (IOR's "
-				   "stonewall bandwidth)\n");
+		g_string_append(s, "  deadline    every stream's bytes at its deadline over the deadline's seconds, or the longer\n"
+				   "              time until the last count was taken (IOR's stonewall bandwidth)\n");
 	g_string_append_printf(s, "%8s %10s %7s %-15s %11s %11s %11s %11s %11s%s\n", "streams", "kB", "reclen", "test",
 			       "end-to-end", "stonewall", "min", "max", "least done", deadline ? "    deadline" : "");
 	for (guint i = 0; i < cells->len; i++) {
