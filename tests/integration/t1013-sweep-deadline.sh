@@ -37,6 +37,33 @@ grep -q '^deadline each stream.s timed I/O stopped 0.4 s after its start; later 
 ok $? "the text says the deadline above the grid"
 grep -q '^ *streams .*least done  *deadline$' "$T/a.out"; ok $? "and the streams table has a deadline column"
 
+# The deadline's figures survive a JSON round trip, and reach the sweep's
+# CSV (named columns) and the HTML page (a line under each map's cell).
+"$AB" report --format json "$T/a.json" >"$T/a2.json" 2>"$T/a2.err"
+is "$(js "$T/a2.json" "[[c['deadline_rate'], c['deadline_counted_s'], c['min_bytes_at_deadline'], c['max_bytes_at_deadline'], c['stonewall_time_s'], c['wearout']] for c in cells]")" \
+	"$(js "$T/a.json" "[[c['deadline_rate'], c['deadline_counted_s'], c['min_bytes_at_deadline'], c['max_bytes_at_deadline'], c['stonewall_time_s'], c['wearout']] for c in cells]")" \
+	"report --format json gives every cell's deadline figures back as they were"
+"$AB" report "$T/a2.json" >"$T/a2.out" 2>&1
+diff <(grep -A3 '^ *streams .*deadline$' "$T/a.out") <(grep -A3 '^ *streams .*deadline$' "$T/a2.out") >/dev/null
+ok $? "and its text shows the same streams table, deadline column and all"
+"$AB" report --format sweep-csv "$T/a.json" >"$T/a.csv" 2>"$T/a.csv.err"
+is "$(python3 - "$T/a.csv" "$T/a.json" <<'PY'
+import csv, json, sys
+rows = {r["test"]: r for r in csv.DictReader(open(sys.argv[1]))}
+o = [json.loads(l) for l in open(sys.argv[2])][-1]
+w = [p for p in o["phases"] if p["name"] == "sweep" and p["key"]["test"] == "write"][0]
+r = rows["write"]
+print(r["deadline_s"] == "0.400" and r["wearout"] == "0"
+      and int(r["least_at_deadline_kib"]) == w["min_bytes_at_deadline"] // 1024
+      and int(r["most_at_deadline_kib"]) == w["max_bytes_at_deadline"] // 1024
+      and abs(float(r["deadline_kib_s"]) - w["deadline_rate"]) < 0.1
+      and abs(float(r["deadline_counted_s"]) - w["deadline_counted_s"]) < 1e-5)
+PY
+)" True "the sweep's CSV has the deadline, wear-out, least and most done at it, its rate and seconds"
+"$AB" report --html "$T/a.html" "$T/a.json" >/dev/null 2>&1
+grep -q '<br>deadline 0.4 s: each square.s rate at it in its tip' "$T/a.html" && grep -q '; at the deadline [0-9.]* MiB/s</title>' "$T/a.html"
+ok $? "the HTML page says the deadline under the map's cell and each square's rate at it in its tip"
+
 # (b) Wear-out: stream 1 writes five times slower; every stream ends at the
 # largest count any had at the deadline.
 ARRAYBENCH_TEST_STREAM_DELAY_US='*:2000,1:10000' "$AB" run -d "$d" "${sweep[@]}" --stonewall-time 0.4 --wearout \
