@@ -90,6 +90,19 @@ is "$(js "$T/e.json" "[w['bytes_at_deadline'] for w in $ws['per_worker']] + [w['
 is "$(js "$T/e.json" "$ws['deadline_counted_s'] >= 0.3 and $ws['deadline_rate'] <= 1024 / $ws['deadline_counted_s'] + 0.01")" \
 	true "the rate at the deadline is over the time the record took, not over 0.1 s"
 
+# (f) A deadline longer than the test cuts nothing: every file whole, and
+# the rate at the deadline is over the time the streams took, never their
+# bytes over 30 s nobody waited.
+"$AB" run -d "$d" --phases sweep --sweep-file-sizes 4m --sweep-records 64k --sweep-tests write,read --streams 2 \
+	--stonewall-time 30 "${cache[@]}" --json "$T/f.json" >"$T/f.out" 2>"$T/f.err"
+is $? 0 "a 30 s deadline on a test of a moment exits 0" || sed 's/^/#   /' "$T/f.err"
+is "$(js "$T/f.json" "sorted(set(w['bytes'] for c in cells for w in c['per_worker'])) == [4 << 20] and $ws['max_bytes_at_deadline'] == 4 << 20")" \
+	true "every stream wrote and read its whole file, all of it counted at the deadline"
+is "$(js "$T/f.json" "$ws['deadline_counted_s'] < 30 and abs($ws['deadline_rate'] - (8 << 10) / $ws['deadline_counted_s']) < 0.01")" \
+	true "the rate at the deadline is over the time until the streams ended, not 30 s"
+grep -q '^deadline 30 s after each stream.s start: no stream reached it, every test ran whole$' "$T/f.out"
+ok $? "the text says that no stream reached the deadline"
+
 # report --compare: another deadline or wear-out is another condition.
 "$AB" report --compare "$T/a.json" "$T/b.json" >"$T/c.out" 2>"$T/c.err"
 is $? 0 "report --compare takes both runs" || sed 's/^/#   /' "$T/c.err"
