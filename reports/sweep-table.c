@@ -181,6 +181,24 @@ static void streams_table(GString *s, const GPtrArray *cells)
 	}
 }
 
+/* Each stream's deadline counts from its own start: when the ranks' starts
+ * spread wider than the deadline, the rate at it adds up streams that did
+ * not all run at once, which the text says (the widest spread of a cell). */
+static void spread_warning(GString *s, const GPtrArray *cells)
+{
+	double widest = 0, deadline = 0;
+	for (guint i = 0; i < cells->len; i++) {
+		const struct ab_result *r = g_ptr_array_index(cells, i);
+		if (r->stonewall_time_s > 0 && r->start_spread_s > r->stonewall_time_s && r->start_spread_s > widest) {
+			widest = r->start_spread_s;
+			deadline = r->stonewall_time_s;
+		}
+	}
+	if (widest > 0)
+		g_string_append_printf(s, "   the ranks' starts spread over %.3g s, more than the %g s deadline: the rate at "
+				       "the deadline adds streams that did not all run at once\n", widest, deadline);
+}
+
 /* The deadline's condition, said once above the grid. */
 static void deadline_line(GString *s, const GPtrArray *cells)
 {
@@ -204,6 +222,7 @@ static void deadline_line(GString *s, const GPtrArray *cells)
 				       "used only what the write wrote\n", r->stonewall_time_s,
 				       r->wearout == TRUE ? ", then went on to the largest count any stream had then "
 							    "(wear-out)" : "");
+		spread_warning(s, cells);
 		return;
 	}
 }
