@@ -63,9 +63,11 @@ static gboolean has_test(const struct ab_html_cell *c, const struct which *test)
 	return FALSE;
 }
 
-/* Median rate of a cell's runs at one grid point and its mark (the worst
- * of its runs': 'c' over 'w'); NAN when none ran it. */
-static double point(const struct ab_html_cell *c, const struct which *test, uint64_t fsz, uint64_t rec, char *mark)
+/* Median rate of a cell's runs at one grid point (or, `at_deadline`, of
+ * their rates at the deadline of --stonewall-time) and its mark (the worst
+ * of its runs': 'c' over 'w'); NAN when none ran it or measured it. */
+static double point(const struct ab_html_cell *c, const struct which *test, uint64_t fsz, uint64_t rec,
+		    gboolean at_deadline, char *mark)
 {
 	g_autoptr(GArray) v = g_array_new(FALSE, FALSE, sizeof(double));
 	*mark = ' ';
@@ -75,8 +77,9 @@ static double point(const struct ab_html_cell *c, const struct which *test, uint
 			const struct ab_result *r = g_ptr_array_index(run->results, i);
 			if (!is_cell(r, test) || r->key.file_size != fsz || r->key.record_size != rec)
 				continue;
-			if (isfinite(r->rate))
-				g_array_append_val(v, r->rate);
+			double rate = at_deadline ? r->deadline_rate : r->rate;
+			if (isfinite(rate))
+				g_array_append_val(v, rate);
 			char m = ab_text_sweep_mark(r);
 			if (m == 'c' || (m == 'w' && *mark == ' '))
 				*mark = m;
@@ -93,6 +96,24 @@ static void mib_text(double kib_s, char *out, size_t len)
 	snprintf(out, len, v < 10 ? "%.1f" : "%.0f", v);
 }
 
+/* The deadline a cell's runs of the test ran under (--stonewall-time), as
+ * a line under its name: the first run's that had one (another setting is
+ * another matrix cell); nothing without one. */
+static void deadline_note(GString *s, const struct ab_html_cell *c, const struct which *test)
+{
+	for (guint k = 0; k < c->runs->len; k++) {
+		const struct ab_run *run = g_ptr_array_index(c->runs, k);
+		for (guint i = 0; i < run->results->len; i++) {
+			const struct ab_result *r = g_ptr_array_index(run->results, i);
+			if (!is_cell(r, test) || !(r->stonewall_time_s > 0))
+				continue;
+			g_string_append_printf(s, "<br>deadline %g s%s: each square's rate at it in its tip",
+					       r->stonewall_time_s, r->wearout == TRUE ? ", then wear-out" : "");
+			return;
+		}
+	}
+}
+
 /* Each map's hatch pattern has an id of its own in the page. */
 static unsigned map_id;
 
@@ -103,6 +124,7 @@ static void heat_map(GString *s, const struct ab_html_cell *c, const struct whic
 	unsigned id = ++map_id;
 	g_string_append(s, "<div class=\"heat\"><div class=\"note\">");
 	ab_html_cell_name(s, c);
+	deadline_note(s, c, test);
 	g_string_append(s, "</div>\n");
 	g_string_append_printf(s, "<svg class=\"heatmap\" width=\"%.0f\" height=\"%.0f\" "
 				  "viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n"
@@ -125,7 +147,7 @@ static void heat_map(GString *s, const struct ab_html_cell *c, const struct whic
 		for (guint x = 0; x < h->records->len; x++) {
 			uint64_t rec = g_array_index(h->records, uint64_t, x);
 			char m, col[8], val[32];
-			double v = point(c, test, fsz, rec, &m);
+			double v = point(c, test, fsz, rec, FALSE, &m), at = point(c, test, fsz, rec, TRUE, &m);
 			double t = ab_svg_log_fraction(v, lo, hi);
 			ab_svg_heat_colour(t, col);
 			double cx = LEFT + x * CW, cy = TOP + y * CH;
@@ -136,11 +158,16 @@ static void heat_map(GString *s, const struct ab_html_cell *c, const struct whic
 			ab_format_size(fsz, fl, sizeof(fl));
 			ab_format_size(rec, rl, sizeof(rl));
 			mib_text(v, val, sizeof(val));
+			char atv[32] = "";
+			if (!isnan(at))
+				mib_text(at, atv, sizeof(atv));
 			g_autofree char *tip = isnan(v) ? g_strdup_printf("file %s, record %s: not run", fl, rl)
-							: g_strdup_printf("file %s, record %s: %s MiB/s%s", fl, rl, val,
+							: g_strdup_printf("file %s, record %s: %s MiB/s%s%s%s%s", fl, rl, val,
 									  m == 'c' ? " (page cache)"
 									  : m == 'w' ? " (no fsync timed)"
-										     : "");
+										     : "",
+									  *atv ? "; at the deadline " : "", atv,
+									  *atv ? " MiB/s" : "");
 			ab_html_escape(s, tip);
 			g_string_append(s, "</title></rect>\n");
 			if (isnan(v))

@@ -121,6 +121,7 @@ const struct ab_json_field ab_json_result_fields[] = {
 	AB_JF("min_bytes_at_deadline", U64, struct ab_result, min_bytes_at_deadline),
 	AB_JF("max_bytes_at_deadline", U64, struct ab_result, max_bytes_at_deadline),
 	AB_JF("deadline_rate", DBL, struct ab_result, deadline_rate),
+	AB_JF("deadline_counted_s", DBL, struct ab_result, deadline_counted_s),
 	AB_JF("elapsed_s", DBL, struct ab_result, elapsed_s),
 	AB_JF("bytes", U64, struct ab_result, bytes),
 	AB_JF("ops", U64, struct ab_result, ops),

@@ -10,7 +10,8 @@ static const char header[] =
 	"run_id,machine,repeat,pass,streams,file_size_kib,record_kib,test,rate_kib_s,elapsed_s,bytes,ops,"
 	"direct,timed,cache_state,resident_at_start,laid_out_untimed,cpu_percent,"
 	"latency_p50_us,latency_p99_us,latency_max_us,"
-	"end_to_end_kib_s,stonewall_kib_s,min_stream_kib_s,max_stream_kib_s,least_done_kib\n";
+	"end_to_end_kib_s,stonewall_kib_s,min_stream_kib_s,max_stream_kib_s,least_done_kib,"
+	"deadline_s,wearout,least_at_deadline_kib,most_at_deadline_kib,deadline_kib_s,deadline_counted_s\n";
 
 const char *ab_sweep_csv_header(void)
 {
@@ -117,6 +118,14 @@ char *ab_sweep_csv_rows(const struct ab_run *run)
 		dbl(&w, r->min_worker_rate, 1);
 		dbl(&w, r->max_worker_rate, 1);
 		kib(&w, r->min_bytes_at_stonewall);
+		/* The deadline (--stonewall-time): its setting, 0 for none;
+		 * its figures empty without one. */
+		dbl(&w, r->stonewall_time_s, 3);
+		flag(&w, r->stonewall_time_s > 0 ? r->wearout : AB_FLAG_UNKNOWN);
+		kib(&w, r->min_bytes_at_deadline);
+		kib(&w, r->max_bytes_at_deadline);
+		dbl(&w, r->deadline_rate, 1);
+		dbl(&w, r->deadline_counted_s, 6);
 		g_string_append_c(s, '\n');
 	}
 	return g_string_free(s, FALSE);

@@ -152,8 +152,8 @@ static void streams_table(GString *s, const GPtrArray *cells)
 			   "  (iozone's \"parent sees\" and \"children see\"); min/max: the slowest and fastest stream's\n"
 			   "  rate at the stonewall; least done: the least any stream had done by then (KiB)\n");
 	if (deadline)
-		g_string_append(s, "  deadline    every stream's bytes at its deadline over the deadline's seconds (IOR's "
-				   "stonewall bandwidth)\n");
+		g_string_append(s, "  deadline    every stream's bytes at its deadline (all of them for a stream that ended first)\n"
+				   "              over the time until the last count was taken (IOR's stonewall bandwidth)\n");
 	g_string_append_printf(s, "%8s %10s %7s %-15s %11s %11s %11s %11s %11s%s\n", "streams", "kB", "reclen", "test",
 			       "end-to-end", "stonewall", "min", "max", "least done", deadline ? "    deadline" : "");
 	for (guint i = 0; i < cells->len; i++) {
@@ -181,17 +181,48 @@ static void streams_table(GString *s, const GPtrArray *cells)
 	}
 }
 
+/* Each stream's deadline counts from its own start: when the ranks' starts
+ * spread wider than the deadline, the rate at it adds up streams that did
+ * not all run at once, which the text says (the widest spread of a cell). */
+static void spread_warning(GString *s, const GPtrArray *cells)
+{
+	double widest = 0, deadline = 0;
+	for (guint i = 0; i < cells->len; i++) {
+		const struct ab_result *r = g_ptr_array_index(cells, i);
+		if (r->stonewall_time_s > 0 && r->start_spread_s > r->stonewall_time_s && r->start_spread_s > widest) {
+			widest = r->start_spread_s;
+			deadline = r->stonewall_time_s;
+		}
+	}
+	if (widest > 0)
+		g_string_append_printf(s, "   the ranks' starts spread over %.3g s, more than the %g s deadline: the rate at "
+				       "the deadline adds streams that did not all run at once\n", widest, deadline);
+}
+
 /* The deadline's condition, said once above the grid. */
 static void deadline_line(GString *s, const GPtrArray *cells)
 {
+	/* A cell whose count came at or past the deadline had a stream cut;
+	 * with none, the setting changed nothing, which the line says. */
+	gboolean reached = FALSE;
+	for (guint i = 0; i < cells->len; i++) {
+		const struct ab_result *r = g_ptr_array_index(cells, i);
+		reached |= r->stonewall_time_s > 0 && r->deadline_counted_s >= r->stonewall_time_s;
+	}
 	for (guint i = 0; i < cells->len; i++) {
 		const struct ab_result *r = g_ptr_array_index(cells, i);
 		if (!(r->stonewall_time_s > 0))
 			continue;
+		if (!reached && isfinite(r->deadline_counted_s)) {
+			g_string_append_printf(s, "deadline %g s after each stream's start: no stream reached it, every "
+					       "test ran whole\n", r->stonewall_time_s);
+			return;
+		}
 		g_string_append_printf(s, "deadline each stream's timed I/O stopped %g s after its start%s; later tests "
 				       "used only what the write wrote\n", r->stonewall_time_s,
 				       r->wearout == TRUE ? ", then went on to the largest count any stream had then "
 							    "(wear-out)" : "");
+		spread_warning(s, cells);
 		return;
 	}
 }

@@ -109,6 +109,10 @@ struct ab_sample {
 	uint64_t bytes_at_deadline;
 	int32_t deadline_state;
 	int32_t pad_deadline;
+	/* When that count was taken, from the worker's start: at or after
+	 * the deadline (the record under way at it ends first), or the end of
+	 * its work when that came first. */
+	uint64_t deadline_counted_ns;
 	/* A phase that times two kinds of operation apart (oltp: reads and
 	 * writes) also counts each kind here, AB_OP_READ and AB_OP_WRITE;
 	 * ops, bytes and latency above hold both. */

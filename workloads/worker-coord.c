@@ -5,6 +5,7 @@
  * but the barrier's, cheap enough for every operation of a timed loop. */
 #include "phase.h"
 #include "worker-coord.h"
+#include "../src/base/timing.h"
 
 #include <errno.h>
 #include <unistd.h>
@@ -57,6 +58,7 @@ uint64_t ab_worker_deadline(struct ab_phase_ctx *ctx, uint64_t done, gboolean fi
 	struct ab_worker_coord *wc = ctx->coord;
 	struct ab_sample *sm = ctx->sample;
 	sm->bytes_at_deadline = done;
+	sm->deadline_counted_ns = ab_now_ns() - sm->start_ns;
 	sm->deadline_state = finished ? AB_DEADLINE_FINISHED : AB_DEADLINE_CUT;
 	if (wc->wall_ready_fd < 0)
 		return done; /* no wear-out: the deadline ends the I/O */

@@ -119,14 +119,24 @@ void ab_result_merge_deadline(const struct ab_phase *phase, const struct ab_samp
 			       double seconds, struct ab_result *res)
 {
 	g_autofree uint64_t *at = g_new0(uint64_t, n ? n : 1);
+	/* The rate is over the time until the last count was taken, never
+	 * the deadline's seconds alone: a worker's count is taken when its
+	 * record under way at the deadline ends (a large record on a slow
+	 * disk ends well after it), and one that ended its work first counts
+	 * at its end (with no worker cut, the deadline's seconds would be a
+	 * rate of a time nobody took).  A cut worker's time is S at least. */
+	double counted = 0;
 	for (unsigned i = 0; i < n; i++) {
 		/* A worker with no deadline noted failed before it: no figure. */
 		if (!samples[i].deadline_state)
 			return;
 		at[i] = samples[i].bytes_at_deadline;
+		double t = (double)samples[i].deadline_counted_ns / AB_NS_PER_SEC;
+		counted = MAX(counted, samples[i].deadline_state == AB_DEADLINE_CUT ? MAX(t, seconds) : t);
 	}
 	struct ab_deadline d;
-	ab_deadline_compute(at, n, seconds, &d);
+	ab_deadline_compute(at, n, counted, &d);
+	res->deadline_counted_s = counted;
 	res->min_bytes_at_deadline = d.min_bytes;
 	res->max_bytes_at_deadline = d.max_bytes;
 	res->deadline_rate = unit_rate(phase, d.rate);

@@ -23,7 +23,10 @@ void ab_result_merge(const struct ab_phase *phase, const struct ab_sample *sampl
 		     struct ab_result *res);
 /* After ab_result_merge, for a step run with a deadline of `seconds`
  * (--stonewall-time): the least and most bytes any worker had done by its
- * deadline and the rate at the deadline (their sum over the seconds). */
+ * deadline and the rate at the deadline: their sum over the time until
+ * the last count was taken (deadline_counted_s: the seconds or a little
+ * more when a worker was cut, as a record under way at the deadline ends
+ * after it; less when every worker ended its work first). */
 void ab_result_merge_deadline(const struct ab_phase *phase, const struct ab_sample *samples, unsigned n,
 			       double seconds, struct ab_result *res);
 /* The summary of a histogram (all unknown when it is empty). */

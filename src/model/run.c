@@ -47,7 +47,7 @@ struct ab_result *ab_result_new(const char *phase)
 	r->max_late_s = NAN;
 	r->stonewall_rate = r->end_to_end_rate = r->min_worker_rate = r->max_worker_rate = NAN;
 	r->min_bytes_at_stonewall = AB_UNSET;
-	r->stonewall_time_s = r->deadline_rate = NAN;
+	r->stonewall_time_s = r->deadline_rate = r->deadline_counted_s = NAN;
 	r->wearout = AB_FLAG_UNKNOWN;
 	r->min_bytes_at_deadline = r->max_bytes_at_deadline = AB_UNSET;
 	latency_unknown(&r->latency);

@@ -235,6 +235,11 @@ struct ab_result {
 	uint64_t min_bytes_at_deadline;
 	uint64_t max_bytes_at_deadline;
 	double deadline_rate;
+	/* The seconds deadline_rate is over: the time until the last
+	 * worker's count was taken (at or a little past the deadline when one
+	 * was cut, its record under way at it ended after it; the end of the
+	 * work when every worker ended before it).  NAN: no deadline figure. */
+	double deadline_counted_s;
 	double cpu_percent;      /* timed-region CPU of all workers over elapsed_s */
 	double elapsed_s;
 	uint64_t bytes;

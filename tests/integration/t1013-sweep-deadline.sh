@@ -31,11 +31,38 @@ is "$(js "$T/a.json" "[$ws['stonewall_time_s'], $ws['wearout'], $rs['stonewall_t
 	"[0.4, false, 0.4, 0.4, false]" "each cell and the run's config record the deadline and no wear-out"
 is "$(js "$T/a.json" "$ws['min_bytes_at_deadline'] == min(w['bytes_at_deadline'] for w in $ws['per_worker']) and $ws['max_bytes_at_deadline'] == max(w['bytes_at_deadline'] for w in $ws['per_worker'])")" \
 	true "the cell's least and most bytes at the deadline are its streams'"
-is "$(js "$T/a.json" "abs($ws['deadline_rate'] - sum(w['bytes_at_deadline'] for w in $ws['per_worker']) / 1024 / 0.4) < 0.01")" \
-	true "the rate at the deadline is their sum over 0.4 s (KiB/s)"
+is "$(js "$T/a.json" "0.4 <= $ws['deadline_counted_s'] < 1 and abs($ws['deadline_rate'] - sum(w['bytes_at_deadline'] for w in $ws['per_worker']) / 1024 / $ws['deadline_counted_s']) < 0.01")" \
+	true "the rate at the deadline is their sum over 0.4 s, or the little more until the last count (KiB/s)"
 grep -q '^deadline each stream.s timed I/O stopped 0.4 s after its start; later tests' "$T/a.out"
 ok $? "the text says the deadline above the grid"
 grep -q '^ *streams .*least done  *deadline$' "$T/a.out"; ok $? "and the streams table has a deadline column"
+
+# The deadline's figures survive a JSON round trip, and reach the sweep's
+# CSV (named columns) and the HTML page (a line under each map's cell).
+"$AB" report --format json "$T/a.json" >"$T/a2.json" 2>"$T/a2.err"
+is "$(js "$T/a2.json" "[[c['deadline_rate'], c['deadline_counted_s'], c['min_bytes_at_deadline'], c['max_bytes_at_deadline'], c['stonewall_time_s'], c['wearout']] for c in cells]")" \
+	"$(js "$T/a.json" "[[c['deadline_rate'], c['deadline_counted_s'], c['min_bytes_at_deadline'], c['max_bytes_at_deadline'], c['stonewall_time_s'], c['wearout']] for c in cells]")" \
+	"report --format json gives every cell's deadline figures back as they were"
+"$AB" report "$T/a2.json" >"$T/a2.out" 2>&1
+diff <(grep -A3 '^ *streams .*deadline$' "$T/a.out") <(grep -A3 '^ *streams .*deadline$' "$T/a2.out") >/dev/null
+ok $? "and its text shows the same streams table, deadline column and all"
+"$AB" report --format sweep-csv "$T/a.json" >"$T/a.csv" 2>"$T/a.csv.err"
+is "$(python3 - "$T/a.csv" "$T/a.json" <<'PY'
+import csv, json, sys
+rows = {r["test"]: r for r in csv.DictReader(open(sys.argv[1]))}
+o = [json.loads(l) for l in open(sys.argv[2])][-1]
+w = [p for p in o["phases"] if p["name"] == "sweep" and p["key"]["test"] == "write"][0]
+r = rows["write"]
+print(r["deadline_s"] == "0.400" and r["wearout"] == "0"
+      and int(r["least_at_deadline_kib"]) == w["min_bytes_at_deadline"] // 1024
+      and int(r["most_at_deadline_kib"]) == w["max_bytes_at_deadline"] // 1024
+      and abs(float(r["deadline_kib_s"]) - w["deadline_rate"]) < 0.1
+      and abs(float(r["deadline_counted_s"]) - w["deadline_counted_s"]) < 1e-5)
+PY
+)" True "the sweep's CSV has the deadline, wear-out, least and most done at it, its rate and seconds"
+"$AB" report --html "$T/a.html" "$T/a.json" >/dev/null 2>&1
+grep -q '<br>deadline 0.4 s: each square.s rate at it in its tip' "$T/a.html" && grep -q '; at the deadline [0-9.]* MiB/s</title>' "$T/a.html"
+ok $? "the HTML page says the deadline under the map's cell and each square's rate at it in its tip"
 
 # (b) Wear-out: stream 1 writes five times slower; every stream ends at the
 # largest count any had at the deadline.
@@ -50,6 +77,31 @@ is "$(js "$T/b.json" "[w['bytes'] for w in $rs['per_worker']] == [w['bytes'] for
 	"and each read moved that much"
 is "$(js "$T/b.json" "[$ws['wearout'], o['config']['wearout']]")" "[true, true]" "the cell and the config record the wear-out"
 grep -q 'then went on to the largest count any stream had then (wear-out)' "$T/b.out"; ok $? "the text says so"
+
+# (e) Records larger than the deadline: a 1 MiB record takes 0.3 s, the
+# deadline is 0.1 s; each count is taken when its record ends.  The rate at
+# the deadline is over the time until then, never bytes over 0.1 s that
+# took three times as long.
+ARRAYBENCH_TEST_STREAM_DELAY_US='*:300000' "$AB" run -d "$d" --phases sweep --sweep-file-sizes 4m --sweep-records 1m \
+	--sweep-tests write,read --stonewall-time 0.1 "${cache[@]}" --json "$T/e.json" >"$T/e.out" 2>"$T/e.err"
+is $? 0 "a deadline shorter than one record exits 0" || sed 's/^/#   /' "$T/e.err"
+is "$(js "$T/e.json" "[w['bytes_at_deadline'] for w in $ws['per_worker']] + [w['bytes'] for w in $rs['per_worker']]")" \
+	"[1048576, 1048576]" "the write stopped after its first record, the read read that record only"
+is "$(js "$T/e.json" "$ws['deadline_counted_s'] >= 0.3 and $ws['deadline_rate'] <= 1024 / $ws['deadline_counted_s'] + 0.01")" \
+	true "the rate at the deadline is over the time the record took, not over 0.1 s"
+
+# (f) A deadline longer than the test cuts nothing: every file whole, and
+# the rate at the deadline is over the time the streams took, never their
+# bytes over 30 s nobody waited.
+"$AB" run -d "$d" --phases sweep --sweep-file-sizes 4m --sweep-records 64k --sweep-tests write,read --streams 2 \
+	--stonewall-time 30 "${cache[@]}" --json "$T/f.json" >"$T/f.out" 2>"$T/f.err"
+is $? 0 "a 30 s deadline on a test of a moment exits 0" || sed 's/^/#   /' "$T/f.err"
+is "$(js "$T/f.json" "sorted(set(w['bytes'] for c in cells for w in c['per_worker'])) == [4 << 20] and $ws['max_bytes_at_deadline'] == 4 << 20")" \
+	true "every stream wrote and read its whole file, all of it counted at the deadline"
+is "$(js "$T/f.json" "$ws['deadline_counted_s'] < 30 and abs($ws['deadline_rate'] - (8 << 10) / $ws['deadline_counted_s']) < 0.01")" \
+	true "the rate at the deadline is over the time until the streams ended, not 30 s"
+grep -q '^deadline 30 s after each stream.s start: no stream reached it, every test ran whole$' "$T/f.out"
+ok $? "the text says that no stream reached the deadline"
 
 # report --compare: another deadline or wear-out is another condition.
 "$AB" report --compare "$T/a.json" "$T/b.json" >"$T/c.out" 2>"$T/c.err"

@@ -127,18 +127,35 @@ is $rc 1 "building a target is refused: exit 1"
 grep -q "arraybench-mpi runs on a directory every rank reaches" "$T/err"; ok $? "with a clear line"
 left; ok $? "nothing is left"
 
-# 9. The stonewall across ranks: rank 2's stream held still for 2 s.
-# Direct writes, so that a stream's progress is its disk's, not the page
-# cache's.
-mpi -np 4 "$ABM" run -d "$D" -s 0 -n 0 $cache --direct --phases sweep --sweep-file-sizes 256m --sweep-records 64k \
-	--sweep-tests write --streams 1 --json "$T/sw.json" >/dev/null 2>"$T/err" &
+# 9. The stonewall across ranks: rank 2's stream held still until another
+# rank's stream has ended.  Direct writes, so that a stream's progress is
+# its disk's, not the page cache's.  Rank 2's stream also sleeps 2 ms after
+# each record (the test-only ARRAYBENCH_TEST_STREAM_DELAY_US, stream 2 of
+# the cell: rank 2's only), so it writes for 8 s at least and the poll
+# below finds it writing however fast the disk; a hold of a fixed time was
+# not enough on a loaded machine, where every rank's write took so long
+# that 2 s were under a tenth of it.
+ARRAYBENCH_TEST_STREAM_DELAY_US=2:2000 mpi -np 4 "$ABM" run -d "$D" -s 0 -n 0 $cache --direct --phases sweep \
+	--sweep-file-sizes 256m --sweep-records 64k --sweep-tests write --streams 1 --json "$T/sw.json" >/dev/null \
+	2>"$T/err" &
 pid=$!
 kill_at_exit $pid
 # Held once it is writing: a hold during its set-up would only delay the
 # barrier, which every rank waits for.
 await 'w=$(worker_of_rank 2) && [ -n "$(find "$D" -path "*rank-00002/*" -type f -size +1M)" ]'
 ok $? "rank 2's stream is writing"
-kill -STOP "$w" && sleep 2 && kill -CONT "$w"
+other_ended() { # another rank's stream wrote its whole file and its worker is gone
+	local r
+	for r in 0 1 3; do
+		[ -n "$(find "$D" -path "*rank-0000$r/*" -type f -size 262144k)" ] && ! worker_of_rank $r >/dev/null &&
+			return 0
+	done 2>/dev/null
+	return 1
+}
+kill -STOP "$w"
+await other_ended
+ok $? "another rank's stream ended while rank 2's was held"
+kill -CONT "$w"
 wait $pid
 ran $? "the sweep with one stream on each of 4 ranks"
 is "$(python3 "$check" stonewall "$T/sw.json" 2)" ok \

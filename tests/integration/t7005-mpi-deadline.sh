@@ -43,6 +43,19 @@ is "$(js "$T/b.json" "sorted(r['bytes'] for r in $ws['per_rank']) == [$ws['max_b
 	"the per-rank rows agree"
 left; ok $? "nothing is left"
 
+# 4 (before 3, which kills). A deadline shorter than the ranks' spread at
+# the start: each stream's deadline counts from its own start, so the rate
+# at it adds streams that did not all run at once, and the text says so.
+# Rank 2 leaves the barrier 1 s late (the test-only ARRAYBENCH_TEST_DELAY_S
+# with ARRAYBENCH_TEST_NO_BARRIER: the ranks go without meeting).
+ARRAYBENCH_TEST_NO_BARRIER=1 ARRAYBENCH_TEST_DELAY_S=2:1 ARRAYBENCH_TEST_STREAM_DELAY_US='*:2000' mpi -np 4 "$ABM" \
+	run -d "$D" -s 0 -n 0 $cache "${sweep[@]}" --stonewall-time 0.2 --json "$T/s.json" >"$T/s.out" 2>"$T/err"
+ran $? "4 ranks, rank 2 a second late, a 0.2 s deadline"
+is "$(js "$T/s.json" "$ws['start_spread_s'] > 0.2")" true "the ranks' starts spread wider than the deadline"
+grep -q "^   the ranks' starts spread over [0-9.]* s, more than the 0.2 s deadline: the rate at the deadline adds streams that did not all run at once$" "$T/s.out"
+ok $? "the text says the rate at the deadline adds streams that did not all run at once"
+left; ok $? "nothing is left"
+
 # 3. A rank killed while the others wait at the wall: every rank stops.
 # Rank 2's stream sleeps 8 s after its first record, so the other ranks'
 # streams reach their 0.5 s deadline and wait for its count; then it is

@@ -79,6 +79,7 @@ static struct ab_result *full_result(const char *phase, unsigned n)
 	r->min_bytes_at_deadline = 3000u * 8192u;
 	r->max_bytes_at_deadline = 3100u * 8192u;
 	r->deadline_rate = 19660.8;
+	r->deadline_counted_s = 2.625;
 	r->latency = (struct ab_latency){ 1000, 1955, 2071320.6354166667, 2064383, 2162687, 2621439, 5122640, 99999001 };
 	for (int i = 0; i < 2; i++) {
 		struct ab_worker_stat w = { .pid = 13924 + i, .ops = 4096 + i, .bytes = (4096u + i) * 8192u,
@@ -302,7 +303,8 @@ static char *with_new_members(const char *line)
 						 "\"min_worker_rate\":null,\"max_worker_rate\":null,"
 						 "\"min_bytes_at_stonewall\":null,\"stonewall_time_s\":null,"
 						 "\"wearout\":null,\"min_bytes_at_deadline\":null,"
-						 "\"max_bytes_at_deadline\":null,\"deadline_rate\":null,", 0, NULL);
+						 "\"max_bytes_at_deadline\":null,\"deadline_rate\":null,"
+						 "\"deadline_counted_s\":null,", 0, NULL);
 	g_autoptr(GRegex) re4 = g_regex_new("(\"pid\":[0-9]+,\"ops\":[0-9]+,)", 0, 0, NULL);
 	g_autofree char *four = g_regex_replace(re4, three, -1, 0, "\\1\"bytes\":null,", 0, NULL);
 	g_autoptr(GRegex) re5 = g_regex_new("(\"cpu_s\":[^}]*)}", 0, 0, NULL);
