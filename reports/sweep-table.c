@@ -153,7 +153,7 @@ static void streams_table(GString *s, const GPtrArray *cells)
 			   "  rate at the stonewall; least done: the least any stream had done by then (KiB)\n");
 	if (deadline)
 		g_string_append(s, "  deadline    every stream's bytes at its deadline (all of them for a stream that ended first)\n"
-				   "              over the time until the last count was taken (IOR's stonewall bandwidth)\n");
+				   "              over the time until the last count was taken\n");
 	g_string_append_printf(s, "%8s %10s %7s %-15s %11s %11s %11s %11s %11s%s\n", "streams", "kB", "reclen", "test",
 			       "end-to-end", "stonewall", "min", "max", "least done", deadline ? "    deadline" : "");
 	for (guint i = 0; i < cells->len; i++) {
