@@ -208,13 +208,15 @@ static gboolean make_plan(const struct ab_tune_opts *o, struct tune_plan *p, GEr
 	return TRUE;
 }
 
-/* How many rounds screening gets of a budget of visits: min_rounds when
- * they take at most half of it, else what half pays for; 0 when that is
- * under 2 (a paired test needs 2 rounds). */
-static unsigned screen_rounds(unsigned budget, size_t screen, unsigned min_rounds)
+/* How many rounds screening gets of a budget of visits: as many whole
+ * rounds as half of it pays for, since each round adds a pair per change
+ * and a paired test on 3 pairs (2 degrees of freedom, then Holm over every
+ * change) tells only gross differences apart; 0 when that is under 2 (a
+ * paired test needs 2 rounds). */
+static unsigned screen_rounds(unsigned budget, size_t screen)
 {
-	unsigned r = screen ? (unsigned)MIN((size_t)min_rounds, budget / 2 / screen) : 0;
-	return r >= 2 ? r : 0;
+	size_t r = screen ? MIN((size_t)AB_TUNE_MAX_ROUNDS, budget / 2 / screen) : 0;
+	return r >= 2 ? (unsigned)r : 0;
 }
 
 static void print_plan(const struct ab_tune_opts *o, const struct tune_plan *p)
@@ -252,12 +254,12 @@ static void print_plan(const struct ab_tune_opts *o, const struct tune_plan *p)
 		       o->budget_text);
 	if (p->plan == AB_RACE_PLAN_SCREEN && !o->budget.visits) {
 		g_autoptr(GPtrArray) one = ab_candidates_one_at_a_time(p->resolved);
-		printf("screening: %u one-key candidates for up to %u whole rounds within half of %s, then a race of the "
-		       "values that mattered with the rest\n",
-		       one->len, o->min_rounds, o->budget_text);
+		printf("screening: %u one-key candidates in as many whole rounds as half of %s pays for, then a race of "
+		       "the values that mattered with the rest\n",
+		       one->len, o->budget_text);
 	} else if (p->plan == AB_RACE_PLAN_SCREEN) {
 		g_autoptr(GPtrArray) one = ab_candidates_one_at_a_time(p->resolved);
-		unsigned rounds = screen_rounds(o->budget.visits, one->len, o->min_rounds);
+		unsigned rounds = screen_rounds(o->budget.visits, one->len);
 		if (rounds)
 			printf("screening: %u one-key candidates x %u rounds = %u visits, then a race of the values that "
 			       "mattered with the rest\n",
@@ -530,9 +532,9 @@ static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **erro
 	if (status == 0)
 		ab_progress_start(stderr, ab_progress_mode_for(stderr, o->quiet));
 	if (status == 0 && p->plan == AB_RACE_PLAN_SCREEN && !o->budget.visits) {
-		/* Up to min_rounds whole rounds within half the time; a
-		 * resume whose record holds race visits takes screening as it
-		 * ended (its recorded rounds), whatever the time says now. */
+		/* As many whole rounds as half the time pays for; a resume
+		 * whose record holds race visits takes screening as it ended
+		 * (its recorded rounds), whatever the time says now. */
 		GPtrArray *one = ab_candidates_one_at_a_time(p->resolved);
 		unsigned recorded = 0;
 		gboolean raced = FALSE;
@@ -543,7 +545,7 @@ static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **erro
 			raced = raced || (r->tune.stage && g_str_equal(r->tune.stage, "race"));
 		}
 		struct ab_tune_budget share = { 0, o->budget.seconds / 2 };
-		unsigned rounds = o->min_rounds;
+		unsigned rounds = AB_TUNE_MAX_ROUNDS;
 		if (raced)
 			share = (struct ab_tune_budget){ (unsigned)(one->len * recorded), NAN }, rounds = recorded;
 		if (raced && !recorded) {
@@ -562,7 +564,7 @@ static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **erro
 		}
 	} else if (status == 0 && p->plan == AB_RACE_PLAN_SCREEN) {
 		GPtrArray *one = ab_candidates_one_at_a_time(p->resolved);
-		unsigned rounds = screen_rounds(o->budget.visits, one->len, o->min_rounds);
+		unsigned rounds = screen_rounds(o->budget.visits, one->len);
 		if (!rounds) {
 			g_ptr_array_add(not_allowed, g_strdup_printf("the keys were not screened: %s visits do not pay for 2 "
 								     "rounds of the %u one-key candidates and a race after",
@@ -580,6 +582,11 @@ static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **erro
 			}
 		}
 	}
+	if (status == 0 && screen.ready && screen.st.rounds >= 2 && race_candidates && race_candidates->len == 1)
+		g_ptr_array_add(not_allowed, g_strdup_printf("screening told no key apart from the defaults in %zu rounds: "
+							     "nothing was left to race and the rest of the budget went "
+							     "unused; a larger budget gives screening more rounds",
+							     screen.st.rounds));
 	if (status == 0 && screen.ready && screen.st.rounds < 2)
 		g_ptr_array_add(not_allowed, g_strdup_printf("screening had %zu round%s within the budget: under 2, no key "
 							     "could be told to matter, so each kept its default",

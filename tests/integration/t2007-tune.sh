@@ -58,6 +58,14 @@ ok $? "in one line naming it"
 "$AB" tune --dry-run -d "$T" --fs btrfs --objective block-write --budget 3 >"$T/d.out" 2>"$T/d.err"
 is "$?:$(wc -l <"$T/d.err")" "1:1" "-d is refused in one line: a tune builds its target"
 
+# Screening takes as many whole rounds as half a budget of visits pays for:
+# the built-in ext4 space on one device has 13 one-key candidates, and half
+# of 130 visits is 5 rounds of them.
+"$AB" tune --dry-run --loop 1:2G --fs ext4 --phases block-write -s 64m --objective block-write --budget 130 \
+	>"$T/screen.out" 2>&1
+grep -q '^screening: 13 one-key candidates x 5 rounds = 65 visits, then ' "$T/screen.out"
+ok $? "screening gets the whole rounds half the budget pays for"
+
 is_root && [ -e /dev/loop-control ] || skip_rest "the tune itself builds targets: needs root and loop devices"
 
 stamps() { # results.jsonl: "candidate|round" per line, from each run's tune stamp
