@@ -120,6 +120,12 @@ char *ab_tune_summary_text(const struct ab_tune_summary *s)
 		const struct ab_race_candidate *rc = &st->race->candidate[one->candidate];
 		const char *role = one->candidate == s->winner ? "winner" : one->alive ? "still in the race" : "dropped";
 		g_string_append_printf(out, "%-17s %s: ", role, one->label);
+		if (st->candidates == 1 && !one->rounds) {
+			/* Screening left it alone: nothing raced, no figure of
+			 * the race's own (screening's lines give its figures). */
+			g_string_append(out, "the only candidate screening left, not raced\n");
+			continue;
+		}
 		append_ratio(out, &one->paired);
 		g_string_append_printf(out, ", median %.6g over %zu rounds", one->median, one->rounds);
 		if (!one->alive)
