@@ -85,9 +85,12 @@ ok $(python3 -c "import sys; sys.exit(0 if $flate > 0 else 1)"; echo $?) "and co
 # the throttle's own limit already failed it): the free device at that
 # rate, which its looser target lets it reach.
 freeat=$(awk -v r="$foff" '$1 ~ /^step_/ && $2 == r {print $4}' "$T/free.rows")
+# 4 times: the throttled one's backlog makes its p99 seconds, while on a
+# loaded 2-core machine the free one's reached 268 ms at 200 IOPS (CPU,
+# not the device), so 10 times failed a make check run beside others.
 if [ -n "$freeat" ] && [ -n "$fp99" ]; then
-	ok $(python3 -c "import sys; sys.exit(0 if $fp99 > 10 * $freeat else 1)"; echo $?) \
-		"at $foff IOPS the throttled p99 ($fp99 ms) is over 10 times the free one ($freeat ms)"
+	ok $(python3 -c "import sys; sys.exit(0 if $fp99 > 4 * $freeat else 1)"; echo $?) \
+		"at $foff IOPS the throttled p99 ($fp99 ms) is over 4 times the free one ($freeat ms)"
 else
 	ok 1 "both curves reached the throttled one's last rate (free: '$freeat', throttled: '$fp99' at '$foff')"
 fi
