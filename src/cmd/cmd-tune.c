@@ -583,9 +583,9 @@ static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **erro
 		}
 	}
 	if (status == 0 && screen.ready && screen.st.rounds >= 2 && race_candidates && race_candidates->len == 1)
-		g_ptr_array_add(not_allowed, g_strdup_printf("screening told no key apart from the defaults in %zu rounds: "
-							     "nothing was left to race and the rest of the budget went "
-							     "unused; a larger budget gives screening more rounds",
+		g_ptr_array_add(not_allowed, g_strdup_printf("screening found no value better than the defaults in %zu "
+							     "rounds: nothing was left to race and the rest of the budget "
+							     "went unused; a larger budget gives screening more rounds",
 							     screen.st.rounds));
 	if (status == 0 && screen.ready && screen.st.rounds < 2)
 		g_ptr_array_add(not_allowed, g_strdup_printf("screening had %zu round%s within the budget: under 2, no key "
