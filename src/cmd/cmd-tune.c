@@ -32,6 +32,7 @@
 #include "../../workloads/phase.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -219,6 +220,31 @@ static unsigned screen_rounds(unsigned budget, size_t screen)
 	return r >= 2 ? (unsigned)r : 0;
 }
 
+/* What the stripe-hint switch's values mean on this array: its label
+ * "geometry" names no figure, and the su/sw (or stride) mkfs is given is
+ * what a reader checks against the array (chunk, data members). */
+static void print_stripe_hint(const struct tune_plan *p)
+{
+	const struct ab_space_key *hint = NULL;
+	for (guint k = 0; k < p->resolved->keys->len; k++) {
+		const struct ab_space_key *key = g_ptr_array_index(p->resolved->keys, k);
+		if (key->place == AB_SPACE_SWITCH)
+			hint = key;
+	}
+	if (!hint || !p->striped)
+		return; /* resolving left it out where there is no stripe, and said why */
+	const char *devices[] = { "/dev/mdX", NULL };
+	for (guint v = 0; v < hint->values->len; v++) {
+		const struct ab_space_value *val = g_ptr_array_index(hint->values, v);
+		struct ab_candidate c = { .no_stripe_hint = v > 0 };
+		g_autoptr(GError) local = NULL;
+		g_autofree char *command = ab_fstab_mkfs_command(p->fs, &p->geo, NULL, devices, &c, &local);
+		if (command)
+			printf("%s=%s: %s (chunk %" PRIu32 "k, %" PRIu32 " data members)\n", hint->name, val->text,
+			       command, p->geo.chunk_bytes / 1024, p->geo.data_disks);
+	}
+}
+
 static void print_plan(const struct ab_tune_opts *o, const struct tune_plan *p)
 {
 	size_t k = p->candidates->len;
@@ -234,6 +260,7 @@ static void print_plan(const struct ab_tune_opts *o, const struct tune_plan *p)
 		printf("candidate %u/%zu: %s%s%s%s\n", i + 1, k, c->label, c->argv && c->argv->len ? " (" : "",
 		       c->argv && c->argv->len ? line + strlen("arraybench ") : "", c->argv && c->argv->len ? ")" : "");
 	}
+	print_stripe_hint(p);
 	for (guint i = 0; i < p->omitted->len; i++) {
 		const struct ab_space_omission *om = g_ptr_array_index(p->omitted, i);
 		printf("left out%s: %s: %s\n", om->unsafe ? " as unsafe (--allow-unsafe tries it)" : "", om->what, om->why);

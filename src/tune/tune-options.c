@@ -130,7 +130,7 @@ static const struct ab_option_row rows[] = {
 	{ "quiet", 'q', .kind = AB_OPTION_SWITCH, OPTS(quiet), .family = AB_OPTION_OUTPUT,
 	  .help = "No line per visit, no progress" },
 	{ "dry-run", 0, .kind = AB_OPTION_SWITCH, OPTS(dry_run),
-	  .help = "Print the candidates, the unsafe ones left out and the plan, then exit; build nothing" },
+	  .help = "Print the candidates, the unsafe ones left out, the stripe hint's mkfs command and the plan, then exit; build nothing" },
 };
 
 static const char description[] =

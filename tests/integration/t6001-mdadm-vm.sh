@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # mdadm arrays built by arraybench, in a qemu guest (this kernel has no md):
 # raid0, raid1, raid5, raid10 f2 and nested 1+0 on virtio members, each run
-# and torn down in one boot (tests/vm/guest-tests.sh), then a comparison
+# and torn down in one boot (tests/vm/guest-tests.sh), a tune of md raid10
+# with xfs on its stripe-hint key (each visit's mkfs given the su/sw the
+# kernel reports for the array, or none) and its --dry-run, then a comparison
 # matrix of md raid1 and raid10 x ext4 and xfs x defaults and noatime, 3
 # repeats; the guest's checks are relayed here, and the matrix's results
 # compared and drawn here (report --compare, --html).  AB_VM_MATRIX_KEEP=DIR

@@ -6,7 +6,9 @@
 # and that no array, mount, superblock or journal is left.  Then a comparison
 # matrix, {md raid1, md raid10} x {ext4, xfs} x {defaults, noatime} at tiny
 # sizes, 3 repeats, whose results.jsonl lines follow on stdout prefixed
-# '@matrix ' for the host to report on.  TAP on stdout.
+# '@matrix ' for the host to report on.  Between them a tune of md raid10
+# with xfs (the stripe-hint key: the array's su/sw or none, one round of 2
+# visits) and its --dry-run over the whole xfs space.  TAP on stdout.
 # Usage: guest-tests.sh [--count]   (--count: print the number of checks)
 # Environment: AB (the arraybench binary, default ./arraybench), GUEST_MEMBERS
 # (/dev/vda,/dev/vdb,...: run-guest.sh sets it).
@@ -21,8 +23,9 @@ cases=(
 )
 per_case=6
 killed_checks=5
+tune_checks=8
 matrix_checks=4
-total=$((1 + ${#cases[@]} * per_case + killed_checks + matrix_checks))
+total=$((1 + ${#cases[@]} * per_case + killed_checks + tune_checks + matrix_checks))
 if [ "${1:-}" = --count ]; then echo $total; exit 0; fi
 
 AB=${AB:-$PWD/arraybench}
@@ -66,6 +69,28 @@ superblocks() { # the members mdadm still finds a superblock on
 	local m
 	for m in "$@"; do mdadm --examine "$m" </dev/null >/dev/null 2>&1 && printf '%s ' "$m"; done
 }
+fresh_members() { # what a case left stopped and wiped: arraybench refuses members with a signature
+	local m md
+	for md in $(md_devices); do mdadm --stop "/dev/$md" </dev/null >/dev/null 2>&1; done
+	for m in "$@"; do
+		mdadm --zero-superblock "$m" </dev/null >/dev/null 2>&1
+		dd if=/dev/zero of="$m" bs=1M count=16 oflag=direct status=none 2>/dev/null
+	done
+}
+watch_md() { # FILE: the kernel's stripe of the first md array that has one: chunk, io_min, io_opt
+	local d chunk io_min io_opt
+	while :; do
+		for d in /sys/block/md*; do
+			chunk=$(cat "$d/md/chunk_size" 2>/dev/null) io_min=$(cat "$d/queue/minimum_io_size" 2>/dev/null)
+			io_opt=$(cat "$d/queue/optimal_io_size" 2>/dev/null)
+			if [ "${chunk:-0}" -gt 0 ] && [ "${io_min:-0}" -gt 0 ] && [ "${io_opt:-0}" -gt 0 ]; then
+				echo "$chunk $io_min $io_opt" >"$1"
+				return
+			fi
+		done
+		sleep 0.2
+	done
+}
 
 for c in "${cases[@]}"; do
 	IFS='|' read -r name level count fs extra geometry <<<"$c"
@@ -91,12 +116,7 @@ print(t.get('backend'), t.get('level'), t.get('fs'), len(t.get('members') or [])
 	is "$(find "$ARRAYBENCH_STATE_DIR" "$TMPDIR" -mindepth 1 -maxdepth 1 | tr '\n' ' ')" "" \
 		"$name: no journal and no temporary file left"
 	# Whatever a failed case left must not spoil the next one.
-	for md in $(md_devices); do mdadm --stop "/dev/$md" </dev/null >/dev/null 2>&1; done
-	# Fresh members for the next case: arraybench refuses ones with a signature.
-	for m in "${members[@]}"; do
-		mdadm --zero-superblock "$m" </dev/null >/dev/null 2>&1
-		dd if=/dev/zero of="$m" bs=1M count=16 oflag=direct status=none 2>/dev/null
-	done
+	fresh_members "${members[@]}"
 done
 # kill -9 mid-phase on an mdadm raid1: cleanup stops the array (by its
 # journaled device node) and zeroes only superblocks naming that array.
@@ -119,13 +139,68 @@ is "$(superblocks "${members[@]}")" "" "killed: cleanup zeroed the members' supe
 is "$(find "$ARRAYBENCH_STATE_DIR" "$TMPDIR" -mindepth 1 -maxdepth 1 | tr '\n' ' ')" "" \
 	"killed: no journal and no temporary file left"
 
+# A tune on md raid10 of the four members with xfs (issue 24): the
+# stripe-hint key's two candidates, mkfs given the array's su/sw (the
+# defaults) and not (--no-stripe-hint), one round of one visit each.  What
+# su/sw must be comes from the kernel, not from arraybench: the chunk and
+# the stripe (io_opt / io_min) of the array a visit built, read while it
+# runs.  Then --dry-run over the whole xfs space, and on one loop image.
+fresh_members "${all_members[@]}"
+list=$(IFS=,; echo "${all_members[*]}")
+read -r -a cache_words <<<"$cache"
+tune=(--members "$list" --yes-destroy "$list" --array raid10 --fs xfs --backend mdadm
+	--phases block-write -s 32m "${cache_words[@]}" --objective block-write --budget 2)
+watch_md "$work/md-geometry" &
+watcher=$!
+start=$(date +%s)
+timeout -s INT -k 30 600 "$AB" tune -o "$work/tune" "${tune[@]}" --keys stripe-hint \
+	</dev/null >"$work/tune.out" 2>"$work/tune.err"
+status=$?
+kill "$watcher" 2>/dev/null; wait "$watcher" 2>/dev/null
+is "$status" 0 "tune: md raid10 of 4 members with xfs, --keys stripe-hint, --budget 2, exits 0 ($(($(date +%s) - start))s)"
+[ "$status" = 0 ] || sed 's/^/#   /' "$work/tune.err" | tail -15
+sed 's/^/# tune: /' "$work/tune.out"
+read -r chunk io_min io_opt <"$work/md-geometry" 2>/dev/null
+if [ -n "${io_opt:-}" ]; then
+	want="su=$((chunk / 1024))k,sw=$((io_opt / io_min))"
+	diag "the kernel's raid10: chunk $chunk, io_min $io_min, io_opt $io_opt: $want"
+else
+	want="(no md array seen while the tune ran)"
+fi
+got=$("$py" -c "
+import json, re, sys
+runs = [json.loads(l) for l in open(sys.argv[1])]
+seen = []
+for r in runs:
+    m = re.search(r' -d (su=[^ ]*)', (r.get('target') or {}).get('mkfs_command') or '')
+    seen.append('%s/%s:%s' % (r['tune']['candidate'], r['tune']['round'], m.group(1) if m else 'none'))
+print(' '.join(sorted(seen)))
+" "$work/tune/results.jsonl" 2>&1 | tail -1)
+is "$got" "defaults/1:$want stripe-hint=none/1:none" \
+	"tune: each visit's mkfs.xfs: the defaults with the array's -d $want, stripe-hint=none without"
+"$AB" tune --dry-run "${tune[@]}" </dev/null >"$work/plan" 2>"$work/plan.err"
+status=$?
+grep '^stripe-hint=\|^space: \|^plan: ' "$work/plan" | sed 's/^/# dry-run: /'
+is "$status $(grep -c "^stripe-hint=geometry: mkfs\.xfs .* -d $want /dev/mdX " "$work/plan") $(grep '^stripe-hint=none: ' "$work/plan" | grep -c ' -d su=')" \
+	"0 1 0" "tune --dry-run, the whole xfs space: stripe-hint=geometry is mkfs -d $want, none without it"
+[ -s "$work/plan.err" ] && sed 's/^/#   /' "$work/plan.err" | tail -5
+# (one image: a tune refuses --device, and --members needs --array)
+one=(--loop 1:256M --fs xfs
+	--phases block-write -s 32m "${cache_words[@]}" --objective block-write --budget 2)
+"$AB" tune --dry-run "${one[@]}" </dev/null >"$work/plan-one" 2>"$work/plan-one.err"
+status=$?
+is "$status $(grep -c 'su=' "$work/plan-one") $(grep -c '^left out: stripe-hint=none: no stripe' "$work/plan-one")" \
+	"0 0 1" "tune --dry-run on one image: no su/sw, stripe-hint=none left out (no stripe)"
+[ -s "$work/plan-one.err" ] && sed 's/^/#   /' "$work/plan-one.err" | tail -5
+is "$(md_devices)$(holders "${all_members[@]}")" "" "tune: /proc/mdstat lists no md device, the members have no holders"
+is "$(mounted)" "" "tune: nothing of the array or its members is mounted afterwards"
+is "$(superblocks "${all_members[@]}")" "" "tune: mdadm --examine finds no superblock on the members"
+is "$(find "$ARRAYBENCH_STATE_DIR" "$TMPDIR" -mindepth 1 -maxdepth 1 | tr '\n' ' ')" "" \
+	"tune: no journal and no temporary file left"
+
 # The issue's second matrix: every cell built on all four members, measured
 # 3 times round-robin, torn down; the visits' results go to the host.
-for m in "${all_members[@]}"; do
-	mdadm --zero-superblock "$m" </dev/null >/dev/null 2>&1
-	dd if=/dev/zero of="$m" bs=1M count=16 oflag=direct status=none 2>/dev/null
-done
-list=$(IFS=,; echo "${all_members[*]}")
+fresh_members "${all_members[@]}"
 cat >"$work/md.ini" <<EOF
 [matrix]
 members = $list
