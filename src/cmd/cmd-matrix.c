@@ -213,19 +213,10 @@ static gboolean check_state_dir(GError **error)
 static int open_results(struct matrix_ctx *c, const char *text, size_t len, GError **error)
 {
 	const struct matrix_opts *o = c->o;
-	if (!ab_matrix_dir_open(&c->dir, o->out_dir, TRUE, error))
-		return ab_error_exit_status(*error);
-	g_autoptr(GString) said = g_string_new(NULL);
-	gboolean recovered = ab_matrix_dir_recover(&c->dir, said, error);
-	g_auto(GStrv) lines = g_strsplit(said->str, "\n", -1);
-	for (char **l = lines; *l; l++)
-		if (**l)
-			fprintf(stderr, "arraybench: warning: %s\n", *l);
-	if (!recovered)
-		return ab_error_exit_status(*error);
 	enum ab_matrix_dir_state state;
-	if (!ab_matrix_dir_check(&c->dir, c->m->sha256, &state, error))
-		return ab_error_exit_status(*error);
+	int opened = ab_matrix_resume_open(&c->dir, o->out_dir, c->m->sha256, &state, error);
+	if (opened)
+		return opened;
 	if (state == AB_MATRIX_DIR_FOREIGN) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
 			    "'%s' holds results no matrix started there (no %s): give another -o DIR", o->out_dir,

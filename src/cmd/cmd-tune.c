@@ -308,19 +308,10 @@ static int open_dir(struct ab_matrix_dir *d, const struct ab_tune_opts *o, const
 		    GError **error)
 {
 	d->copy = AB_TUNE_INI;
-	if (!ab_matrix_dir_open(d, o->out_dir, TRUE, error))
-		return ab_error_exit_status(*error);
-	g_autoptr(GString) said = g_string_new(NULL);
-	gboolean recovered = ab_matrix_dir_recover(d, said, error);
-	g_auto(GStrv) lines = g_strsplit(said->str, "\n", -1);
-	for (char **l = lines; *l; l++)
-		if (**l)
-			fprintf(stderr, "arraybench: warning: %s\n", *l);
-	if (!recovered)
-		return ab_error_exit_status(*error);
 	enum ab_matrix_dir_state state;
-	if (!ab_matrix_dir_check(d, p->digest, &state, error))
-		return ab_error_exit_status(*error);
+	int opened = ab_matrix_resume_open(d, o->out_dir, p->digest, &state, error);
+	if (opened)
+		return opened;
 	g_autofree char *stored = NULL;
 	size_t len;
 	if (state != AB_MATRIX_DIR_NEW && !ab_matrix_dir_read(d, AB_TUNE_INI, &stored, &len, error))

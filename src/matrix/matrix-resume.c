@@ -9,6 +9,22 @@
 #include <stdio.h>
 #include <string.h>
 
+int ab_matrix_resume_open(struct ab_matrix_dir *d, const char *path, const char *digest,
+			  enum ab_matrix_dir_state *state, GError **error)
+{
+	if (!ab_matrix_dir_open(d, path, TRUE, error))
+		return ab_error_exit_status(*error);
+	g_autoptr(GString) said = g_string_new(NULL);
+	gboolean recovered = ab_matrix_dir_recover(d, said, error);
+	g_auto(GStrv) lines = g_strsplit(said->str, "\n", -1);
+	for (char **l = lines; *l; l++)
+		if (**l)
+			fprintf(stderr, "arraybench: warning: %s\n", *l);
+	if (!recovered || !ab_matrix_dir_check(d, digest, state, error))
+		return ab_error_exit_status(*error);
+	return 0;
+}
+
 int ab_matrix_resume_undo(struct ab_matrix_dir *d, const char *who, GError **error)
 {
 	g_autofree char *run_id = NULL, *state_dir = NULL;

@@ -14,6 +14,13 @@
 #include "matrix-state.h"
 #include "../model/run.h"
 
+/* The results directory at path opened (made when missing), what a kill
+ * while it was set up left mended (each thing mended said as a warning),
+ * and *state set by comparing it with digest (ab_matrix_dir_check()).
+ * 0, or the exit status with *error. */
+int ab_matrix_resume_open(struct ab_matrix_dir *d, const char *path, const char *digest,
+			  enum ab_matrix_dir_state *state, GError **error);
+
 /* A start killed mid-visit (kill -9, a power cut) left that visit's
  * target built: its journal, named by DIR's visit.inflight, undone now, as
  * 'arraybench cleanup' would, and only it.  who: "matrix" or "tune", for
