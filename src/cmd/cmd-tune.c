@@ -572,7 +572,7 @@ static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **erro
 			status = stage_go_rounds(&screen, o, p, &d, "screen", "screen: ", one, false, true, share, rounds,
 						 &set, error);
 			const struct ab_tune_spend *sp = &screen.st.spend;
-			budget.seconds = MAX(0.0, budget.seconds - sp->seconds - sp->done * sp->done_cost_s);
+			budget.seconds = MAX(0.0, budget.seconds - ab_tune_spent_s(sp));
 			if (status == 0) {
 				g_ptr_array_unref(race_candidates);
 				race_candidates = screened_candidates(p, &screen.st, lines, error);

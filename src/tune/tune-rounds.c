@@ -72,6 +72,11 @@ size_t ab_tune_round_order(uint64_t seed, const char *stage, unsigned round, con
 	return n;
 }
 
+double ab_tune_spent_s(const struct ab_tune_spend *spend)
+{
+	return spend->seconds + spend->done * spend->done_cost_s;
+}
+
 double ab_tune_visit_cost(const struct ab_tune_spend *spend)
 {
 	if (spend->timed)
@@ -88,7 +93,7 @@ bool ab_tune_budget_allows(const struct ab_tune_budget *budget, const struct ab_
 	double cost = ab_tune_visit_cost(spend);
 	if (isnan(cost))
 		return true;
-	double spent = spend->seconds + spend->done * spend->done_cost_s;
+	double spent = ab_tune_spent_s(spend);
 	/* Never start what would overrun by more than one visit's time. */
 	return spent + (double)visits * cost <= budget->seconds + cost;
 }
@@ -117,7 +122,7 @@ static int run_round(struct ab_tune_stage *st, GError **error)
 		/* A time budget's first round has no estimate to stop it
 		 * before it starts: no visit starts once the time is spent. */
 		if (!st->budget.visits && !st->whole_rounds &&
-		    st->spend.seconds + st->spend.done * st->spend.done_cost_s >= st->budget.seconds) {
+		    ab_tune_spent_s(&st->spend) >= st->budget.seconds) {
 			st->end = AB_TUNE_BUDGET;
 			return 0;
 		}

@@ -95,6 +95,11 @@ size_t ab_tune_round_order(uint64_t seed, const char *stage, unsigned round, con
  * visit was timed the round is allowed (there is nothing to estimate
  * from). */
 bool ab_tune_budget_allows(const struct ab_tune_budget *budget, const struct ab_tune_spend *spend, size_t visits);
+
+/* The time a stage has spent: its timed visits' seconds, and each visit a
+ * resume found done at the estimate of one. */
+double ab_tune_spent_s(const struct ab_tune_spend *spend);
+
 /* The mean time of a visit so far; NAN when none. */
 double ab_tune_visit_cost(const struct ab_tune_spend *spend);
 
