@@ -4,6 +4,8 @@
 #include "candidates.h"
 #include "../base/error.h"
 
+#include <string.h>
+
 void ab_candidate_free(gpointer p)
 {
 	struct ab_candidate *c = p;
@@ -94,6 +96,60 @@ guint64 ab_candidates_count(const struct ab_space *s, const guint32 *keep)
 	return n;
 }
 
+/* "noatime of [key atime] with lazytime of [key atime2]": what a
+ * candidate's values are, key by key. */
+static char *provenance(const struct ab_space *s, const struct ab_candidate *c)
+{
+	GString *out = NULL;
+	for (guint k = 0; k < c->n_keys; k++) {
+		if (!c->choice[k])
+			continue;
+		const struct ab_space_key *key = g_ptr_array_index(s->keys, k);
+		const struct ab_space_value *v = g_ptr_array_index(key->values, c->choice[k]);
+		g_autofree char *one = g_strdup_printf("'%s' of [key %s]", v->text, key->name);
+		join(&out, " with ", one);
+	}
+	return take(out);
+}
+
+/* The key of the candidate's value that holds a ',', or NULL. */
+static const struct ab_space_key *comma_key(const struct ab_space *s, const struct ab_candidate *c)
+{
+	for (guint k = 0; k < c->n_keys; k++) {
+		const struct ab_space_key *key = g_ptr_array_index(s->keys, k);
+		const struct ab_space_value *v = g_ptr_array_index(key->values, c->choice[k]);
+		if (c->choice[k] && strchr(v->label, ','))
+			return key;
+	}
+	return NULL;
+}
+
+/* Two candidates with one label: a value holding a ',' ("noatime,lazytime")
+ * gives what two keys' values give together.  A visit is found again by
+ * its label (the cell of results.jsonl), so the second would be taken for
+ * the first: refused, at the line of the key whose value has the ','. */
+static gboolean labels_differ(const struct ab_space *s, GPtrArray *candidates, GError **error)
+{
+	g_autoptr(GHashTable) seen = g_hash_table_new(g_str_hash, g_str_equal);
+	for (guint i = 0; i < candidates->len; i++) {
+		const struct ab_candidate *c = g_ptr_array_index(candidates, i);
+		const struct ab_candidate *first = g_hash_table_lookup(seen, c->label);
+		if (!first) {
+			g_hash_table_insert(seen, c->label, (gpointer)c);
+			continue;
+		}
+		const struct ab_space_key *key = comma_key(s, first);
+		key = key ? key : comma_key(s, c);
+		g_autofree char *was = provenance(s, first), *now = provenance(s, c);
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "%s:%u: two candidates are both '%s': %s, and %s (a value with a ',' may not give what "
+			    "other keys' values give together: a candidate's label names what it runs)",
+			    s->where, key ? key->line : 1, c->label, was, now);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 GPtrArray *ab_candidates_product(const struct ab_space *s, const guint32 *keep, GError **error)
 {
 	guint64 n = ab_candidates_count(s, keep);
@@ -123,11 +179,17 @@ GPtrArray *ab_candidates_product(const struct ab_space *s, const guint32 *keep, 
 			}
 			choice[k] = 0;
 			if (k == 0)
-				return out;
+				goto made;
 		}
 		if (nk == 0)
-			return out;
+			break;
 	}
+made:
+	if (!labels_differ(s, out, error)) {
+		g_ptr_array_unref(out);
+		return NULL;
+	}
+	return out;
 }
 
 GPtrArray *ab_candidates_one_at_a_time(const struct ab_space *s)

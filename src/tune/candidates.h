@@ -55,7 +55,8 @@ guint64 ab_candidates_count(const struct ab_space *resolved, const guint32 *keep
  * gives the same list).  keep: NULL for every value, else one mask per
  * key of the values to try (bit v: value v; the default is always in).
  * struct ab_candidate *, to g_ptr_array_unref; NULL (AB_ERROR_USAGE) when
- * there would be more than AB_CANDIDATES_MAX. */
+ * there would be more than AB_CANDIDATES_MAX, or when two would have one
+ * label (a value with a ',' repeating other keys' values together). */
 GPtrArray *ab_candidates_product(const struct ab_space *resolved, const guint32 *keep, GError **error);
 
 /* The defaults, then each key's each other value alone, in the space's

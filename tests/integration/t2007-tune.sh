@@ -58,6 +58,28 @@ ok $? "in one line naming it"
 "$AB" tune --dry-run -d "$T" --fs btrfs --objective block-write --budget 3 >"$T/d.out" 2>"$T/d.err"
 is "$?:$(wc -l <"$T/d.err")" "1:1" "-d is refused in one line: a tune builds its target"
 
+# Hostile spaces (refused in one line naming the file and line, exit 1).
+# A value with a ',' that gives what two keys give together: both
+# candidates would be the one cell 'noatime,lazytime' of results.jsonl, and
+# a resume would take either's visit for the other's.
+cat >"$T/dup.ini" <<'EOF'
+[space]
+fs = btrfs
+[key a]
+mount = {}
+values = relatime; noatime
+[key b]
+mount = {}
+values = nolazytime; lazytime
+[key c]
+mount = {}
+values = nodiscard; noatime,lazytime
+EOF
+"$AB" tune --dry-run "${tune[@]}" --space "$T/dup.ini" >"$T/dup.out" 2>"$T/dup.err"
+is "$?:$(wc -l <"$T/dup.err")" "1:1" "a space whose two candidates share a label is refused in one line (exit 1)"
+grep -q "^arraybench: error: $T/dup.ini:9: two candidates are both 'noatime,lazytime': " "$T/dup.err"
+ok $? "naming the file, the line of the value with the ',' and the label"
+
 # Screening takes as many whole rounds as half a budget of visits pays for:
 # the built-in ext4 space on one device has 13 one-key candidates, and half
 # of 130 visits is 5 rounds of them.
