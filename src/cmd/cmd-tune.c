@@ -170,7 +170,8 @@ static gboolean make_plan(const struct ab_tune_opts *o, struct tune_plan *p, GEr
 	if (!ab_objective_parse(o->objective, ab_phase_names(), &p->obj, error))
 		return FALSE;
 	p->visit_words = ab_tune_visit_words(o, &p->obj, error);
-	if (!p->visit_words || !check_visit_words(p, error) || !find_geometry(p, error))
+	if (!p->visit_words || !check_visit_words(p, error) || !ab_tune_objective_run(&p->cfg, &p->obj, error) ||
+	    !find_geometry(p, error))
 		return FALSE;
 	p->space = ab_space_load(o->space ? o->space : ab_fs_type_name(p->fs), error);
 	if (!p->space)

@@ -4,6 +4,8 @@
 #include "candidates.h"
 #include "../base/error.h"
 #include "../options/profile.h"
+#include "../../workloads/phase.h"
+#include "../../workloads/step.h"
 
 #include <string.h>
 
@@ -94,6 +96,33 @@ GPtrArray *ab_tune_visit_words(const struct ab_tune_opts *o, const struct ab_obj
 		if (i < at || i >= at + span)
 			g_ptr_array_add(out, g_strdup(g_ptr_array_index(o->run_words, i)));
 	return g_steal_pointer(&out);
+}
+
+/* The phases cfg's steps run (and its later steps' configs'), each once,
+ * into `names`. */
+static void phases_run(const struct ab_config *cfg, GPtrArray *names)
+{
+	for (guint i = 0; cfg->steps && i < cfg->steps->len; i++) {
+		const char *name = g_array_index(cfg->steps, struct ab_step, i).phase->name;
+		if (!g_ptr_array_find_with_equal_func(names, name, g_str_equal, NULL))
+			g_ptr_array_add(names, (gpointer)name);
+	}
+	for (guint i = 0; cfg->step_configs && i < cfg->step_configs->len; i++)
+		phases_run(g_ptr_array_index(cfg->step_configs, i), names);
+}
+
+gboolean ab_tune_objective_run(const struct ab_config *cfg, const struct ab_objective *obj, GError **error)
+{
+	g_autoptr(GPtrArray) names = g_ptr_array_new();
+	phases_run(cfg, names);
+	if (g_ptr_array_find_with_equal_func(names, obj->phase, g_str_equal, NULL))
+		return TRUE;
+	g_ptr_array_add(names, NULL);
+	g_autofree char *list = g_strjoinv(", ", (char **)names->pdata);
+	g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+		    "invalid --objective '%s': it reads the %s phase, which the visits do not run (they run %s): "
+		    "give an objective of those, or add its phase to the visits", obj->spec, obj->phase, *list ? list : "none");
+	return FALSE;
 }
 
 struct ab_matrix *ab_tune_matrix_new(GPtrArray *visit_words, GPtrArray *candidates, const char *label_prefix,

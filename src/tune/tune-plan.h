@@ -16,6 +16,7 @@
 #include "tune-options.h"
 #include "../matrix/matrix-cells.h"
 #include "../model/objective.h"
+#include "../options/config.h"
 
 /* "run", then the run words of o, with a --workload narrowed (unless
  * --whole-workload) to the first step that runs the objective's phase:
@@ -24,6 +25,13 @@
  * iops and p99: its --oltp-procs the first count.  char *, to unref.
  * NULL (AB_ERROR_USAGE) when the workload has no such step. */
 GPtrArray *ab_tune_visit_words(const struct ab_tune_opts *o, const struct ab_objective *obj, GError **error);
+
+/* Do the visits (cfg: their options, checked and finished, each step's
+ * config) run the phase the objective reads?  FALSE (AB_ERROR_USAGE, one
+ * line naming the objective and the phases they do run) when not: every
+ * visit would give no figure, and the race would spend the whole budget
+ * on nothing. */
+gboolean ab_tune_objective_run(const struct ab_config *cfg, const struct ab_objective *obj, GError **error);
 
 /* The matrix whose cells are the candidates (struct ab_candidate *,
  * src/tune/candidates.h): cell k's label is label_prefix and candidate

@@ -55,6 +55,12 @@ is "$(grep -c '^candidate [1-8]/8: ' "$T/plan-unsafe"):$(grep -c 'nobarrier' "$T
 is $? 1 "a bad --objective exits 1"
 grep -q "^arraybench: error: invalid --objective 'speed': " "$T/bad.err" && [ "$(wc -l <"$T/bad.err")" = 1 ]
 ok $? "in one line naming it"
+# An objective whose phase the visits do not run: every visit would give
+# no figure and the race spend its budget on nothing.
+"$AB" tune --dry-run "${tune[@]}" --objective block-read >"$T/unrun.out" 2>"$T/unrun.err"
+is "$?:$(wc -l <"$T/unrun.err")" "1:1" "an objective of a phase the visits do not run is refused in one line (exit 1)"
+grep -q "^arraybench: error: invalid --objective 'block-read': it reads the block-read phase, which the visits do not run (they run block-write): " "$T/unrun.err"
+ok $? "naming it and the phases the visits run"
 "$AB" tune --dry-run -d "$T" --fs btrfs --objective block-write --budget 3 >"$T/d.out" 2>"$T/d.err"
 is "$?:$(wc -l <"$T/d.err")" "1:1" "-d is refused in one line: a tune builds its target"
 
