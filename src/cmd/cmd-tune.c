@@ -164,6 +164,44 @@ static const char *plan_words(enum ab_race_plan plan)
 	return plan == AB_RACE_PLAN_WHOLE ? "race whole" : "screen first";
 }
 
+static unsigned screen_rounds(unsigned budget, size_t screen);
+
+/* A space with no value but its defaults left here (each key's others
+ * unsafe, or naming a stripe the target has not) races the defaults
+ * against themselves: refused, saying what was left out. */
+static gboolean something_to_try(const struct tune_plan *p, GError **error)
+{
+	if (p->resolved->keys->len)
+		return TRUE;
+	g_autoptr(GString) out = g_string_new(NULL);
+	for (guint i = 0; i < p->omitted->len; i++) {
+		const struct ab_space_omission *om = g_ptr_array_index(p->omitted, i);
+		g_string_append_printf(out, "%s%s (%s)", out->len ? ", " : "; left out: ", om->what,
+				       om->unsafe ? "unsafe: --allow-unsafe tries it" : "no stripe here");
+	}
+	g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+		    "invalid --space '%s': nothing to try on this target, no key has a value besides its default%s",
+		    p->space->where, out->str);
+	return FALSE;
+}
+
+/* A budget of visits under one round of the candidates it races pays for
+ * no visit: the tune would end at once with nothing decided. */
+static gboolean budget_pays_a_round(const struct ab_tune_opts *o, const struct tune_plan *p, size_t one_key,
+				    GError **error)
+{
+	if (!o->budget.visits || o->budget.visits >= p->candidates->len)
+		return TRUE;
+	if (p->plan == AB_RACE_PLAN_SCREEN && screen_rounds(o->budget.visits, one_key))
+		return TRUE; /* screening's rounds are paid; the race gets what is left */
+	g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+		    "invalid --budget '%s': %u visits do not pay for one round of the %u candidates (%u pay for the "
+		    "%u rounds before a drop): give more, or fewer --keys",
+		    o->budget_text, o->budget.visits, p->candidates->len, p->candidates->len * o->min_rounds,
+		    o->min_rounds);
+	return FALSE;
+}
+
 /* Everything known before anything is built, --dry-run's too. */
 static gboolean make_plan(const struct ab_tune_opts *o, struct tune_plan *p, GError **error)
 {
@@ -183,7 +221,7 @@ static gboolean make_plan(const struct ab_tune_opts *o, struct tune_plan *p, GEr
 	}
 	p->omitted = g_ptr_array_new_with_free_func(ab_space_omission_free);
 	p->resolved = ab_space_resolve(p->space, p->striped ? &p->geo : NULL, o->allow_unsafe, p->omitted, error);
-	if (!p->resolved || !keep_keys(p->resolved, o->keys, error))
+	if (!p->resolved || !keep_keys(p->resolved, o->keys, error) || !something_to_try(p, error))
 		return FALSE;
 	p->candidates = ab_candidates_product(p->resolved, NULL, error);
 	if (!p->candidates)
@@ -200,6 +238,8 @@ static gboolean make_plan(const struct ab_tune_opts *o, struct tune_plan *p, GEr
 	 * and screening them would only race them without drops. */
 	if (one->len >= p->candidates->len)
 		p->plan = AB_RACE_PLAN_WHOLE;
+	if (!budget_pays_a_round(o, p, one->len, error))
+		return FALSE;
 	struct ab_tune_ini in = {
 		.objective = p->obj.name, .o = o, .space = p->space->where, .plan = plan_words(p->plan),
 		.visit_words = p->visit_words, .candidates = p->candidates,

@@ -86,6 +86,20 @@ is "$?:$(wc -l <"$T/dup.err")" "1:1" "a space whose two candidates share a label
 grep -q "^arraybench: error: $T/dup.ini:9: two candidates are both 'noatime,lazytime': " "$T/dup.err"
 ok $? "naming the file, the line of the value with the ',' and the label"
 
+# Nothing to try: a key whose only other value is unsafe leaves the
+# defaults alone, which would race themselves.
+sed -n '/^\[space\]/,/^summary/p; /^\[key barrier\]/,$p' "$T/space.ini" >"$T/only-unsafe.ini"
+"$AB" tune --dry-run "${tune[@]}" --space "$T/only-unsafe.ini" >"$T/none.out" 2>"$T/none.err"
+is "$?:$(wc -l <"$T/none.err")" "1:1" "a space with nothing but the defaults to try is refused in one line (exit 1)"
+grep -q "^arraybench: error: invalid --space '$T/only-unsafe.ini': nothing to try on this target, .*; left out: nobarrier (unsafe: --allow-unsafe tries it)$" "$T/none.err"
+ok $? "saying what was left out"
+# A budget of visits under one round of the candidates: it paid for no
+# visit, and the tune ended at once, exit 0, with nothing decided.
+"$AB" tune --dry-run "${tune[@]}" --budget 3 >"$T/b3.out" 2>"$T/b3.err"
+is "$?:$(wc -l <"$T/b3.err")" "1:1" "--budget 3 for 4 candidates is refused in one line (exit 1)"
+grep -q "^arraybench: error: invalid --budget '3': 3 visits do not pay for one round of the 4 candidates " "$T/b3.err"
+ok $? "naming it and the candidates"
+
 # Screening takes as many whole rounds as half a budget of visits pays for:
 # the built-in ext4 space on one device has 13 one-key candidates, and half
 # of 130 visits is 5 rounds of them.

@@ -144,7 +144,8 @@ is "$(find "$ARRAYBENCH_STATE_DIR" "$TMPDIR" -mindepth 1 -maxdepth 1 | tr '\n' '
 # defaults) and not (--no-stripe-hint), one round of one visit each.  What
 # su/sw must be comes from the kernel, not from arraybench: the chunk and
 # the stripe (io_opt / io_min) of the array a visit built, read while it
-# runs.  Then --dry-run over the whole xfs space, and on one loop image.
+# runs.  Then --dry-run over the whole xfs space (with --budget 100: 2
+# visits pay for no round of it, refused), and on one loop image.
 fresh_members "${all_members[@]}"
 list=$(IFS=,; echo "${all_members[*]}")
 read -r -a cache_words <<<"$cache"
@@ -178,7 +179,7 @@ print(' '.join(sorted(seen)))
 " "$work/tune/results.jsonl" 2>&1 | tail -1)
 is "$got" "defaults/1:$want stripe-hint=none/1:none" \
 	"tune: each visit's mkfs.xfs: the defaults with the array's -d $want, stripe-hint=none without"
-"$AB" tune --dry-run "${tune[@]}" </dev/null >"$work/plan" 2>"$work/plan.err"
+"$AB" tune --dry-run "${tune[@]}" --budget 100 </dev/null >"$work/plan" 2>"$work/plan.err"
 status=$?
 grep '^stripe-hint=\|^space: \|^plan: ' "$work/plan" | sed 's/^/# dry-run: /'
 is "$status $(grep -c "^stripe-hint=geometry: mkfs\.xfs .* -d $want /dev/mdX " "$work/plan") $(grep '^stripe-hint=none: ' "$work/plan" | grep -c ' -d su=')" \
