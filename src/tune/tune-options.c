@@ -156,6 +156,7 @@ static const char *refused_word(const char *long_name)
 		{ "mount-opts", "the candidates set it: put the mount options to try in a --space file" },
 		{ "no-stripe-hint", "the candidates set it: a space's key may try it" },
 		{ "repeats", "a tune visits each candidate once per round" },
+		{ "seed", "a tune gives each visit its seed (its own --seed sets the order of the visits)" },
 		{ "csv", "a tune's runs are in DIR/results.csv" },
 		{ "json", "a tune's runs are in DIR/results.jsonl" },
 		{ "sweep-csv", "a tune writes its results to DIR only" },
@@ -216,8 +217,15 @@ gboolean ab_tune_options_parse(int argc, char **argv, struct ab_tune_opts *o, GE
 			return FALSE;
 		}
 		g_ptr_array_add(o->run_words, g_strdup(w));
-		if (ab_run_option_takes_next_word(w) && !strchr(w, '=') && i + 1 < argc)
+		if (ab_run_option_takes_next_word(w) && !strchr(w, '=')) {
+			/* Last on the line, it would take the word the tune adds
+			 * after the user's ("-x"), and be refused as something else. */
+			if (i + 1 == argc) {
+				g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "missing argument for %s", w);
+				return FALSE;
+			}
 			g_ptr_array_add(o->run_words, g_strdup(argv[++i]));
+		}
 	}
 	g_ptr_array_add(own, NULL);
 	if (!ab_cmd_options_parse("tune", "-o DIR",

@@ -100,6 +100,14 @@ is "$?:$(wc -l <"$T/b3.err")" "1:1" "--budget 3 for 4 candidates is refused in o
 grep -q "^arraybench: error: invalid --budget '3': 3 visits do not pay for one round of the 4 candidates " "$T/b3.err"
 ok $? "naming it and the candidates"
 
+# A run option last on the line without its value took the word the tune
+# adds to each visit's ("-x"), and the tune said "unexpected argument '1'".
+"$AB" tune --dry-run "${tune[@]}" --machine >"$T/m.out" 2>"$T/m.err"
+is "$?:$(cat "$T/m.err")" "1:arraybench: error: missing argument for --machine" \
+	"a run option without its value, last on the line, is refused naming it (exit 1)"
+"$AB" tune --dry-run "${tune[@]}" -z 7 >"$T/z.out" 2>"$T/z.err"
+is "$?:$(wc -l <"$T/z.err")" "1:1" "run's -z is refused in one line (exit 1): each visit's seed is the tune's"
+
 # Screening takes as many whole rounds as half a budget of visits pays for:
 # the built-in ext4 space on one device has 13 one-key candidates, and half
 # of 130 visits is 5 rounds of them.
