@@ -440,11 +440,19 @@ static int finish(const struct ab_tune_opts *o, const struct tune_plan *p, GPtrA
 	g_autofree char *json = ab_tune_summary_json(&s);
 	ab_tune_summary_clear(&s);
 	ab_progress_clear();
-	fputs(text, stdout);
-	fflush(stdout);
+	/* Said now, with its own errno: writing the files sets another. */
+	errno = 0;
+	gboolean printed = fputs(text, stdout) >= 0 && fflush(stdout) == 0 && !ferror(stdout);
+	int print_errno = errno ? errno : EIO;
 	if (!ab_replace_file_at("the tune's summary", d->fd, d->path, AB_TUNE_TEXT, text, strlen(text), error) ||
 	    !ab_replace_file_at("the tune's summary", d->fd, d->path, AB_TUNE_JSON, json, strlen(json), error))
 		return AB_ERROR_OUTPUT;
+	if (!printed) {
+		ab_set_error_errno(error, AB_ERROR_OUTPUT, print_errno,
+				   "cannot write the tune's end to standard output (it is in %s/%s)", d->path,
+				   AB_TUNE_TEXT);
+		return AB_ERROR_OUTPUT;
+	}
 	return 0;
 }
 

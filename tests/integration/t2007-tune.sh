@@ -166,6 +166,18 @@ winner=$(js "$T/a/tune.json" 'o["winner"]')
 grep -q "<tr><td>$winner</td>.*best still in the race" "$T/page.html"
 ok $? "with the tune's winner ($winner) first"
 
+# The same command on the ended tune prints its end again; to a full
+# standard output that is exit 5 with the reason, once the files are
+# written (the reason was whatever errno writing them left: after a tune
+# that made visits, "No such file or directory"), naming where the end is.
+if [ -c /dev/full ]; then
+	"$AB" tune -o "$T/a" "${tune[@]}" >/dev/full 2>"$T/full.err"
+	is "$?:$(cat "$T/full.err")" \
+		"5:arraybench: error: cannot write the tune's end to standard output (it is in $T/a/tune.txt): No space left on device" \
+		"its end to a full standard output: exit 5, saying why and where the end is"
+else
+	skip "no /dev/full"
+fi
 # Another command on the same DIR: refused, naming what differs.
 "$AB" tune -o "$T/a" "${tune[@]}" --budget 16 >"$T/c.out" 2>"$T/c.err"
 is $? 1 "another tune's command on the DIR is refused (exit 1)"
