@@ -118,7 +118,8 @@ gboolean ab_matrix_dir_open(struct ab_matrix_dir *d, const char *path, gboolean 
 		close(fd);
 		if (e == EWOULDBLOCK)
 			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-				    "results directory '%s' is in use by another arraybench matrix", path);
+				    "results directory '%s' is in use by another arraybench matrix or tune",
+				    path);
 		else
 			ab_set_error_errno(error, AB_ERROR_USAGE, e, "cannot lock results directory '%s'", path);
 		return FALSE;

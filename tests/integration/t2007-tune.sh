@@ -130,7 +130,12 @@ for l in open(sys.argv[1]):
 # SIGINT in round 2: the tune is held as it syncs the sixth visit's line
 # in results.jsonl (round 2's second), and signalled there.
 hold "$T/a.trace" exit fsync 6 "$T/a/results.jsonl" "$AB" tune -o "$T/a" "${tune[@]}" >"$T/a.out" 2>"$T/a.err"
-hold_reached && kill -INT $held
+hold_reached
+# Meanwhile a second tune on the DIR is refused, never interleaved.
+"$AB" tune -o "$T/a" "${tune[@]}" >"$T/second.out" 2>"$T/second.err"
+is "$?:$(cat "$T/second.err")" "1:arraybench: error: results directory '$T/a' is in use by another arraybench matrix or tune" \
+	"a second tune on a DIR in use is refused in one line (exit 1)"
+kill -INT $held
 hold_release
 wait $held
 is $? 130 "SIGINT in round 2 exits 130"
