@@ -10,6 +10,7 @@
 #include "../../fs-setup/optwords.h"
 
 #include <string.h>
+#include <sys/mount.h>
 
 /* Name and text of each built-in space, then NULL: the build makes it from
  * tune/spaces/NAME.ini (GNUmakefile: build/gen/builtin-spaces.c). */
@@ -139,6 +140,11 @@ static gboolean text_ok(const char *where, unsigned line, const char *what, cons
 	return TRUE;
 }
 
+/* mount(2) flags that make no new writable mount of the visit's file
+ * system: each visit would fail to mount it, or to write in it. */
+#define NOT_A_NEW_MOUNT \
+	(MS_RDONLY | MS_REMOUNT | MS_BIND | MS_MOVE | MS_REC | MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE)
+
 /* The words of a value as run will take them, checked as run checks its
  * --mount-opts and --mkfs-opts (the geometry's words as 1s). */
 static gboolean words_ok(const char *where, unsigned line, const struct ab_space_key *k, const char *value,
@@ -154,6 +160,12 @@ static gboolean words_ok(const char *where, unsigned line, const struct ab_space
 					     : (g_set_error(&local, AB_ERROR, AB_ERROR_USAGE, "a mount option has no spaces"),
 						FALSE);
 		ok = ok && ab_option_string_check("--mount-opts", filled, &local);
+		if (ok && (flags & NOT_A_NEW_MOUNT)) {
+			g_set_error(&local, AB_ERROR, AB_ERROR_USAGE,
+				    "a visit mounts a new file system to write in: a read-only, remount, bind, move or "
+				    "propagation option fails every visit");
+			ok = FALSE;
+		}
 	} else if (ok && k->place == AB_SPACE_MKFS) {
 		g_auto(GStrv) split = NULL;
 		ok = ab_plan_split_options("mkfs options", filled, &split, &local) &&

@@ -86,6 +86,13 @@ is "$?:$(wc -l <"$T/dup.err")" "1:1" "a space whose two candidates share a label
 grep -q "^arraybench: error: $T/dup.ini:9: two candidates are both 'noatime,lazytime': " "$T/dup.err"
 ok $? "naming the file, the line of the value with the ',' and the label"
 
+# A mount option that makes no new writable mount (ro, bind, remount):
+# every visit failed to mount or to write, and the tune burnt its budget.
+printf '[space]\nfs = btrfs\n[key atime]\nmount = {}\nvalues = relatime; noatime,ro\n' >"$T/ro.ini"
+"$AB" tune --dry-run "${tune[@]}" --space "$T/ro.ini" >"$T/ro.out" 2>"$T/ro.err"
+is "$?:$(wc -l <"$T/ro.err")" "1:1" "a space value with 'ro' is refused in one line (exit 1)"
+grep -q "^arraybench: error: $T/ro.ini:5: invalid value 'noatime,ro' of \[key atime\]: a visit mounts a new file system to write in" "$T/ro.err"
+ok $? "naming the file, line and value"
 # Nothing to try: a key whose only other value is unsafe leaves the
 # defaults alone, which would race themselves.
 sed -n '/^\[space\]/,/^summary/p; /^\[key barrier\]/,$p' "$T/space.ini" >"$T/only-unsafe.ini"
