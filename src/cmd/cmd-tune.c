@@ -35,6 +35,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -81,6 +82,32 @@ static void tune_plan_clear(struct tune_plan *p)
 		ab_matrix_free(p->m);
 }
 
+/* Is `dev` among --yes-destroy's devices (canonical paths)? */
+static gboolean confirmed(const struct ab_target_spec *t, const char *dev)
+{
+	g_autofree char *real = realpath(dev, NULL);
+	for (char **c = t->confirmed; real && c && *c; c++)
+		if (g_str_equal(*c, real))
+			return TRUE;
+	return FALSE;
+}
+
+/* The first visit leaves a file system on each named device, which the
+ * next visit's safety check refuses unless --yes-destroy names it: every
+ * visit after the first would fail. */
+static gboolean devices_confirmed(const struct ab_target_spec *t, GError **error)
+{
+	const char *single[] = { t->device, NULL };
+	for (const char *const *d = t->device ? single : (const char *const *)t->members; d && *d; d++)
+		if (!confirmed(t, *d)) {
+			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
+				    "a tune formats '%s' at each visit: name it in --yes-destroy too (each visit after the "
+				    "first finds the file system the one before made)", *d);
+			return FALSE;
+		}
+	return TRUE;
+}
+
 /* The visits' run words checked as run and a matrix check them, before
  * anything is built: the options, the target's plan and its devices. */
 static gboolean check_visit_words(struct tune_plan *p, GError **error)
@@ -100,12 +127,14 @@ static gboolean check_visit_words(struct tune_plan *p, GError **error)
 		return FALSE;
 	}
 	const struct ab_target_spec *t = &p->cfg.target;
-	if (!t->loop_count && !t->members) {
+	if (!t->loop_count && !t->members && !t->device) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "a tune builds its target at each visit: give --loop N:SIZE or --members with --yes-destroy, "
-			    "and --fs");
+			    "a tune builds its target at each visit: give --loop N:SIZE, or --device or --members with "
+			    "--yes-destroy, and --fs");
 		return FALSE;
 	}
+	if (!devices_confirmed(t, error))
+		return FALSE;
 	g_autofree char *run_id = ab_run_id_new(error);
 	if (!run_id || !ab_target_check(&p->cfg.target, run_id, NULL, error))
 		return FALSE;
@@ -392,7 +421,8 @@ static void winner_words(const struct tune_plan *p, GPtrArray *candidates, struc
 	g_autoptr(GPtrArray) devices = g_ptr_array_new_with_free_func(g_free);
 	guint n = p->btrfs_profile ? (t->loop_count ? t->loop_count : g_strv_length(t->members)) : 1;
 	for (guint i = 0; i < n; i++)
-		g_ptr_array_add(devices, t->members && !p->striped && i < g_strv_length(t->members)
+		g_ptr_array_add(devices, t->device			  ? g_strdup(t->device)
+					 : t->members && !p->striped && i < g_strv_length(t->members)
 						 ? g_strdup(t->members[i])
 						 : g_strdup_printf(p->striped ? "/dev/mdX" : "DEVICE%u", i + 1));
 	g_ptr_array_add(devices, NULL);

@@ -190,6 +190,22 @@ if [ -c /dev/full ]; then
 else
 	skip "no /dev/full"
 fi
+# One device (--device, as run takes it): the tune told to give it as
+# --members DEV --yes-destroy DEV, which run refuses without --array; and
+# without --yes-destroy every visit after the first found the file system
+# the one before made.
+truncate -s 128M "$T/dev.img"
+dev=$(losetup -f --show "$T/dev.img") && cleanup_add "losetup -d $dev"
+one=(--fs btrfs --space "$T/space.ini" --keys atime --phases block-write -s 8m --cache fadvise --objective block-write)
+"$AB" tune --dry-run --device "$dev" "${one[@]}" --budget 2 >"$T/dev0.out" 2>"$T/dev0.err"
+is "$?:$(cat "$T/dev0.err")" \
+	"4:arraybench: error: a tune formats '$dev' at each visit: name it in --yes-destroy too (each visit after the first finds the file system the one before made)" \
+	"--device without --yes-destroy is refused in one line (exit 4)"
+"$AB" tune -o "$T/dev" --device "$dev" --yes-destroy "$dev" "${one[@]}" --budget 4 --min-rounds 2 >"$T/dev.out" 2>"$T/dev.err"
+is "$?:$(wc -l <"$T/dev/results.jsonl" 2>/dev/null)" "0:4" "a tune of one --device with --yes-destroy makes its 4 visits (exit 0)"
+grep -q "^mkfs: mkfs.btrfs .*$dev$" "$T/dev/tune.txt"; ok $? "its mkfs command names the device"
+[ -z "$(mounts "$dev ")" ]; ok $? "and leaves it unmounted"
+
 # Another command on the same DIR: refused, naming what differs.
 "$AB" tune -o "$T/a" "${tune[@]}" --budget 16 >"$T/c.out" 2>"$T/c.err"
 is $? 1 "another tune's command on the DIR is refused (exit 1)"
