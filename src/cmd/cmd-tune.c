@@ -269,9 +269,20 @@ static gboolean make_plan(const struct ab_tune_opts *o, struct tune_plan *p, GEr
 		p->plan = AB_RACE_PLAN_WHOLE;
 	if (!budget_pays_a_round(o, p, one->len, error))
 		return FALSE;
+	/* The narrowed words hold the step's own; whole, a visit reads the
+	 * profile anew, so its text must be the one the tune began with. */
+	g_autofree char *workload_sha256 = NULL;
+	if (o->whole_workload) {
+		GError *local = NULL;
+		workload_sha256 = ab_tune_workload_sha256(p->visit_words, &local);
+		if (local) {
+			g_propagate_error(error, local);
+			return FALSE;
+		}
+	}
 	struct ab_tune_ini in = {
 		.objective = p->obj.name, .o = o, .space = p->space->where, .plan = plan_words(p->plan),
-		.visit_words = p->visit_words, .candidates = p->candidates,
+		.visit_words = p->visit_words, .workload_sha256 = workload_sha256, .candidates = p->candidates,
 	};
 	p->ini = ab_tune_ini_text(&in, &p->seed);
 	p->digest = g_compute_checksum_for_string(G_CHECKSUM_SHA256, p->ini, -1);

@@ -98,6 +98,24 @@ GPtrArray *ab_tune_visit_words(const struct ab_tune_opts *o, const struct ab_obj
 	return g_steal_pointer(&out);
 }
 
+char *ab_tune_workload_sha256(GPtrArray *visit_words, GError **error)
+{
+	const char *workload = NULL;
+	for (guint i = 0; i < visit_words->len; i++) {
+		const char *w = g_ptr_array_index(visit_words, i);
+		const char *v = word_value(w, "workload");
+		if (v)
+			workload = v;
+		else if (g_str_equal(w, "--workload") && i + 1 < visit_words->len)
+			workload = g_ptr_array_index(visit_words, ++i);
+	}
+	if (!workload)
+		return NULL;
+	gsize len = 0;
+	g_autofree char *text = ab_profile_text(workload, &len, error);
+	return text ? g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len) : NULL;
+}
+
 /* The phases cfg's steps run (and its later steps' configs'), each once,
  * into `names`. */
 static void phases_run(const struct ab_config *cfg, GPtrArray *names)

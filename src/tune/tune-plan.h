@@ -33,6 +33,11 @@ GPtrArray *ab_tune_visit_words(const struct ab_tune_opts *o, const struct ab_obj
  * on nothing. */
 gboolean ab_tune_objective_run(const struct ab_config *cfg, const struct ab_objective *obj, GError **error);
 
+/* The SHA-256 of the text of the profile the visit words name
+ * (--workload NAME|FILE, as run reads it), or NULL: none named (no error)
+ * or unreadable (*error set). */
+char *ab_tune_workload_sha256(GPtrArray *visit_words, GError **error);
+
 /* The matrix whose cells are the candidates (struct ab_candidate *,
  * src/tune/candidates.h): cell k's label is label_prefix and candidate
  * k's label, its argv the visit words and then the candidate's words.

@@ -44,6 +44,8 @@ char *ab_tune_ini_text(const struct ab_tune_ini *in, uint64_t *seed)
 	add_key(out, "whole-workload", o->whole_workload ? "yes" : "no");
 	add_key(out, "plan", in->plan);
 	add_words(out, "visit", in->visit_words);
+	if (in->workload_sha256)
+		add_key(out, "workload-sha256", in->workload_sha256);
 	for (guint k = 0; k < in->candidates->len; k++) {
 		const struct ab_candidate *c = g_ptr_array_index(in->candidates, k);
 		g_string_append_printf(out, "[candidate %u]\n", k + 1);

@@ -28,6 +28,8 @@ struct ab_tune_ini {
 	const char *space;           /* the space's name or file */
 	const char *plan;            /* "race whole", "screen" */
 	GPtrArray *visit_words;      /* char *: "run" and the words every visit shares */
+	const char *workload_sha256; /* --whole-workload: the SHA-256 of its profile's text (the visit
+				      * words name it only), else NULL and no line */
 	GPtrArray *candidates;       /* struct ab_candidate * (src/tune/candidates.h) */
 };
 

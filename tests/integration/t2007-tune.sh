@@ -206,6 +206,20 @@ is "$?:$(wc -l <"$T/dev/results.jsonl" 2>/dev/null)" "0:4" "a tune of one --devi
 grep -q "^mkfs: mkfs.btrfs .*$dev$" "$T/dev/tune.txt"; ok $? "its mkfs command names the device"
 [ -z "$(mounts "$dev ")" ]; ok $? "and leaves it unmounted"
 
+# --whole-workload FILE: each visit reads the profile anew, so a profile
+# changed between the start and a resume made the later visits run
+# another workload than the first; tune.ini now holds its SHA-256.
+printf '[workload]\nsummary = the test\x27s\n[step write]\nphases = block-write\nsize = 8m\n' >"$T/wl.ini"
+whole=(--loop 1:128M --fs btrfs --space "$T/space.ini" --keys atime --workload "$T/wl.ini" --whole-workload
+	--cache fadvise --objective block-write --budget 2 --min-rounds 2)
+"$AB" tune -o "$T/w" "${whole[@]}" >"$T/w.out" 2>"$T/w.err"
+is "$?:$(wc -l <"$T/w/results.jsonl" 2>/dev/null)" "0:2" "a --whole-workload tune makes its 2 visits (exit 0)"
+sed -i 's/size = 8m/size = 16m/' "$T/wl.ini"
+"$AB" tune -o "$T/w" "${whole[@]}" >"$T/w2.out" 2>"$T/w2.err"
+is "$?:$(wc -l <"$T/w2.err")" "1:1" "the same command after its profile changed is refused in one line (exit 1)"
+grep -q "its tune.ini has 'workload-sha256 = [0-9a-f]*' where this command makes 'workload-sha256 = " "$T/w2.err"
+ok $? "naming the profile's digest"
+
 # Another command on the same DIR: refused, naming what differs.
 "$AB" tune -o "$T/a" "${tune[@]}" --budget 16 >"$T/c.out" 2>"$T/c.err"
 is $? 1 "another tune's command on the DIR is refused (exit 1)"
