@@ -240,7 +240,14 @@ static gboolean make_plan(const struct ab_tune_opts *o, struct tune_plan *p, GEr
 	if (!p->visit_words || !check_visit_words(p, error) || !ab_tune_objective_run(&p->cfg, &p->obj, error) ||
 	    !find_geometry(p, error))
 		return FALSE;
-	p->space = ab_space_load(o->space ? o->space : ab_fs_type_name(p->fs), error);
+	const char *fs_name = ab_fs_type_name(p->fs);
+	if (!o->space && !g_strv_contains(ab_space_builtin_names(), fs_name)) {
+		g_autofree char *names = g_strjoinv(", ", (char **)ab_space_builtin_names());
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "--fs %s has no built-in search space (%s have): give one as --space FILE", fs_name, names);
+		return FALSE;
+	}
+	p->space = ab_space_load(o->space ? o->space : fs_name, error);
 	if (!p->space)
 		return FALSE;
 	if (p->space->fs != p->fs) {

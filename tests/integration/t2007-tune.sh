@@ -115,6 +115,14 @@ is "$?:$(cat "$T/m.err")" "1:arraybench: error: missing argument for --machine" 
 "$AB" tune --dry-run "${tune[@]}" -z 7 >"$T/z.out" 2>"$T/z.err"
 is "$?:$(wc -l <"$T/z.err")" "1:1" "run's -z is refused in one line (exit 1): each visit's seed is the tune's"
 
+# --fs ext3 without --space: it said "invalid --space 'ext3'", an option
+# never given.
+"$AB" tune --dry-run --loop 1:1G --fs ext3 --phases block-write -s 64m --objective block-write --budget 12 \
+	>"$T/ext3.out" 2>"$T/ext3.err"
+is "$?:$(cat "$T/ext3.err")" \
+	"1:arraybench: error: --fs ext3 has no built-in search space (ext4, xfs, btrfs have): give one as --space FILE" \
+	"--fs without a built-in space is refused naming --fs, not a --space never given (exit 1)"
+
 # Screening takes as many whole rounds as half a budget of visits pays for:
 # the built-in ext4 space on one device has 13 one-key candidates, and half
 # of 130 visits is 5 rounds of them.
