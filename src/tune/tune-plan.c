@@ -6,6 +6,7 @@
 #include "../options/profile.h"
 #include "../../workloads/phase.h"
 #include "../../workloads/step.h"
+#include "../../workloads/wal.h"
 
 #include <string.h>
 
@@ -129,10 +130,43 @@ static void phases_run(const struct ab_config *cfg, GPtrArray *names)
 		phases_run(g_ptr_array_index(cfg->step_configs, i), names);
 }
 
+/* Does a wal step of cfg (or of its later steps' configs) run the
+ * objective's cell: its sync method with its commit's shape? */
+static gboolean wal_cell_run(const struct ab_config *cfg, unsigned sync, const struct ab_objective *obj)
+{
+	for (guint i = 0; cfg->steps && i < cfg->steps->len; i++) {
+		const struct ab_step *st = &g_array_index(cfg->steps, struct ab_step, i);
+		gboolean method = FALSE, shape = FALSE;
+		if (!g_str_equal(st->phase->name, "wal") || !st->wal_syncs || !st->wal_commits)
+			continue;
+		for (guint j = 0; j < st->wal_syncs->len; j++)
+			method = method || g_array_index(st->wal_syncs, unsigned, j) == sync;
+		for (guint j = 0; j < st->wal_commits->len; j++) {
+			const struct ab_wal_commit *c = &g_array_index(st->wal_commits, struct ab_wal_commit, j);
+			shape = shape || (c->writes == obj->wal_writes && (uint64_t)c->writes * c->write_size == obj->wal_bytes);
+		}
+		if (method && shape)
+			return TRUE;
+	}
+	for (guint i = 0; cfg->step_configs && i < cfg->step_configs->len; i++)
+		if (wal_cell_run(g_ptr_array_index(cfg->step_configs, i), sync, obj))
+			return TRUE;
+	return FALSE;
+}
+
 gboolean ab_tune_objective_run(const struct ab_config *cfg, const struct ab_objective *obj, GError **error)
 {
 	g_autoptr(GPtrArray) names = g_ptr_array_new();
 	phases_run(cfg, names);
+	unsigned sync;
+	if (g_ptr_array_find_with_equal_func(names, obj->phase, g_str_equal, NULL) && obj->wal_sync &&
+	    ab_wal_sync_by_name(obj->wal_sync, &sync) && !wal_cell_run(cfg, sync, obj)) {
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid --objective '%s': no wal step of the visits runs --wal-sync %s with --wal-records "
+			    "%s, the cell it reads: give them, or an objective of a cell they run",
+			    obj->spec, obj->wal_sync, obj->wal_record);
+		return FALSE;
+	}
 	if (g_ptr_array_find_with_equal_func(names, obj->phase, g_str_equal, NULL))
 		return TRUE;
 	g_ptr_array_add(names, NULL);

@@ -61,6 +61,15 @@ ok $? "in one line naming it"
 is "$?:$(wc -l <"$T/unrun.err")" "1:1" "an objective of a phase the visits do not run is refused in one line (exit 1)"
 grep -q "^arraybench: error: invalid --objective 'block-read': it reads the block-read phase, which the visits do not run (they run block-write): " "$T/unrun.err"
 ok $? "naming it and the phases the visits run"
+# ... and commits of a cell the wal phase does not run (fdatasync 8k, the
+# default, beside --wal-sync fsync).
+wal=(--loop 1:1G --fs btrfs --space "$T/space.ini" --budget 12 --phases wal --wal-sync fsync)
+"$AB" tune --dry-run "${wal[@]}" --objective commits >"$T/cell.out" 2>"$T/cell.err"
+is "$?:$(cat "$T/cell.err")" \
+	"1:arraybench: error: invalid --objective 'commits': no wal step of the visits runs --wal-sync fdatasync with --wal-records 8k, the cell it reads: give them, or an objective of a cell they run" \
+	"commits of a wal cell the visits do not run is refused in one line (exit 1)"
+"$AB" tune --dry-run "${wal[@]}" --objective commits:fsync >/dev/null 2>&1
+is $? 0 "commits:fsync, the cell they run, is taken"
 "$AB" tune --dry-run -d "$T" --fs btrfs --objective block-write --budget 3 >"$T/d.out" 2>"$T/d.err"
 is "$?:$(wc -l <"$T/d.err")" "1:1" "-d is refused in one line: a tune builds its target"
 
