@@ -4,6 +4,7 @@
 #include "tune-options.h"
 #include "../base/error.h"
 #include "../base/parse.h"
+#include "../matrix/matrix-cells.h"
 #include "../options/cmd-options.h"
 #include "../options/run-option-parse.h"
 
@@ -192,6 +193,63 @@ static const struct ab_option_row *tune_row(const char *word, gboolean *attached
 	return ab_option_find(&set, 1, name, NULL);
 }
 
+/* A relative name made absolute from the directory the tune started in. */
+static char *from_here(const char *path)
+{
+	return g_path_is_absolute(path) ? g_strdup(path) : g_canonicalize_filename(path, NULL);
+}
+
+/* The value of run option `name` with every file name in it absolute:
+ * the visits run from "/" (cmd-tune.c), where a relative --loop DIR,
+ * device or profile named another file, or none, and every visit failed. */
+static char *absolute_value(const char *name, const char *value)
+{
+	if (g_str_equal(name, "loop")) {
+		g_auto(GStrv) f = g_strsplit(value, ":", 3);
+		if (g_strv_length(f) < 3 || !*f[2] || g_path_is_absolute(f[2]))
+			return g_strdup(value);
+		g_autofree char *dir = from_here(f[2]);
+		return g_strdup_printf("%s:%s:%s", f[0], f[1], dir);
+	}
+	if (g_str_equal(name, "workload"))
+		return ab_matrix_workload_is_file(value) ? from_here(value) : g_strdup(value);
+	if (g_str_equal(name, "device"))
+		return *value ? from_here(value) : g_strdup(value);
+	if (g_str_equal(name, "members") || g_str_equal(name, "yes-destroy")) {
+		g_auto(GStrv) list = g_strsplit(value, ",", -1);
+		for (char **d = list; *d; d++)
+			if (**d) {
+				char *abs = from_here(*d);
+				g_free(*d);
+				*d = abs;
+			}
+		return g_strjoinv(",", list);
+	}
+	return g_strdup(value);
+}
+
+/* o->run_words with their file names absolute (absolute_value()). */
+static void absolute_run_words(GPtrArray *words)
+{
+	for (guint i = 0; i < words->len; i++) {
+		const char *w = g_ptr_array_index(words, i);
+		const char *name = run_long_name(w);
+		if (!name || !g_str_has_prefix(w, "--"))
+			continue;
+		const char *eq = strchr(w, '=');
+		if (eq) {
+			g_autofree char *v = absolute_value(name, eq + 1);
+			char *now = g_strdup_printf("%.*s=%s", (int)(eq - w), w, v);
+			g_free(g_ptr_array_index(words, i));
+			words->pdata[i] = now;
+		} else if (ab_run_option_takes_next_word(w) && i + 1 < words->len) {
+			char *v = absolute_value(name, g_ptr_array_index(words, i + 1));
+			g_free(g_ptr_array_index(words, i + 1));
+			words->pdata[++i] = v;
+		}
+	}
+}
+
 gboolean ab_tune_options_parse(int argc, char **argv, struct ab_tune_opts *o, GError **error)
 {
 	g_autoptr(GPtrArray) own = g_ptr_array_new();
@@ -227,6 +285,7 @@ gboolean ab_tune_options_parse(int argc, char **argv, struct ab_tune_opts *o, GE
 			g_ptr_array_add(o->run_words, g_strdup(argv[++i]));
 		}
 	}
+	absolute_run_words(o->run_words);
 	g_ptr_array_add(own, NULL);
 	if (!ab_cmd_options_parse("tune", "-o DIR",
 				  "Race the mount and mkfs options of a search space and end with the best and an fstab "

@@ -237,6 +237,15 @@ is "$?:$(wc -l <"$T/w2.err")" "1:1" "the same command after its profile changed 
 grep -q "its tune.ini has 'workload-sha256 = [0-9a-f]*' where this command makes 'workload-sha256 = " "$T/w2.err"
 ok $? "naming the profile's digest"
 
+# Relative names in the run words (--loop's DIR here): the visits run
+# from "/", where 'imgs' was another directory or none, and every visit
+# failed ("invalid --loop directory 'imgs'"); they are made absolute.
+mkdir -p "$T/imgs"
+(cd "$T" && "$AB" tune -o rel --loop 1:128M:imgs --fs btrfs --space space.ini --keys atime --phases block-write -s 8m \
+	--cache fadvise --objective block-write --budget 2 --min-rounds 2 >"$T/rel.out" 2>"$T/rel.err")
+is "$?:$(wc -l <"$T/rel/results.jsonl" 2>/dev/null)" "0:2" "a relative --loop DIR: the 2 visits run (exit 0)"
+grep -q "^visit = run --loop 1:128M:$T/imgs " "$T/rel/tune.ini"; ok $? "tune.ini holds the DIR made absolute"
+
 # Another command on the same DIR: refused, naming what differs.
 "$AB" tune -o "$T/a" "${tune[@]}" --budget 16 >"$T/c.out" 2>"$T/c.err"
 is $? 1 "another tune's command on the DIR is refused (exit 1)"
