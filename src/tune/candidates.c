@@ -155,8 +155,8 @@ GPtrArray *ab_candidates_product(const struct ab_space *s, const guint32 *keep, 
 	guint64 n = ab_candidates_count(s, keep);
 	if (n > AB_CANDIDATES_MAX) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "space '%s' makes %" G_GUINT64_FORMAT " candidates, more than %u: screen the keys one at a "
-			    "time first, or try fewer keys or values", s->name, n, AB_CANDIDATES_MAX);
+			    "space '%s' makes %" G_GUINT64_FORMAT " candidates, more than %u: try fewer keys (--keys) "
+			    "or values", s->name, n, AB_CANDIDATES_MAX);
 		return NULL;
 	}
 	GPtrArray *out = g_ptr_array_new_with_free_func(ab_candidate_free);
