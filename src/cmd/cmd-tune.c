@@ -15,7 +15,6 @@
 #include "../matrix/matrix-state.h"
 #include "../model/objective.h"
 #include "../model/race.h"
-#include "../model/race-screen.h"
 #include "../pipeline/run-prepare.h"
 #include "../runner/progress.h"
 #include "../tune/candidates.h"
@@ -24,6 +23,7 @@
 #include "../tune/tune-options.h"
 #include "../tune/tune-plan.h"
 #include "../tune/tune-rounds.h"
+#include "../tune/tune-screen.h"
 #include "../tune/tune-state.h"
 #include "../tune/tune-summary.h"
 #include "../tune/tune-visits.h"
@@ -471,57 +471,6 @@ static int stage_go(struct stage_run *sr, const struct ab_tune_opts *o, const st
 	return stage_go_rounds(sr, o, p, d, stage, prefix, candidates, drops, false, budget, max_rounds, set, error);
 }
 
-/* What screening found, a line each, and the values each key keeps. */
-static void screen_lines(const struct ab_race_screen *sc, const struct ab_space *s, GPtrArray *out)
-{
-	static const char *const effect[] = { "not told apart", "better", "worse" };
-	for (size_t i = 0; i < sc->changes; i++) {
-		const struct ab_race_screen_change *c = &sc->change[i];
-		const struct ab_space_key *key = g_ptr_array_index(s->keys, c->key);
-		const struct ab_space_value *v = g_ptr_array_index(key->values, c->value);
-		g_ptr_array_add(out, g_strdup_printf("%s: %.3f [%.3f, %.3f] of the defaults over %zu rounds, p=%.3g after "
-						     "Holm: %s",
-						     v->label, c->paired.ratio.ratio, c->paired.ratio.low,
-						     c->paired.ratio.high, c->paired.n, c->p, effect[c->effect]));
-	}
-	for (size_t k = 0; k < sc->keys; k++) {
-		const struct ab_space_key *key = g_ptr_array_index(s->keys, k);
-		g_autoptr(GString) kept = g_string_new(NULL);
-		for (guint v = 0; v < key->values->len; v++)
-			if (sc->key[k].keep[v])
-				g_string_append_printf(kept, "%s%s", kept->len ? ", " : "",
-						       ((struct ab_space_value *)g_ptr_array_index(key->values, v))->label);
-		g_ptr_array_add(out, g_strdup_printf("key %s %s: raced with %s", key->name,
-						     sc->key[k].matters ? "mattered" : "did not matter", kept->str));
-	}
-}
-
-/* Screening's verdict: the product of the values each key keeps. */
-static GPtrArray *screened_candidates(const struct tune_plan *p, const struct ab_tune_stage *st, GPtrArray *lines,
-				      GError **error)
-{
-	guint n = p->resolved->keys->len;
-	g_autofree size_t *values = g_new(size_t, n);
-	g_autofree size_t *defaults = g_new0(size_t, n);
-	for (guint k = 0; k < n; k++)
-		values[k] = ((struct ab_space_key *)g_ptr_array_index(p->resolved->keys, k))->values->len;
-	struct ab_race_screen_space space = { n, values, defaults };
-	struct ab_race_table t = { (const double *)(void *)st->y->data, st->rounds, st->candidates };
-	struct ab_race_screen sc;
-	if (!ab_race_screen_analyse(&space, &t, &st->params, &sc)) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "screening's candidates are not the space's one-key changes");
-		return NULL;
-	}
-	g_autofree guint32 *keep = g_new0(guint32, n);
-	for (guint k = 0; k < n; k++)
-		for (size_t v = 0; v < values[k]; v++)
-			if (sc.key[k].keep[v])
-				keep[k] |= 1u << v;
-	screen_lines(&sc, p->resolved, lines);
-	ab_race_screen_clear(&sc);
-	return ab_candidates_product(p->resolved, keep, error);
-}
-
 static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **error)
 {
 	g_autofree char *out_abs = g_canonicalize_filename(o->out_dir, NULL);
@@ -575,7 +524,7 @@ static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **erro
 			budget.seconds = MAX(0.0, budget.seconds - ab_tune_spent_s(sp));
 			if (status == 0) {
 				g_ptr_array_unref(race_candidates);
-				race_candidates = screened_candidates(p, &screen.st, lines, error);
+				race_candidates = ab_tune_screened(p->resolved, &screen.st, AB_TUNE_RACE_AFTER_SCREEN_MIN, lines, error);
 				if (!race_candidates)
 					status = ab_error_exit_status(*error);
 			}
@@ -593,17 +542,20 @@ static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **erro
 			status = stage_go(&screen, o, p, &d, "screen", "screen: ", one, false, share, rounds, &set, error);
 			budget.visits -= MIN(budget.visits, screen.st.spend.visits);
 			if (status == 0) {
+				/* No more candidates than the visits left pay
+				 * --min-rounds rounds of. */
+				guint at_least = MIN(AB_TUNE_RACE_AFTER_SCREEN_MIN, budget.visits / MAX(o->min_rounds, 1u));
 				g_ptr_array_unref(race_candidates);
-				race_candidates = screened_candidates(p, &screen.st, lines, error);
+				race_candidates = ab_tune_screened(p->resolved, &screen.st, at_least, lines, error);
 				if (!race_candidates)
 					status = ab_error_exit_status(*error);
 			}
 		}
 	}
 	if (status == 0 && screen.ready && screen.st.rounds >= 2 && race_candidates && race_candidates->len == 1)
-		g_ptr_array_add(not_allowed, g_strdup_printf("screening found no value better than the defaults in %zu "
-							     "rounds: nothing was left to race and the rest of the budget "
-							     "went unused; a larger budget gives screening more rounds",
+		g_ptr_array_add(not_allowed, g_strdup_printf("screening left the defaults alone in %zu rounds (no change "
+							     "not worse than them, or no visit left to race one): "
+							     "nothing was raced; a larger budget gives screening more rounds",
 							     screen.st.rounds));
 	if (status == 0 && screen.ready && screen.st.rounds < 2)
 		g_ptr_array_add(not_allowed, g_strdup_printf("screening had %zu round%s within the budget: under 2, no key "

@@ -7,6 +7,7 @@
 #include <glib.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 size_t ab_race_screen_candidates(const struct ab_race_screen_space *space)
 {
@@ -119,5 +120,37 @@ size_t ab_race_screen_combinations(const struct ab_race_screen *screen)
 			return SIZE_MAX;
 		n *= kept ? kept : 1;
 	}
+	return n;
+}
+
+/* qsort has no context argument: the screen and direction of the sort
+ * under way (one thread sorts). */
+static const struct ab_race_screen *order_screen;
+static enum ab_race_direction order_direction;
+
+static int by_ratio(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	double x = order_screen->change[a].paired.ratio.ratio, y = order_screen->change[b].paired.ratio.ratio;
+	if (isnan(x) != isnan(y))
+		return isnan(x) ? 1 : -1;
+	if (!isnan(x) && x != y) {
+		bool first = order_direction == AB_RACE_LOWER_IS_BETTER ? x < y : x > y;
+		return first ? -1 : 1;
+	}
+	return a < b ? -1 : a > b;
+}
+
+size_t ab_race_screen_order(const struct ab_race_screen *screen, enum ab_race_direction direction, size_t *order)
+{
+	for (size_t c = 0; c < screen->changes; c++)
+		order[c] = c;
+	order_screen = screen;
+	order_direction = direction;
+	qsort(order, screen->changes, sizeof(*order), by_ratio);
+	size_t n = 0;
+	while (n < screen->changes && screen->change[order[n]].effect != AB_RACE_WORSE &&
+	       !isnan(screen->change[order[n]].paired.ratio.ratio))
+		n++;
 	return n;
 }

@@ -86,4 +86,13 @@ void ab_race_screen_clear(struct ab_race_screen *screen);
  * candidates (SIZE_MAX when it would overflow). */
 size_t ab_race_screen_combinations(const struct ab_race_screen *screen);
 
+/* The changes best first by their ratio to the defaults, as `direction`
+ * reads it (a change without a ratio last; ties in the changes' order):
+ * fills order[screen->changes] with change indexes.  Returns how many of
+ * them lead the list and are not WORSE with a ratio known: the changes a
+ * race after screening may take beside the kept product when that product
+ * is too small to rank anything (the defaults alone, when no key was told
+ * to matter in the rounds the budget paid for). */
+size_t ab_race_screen_order(const struct ab_race_screen *screen, enum ab_race_direction direction, size_t *order);
+
 #endif
