@@ -7,7 +7,8 @@
 # round 2 and the same command resuming it to the end (no visit made
 # twice, nothing left attached or mounted), its summary with the fstab
 # line, each run stamped, report --html's Tuning section, and another
-# command on the same DIR refused naming what differs.
+# command on the same DIR refused naming what differs; a screening that
+# tells no key apart still ends in a race of the best one-key changes.
 . "$(dirname "$0")/lib.sh"
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
@@ -126,4 +127,35 @@ is $? 1 "another tune's command on the DIR is refused (exit 1)"
 grep -q "its tune.ini has 'budget = 12' where this command makes 'budget = 16'" "$T/c.err"
 ok $? "naming the line that differs"
 is "$(wc -l <"$T/a/results.jsonl")" 12 "and leaves the results alone"
+
+# Screening that tells no key apart: the race after it still ranks the
+# defaults against the best one-key changes (4 keys of 2 values: 16
+# candidates, 5 one-key ones; 20 visits: 2 rounds of screening, then the
+# 10 left pay 3 rounds of 3 candidates).
+cat >"$T/four.ini" <<'EOF'
+[space]
+fs = ext4
+[key atime]
+mount = {}
+values = relatime; noatime
+[key commit]
+mount = commit={}
+values = 5; 30
+[key delalloc]
+mount = {}
+values = delalloc; nodelalloc
+[key barrier]
+mount = {}
+values = barrier; barrier=1
+EOF
+chmod 644 "$T/four.ini"
+"$AB" tune -o "$T/s" --space "$T/four.ini" --loop 1:64m --fs ext4 --phases block-write -s 8m -r 16 --cache fadvise \
+	--objective block-write --budget 20 -q >"$T/s.out" 2>"$T/s.err"
+is "$? $(js "$T/s/tune.json" 'len(o["candidates"])') $(js "$T/s/tune.json" 'o["rounds"]')" "0 3 3" \
+	"after screening the race ranks 3 candidates over 3 rounds (the visits left pay no more)"
+grep -q '^screening: the race also takes the best one-key changes by their ratio, [a-z=0-9]*, [a-z=0-9]*: the values kept made 1 candidate' "$T/s.out"
+ok $? "it says which one-key changes joined the defaults and why"
+is "$(grep '^screening: [a-z=0-9]*: [0-9.]* ' "$T/s.out" | awk '{ print $3 }' | sort -rn | tr '\n' ' ')" \
+	"$(grep '^screening: [a-z=0-9]*: [0-9.]* ' "$T/s.out" | awk '{ print $3 }' | tr '\n' ' ')" "screening's lines come best ratio first"
+none_left; ok $? "no loop device or mount left"
 done_testing
