@@ -15,6 +15,7 @@
 #include "../matrix/matrix-state.h"
 #include "../model/objective.h"
 #include "../model/race.h"
+#include "../model/tune-race.h"
 #include "../pipeline/run-prepare.h"
 #include "../runner/progress.h"
 #include "../tune/candidates.h"
@@ -507,9 +508,9 @@ static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **erro
 		gboolean raced = FALSE;
 		for (guint i = 0; i < set.runs->len; i++) {
 			const struct ab_run *r = g_ptr_array_index(set.runs, i);
-			if (r->tune.stage && g_str_equal(r->tune.stage, "screen") && ab_known(r->tune.round))
+			if (r->tune.stage && g_str_equal(r->tune.stage, AB_TUNE_STAGE_SCREEN) && ab_known(r->tune.round))
 				recorded = MAX(recorded, (unsigned)r->tune.round);
-			raced = raced || (r->tune.stage && g_str_equal(r->tune.stage, "race"));
+			raced = raced || (r->tune.stage && g_str_equal(r->tune.stage, AB_TUNE_STAGE_RACE));
 		}
 		struct ab_tune_budget share = { 0, o->budget.seconds / 2 };
 		unsigned rounds = AB_TUNE_MAX_ROUNDS;
@@ -518,7 +519,7 @@ static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **erro
 		if (raced && !recorded) {
 			g_ptr_array_unref(one);
 		} else {
-			status = stage_go_rounds(&screen, o, p, &d, "screen", "screen: ", one, false, true, share, rounds,
+			status = stage_go_rounds(&screen, o, p, &d, AB_TUNE_STAGE_SCREEN, "screen: ", one, false, true, share, rounds,
 						 &set, error);
 			const struct ab_tune_spend *sp = &screen.st.spend;
 			budget.seconds = MAX(0.0, budget.seconds - ab_tune_spent_s(sp));
@@ -539,7 +540,7 @@ static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **erro
 			g_ptr_array_unref(one);
 		} else {
 			struct ab_tune_budget share = { (unsigned)(one->len * rounds), NAN };
-			status = stage_go(&screen, o, p, &d, "screen", "screen: ", one, false, share, rounds, &set, error);
+			status = stage_go(&screen, o, p, &d, AB_TUNE_STAGE_SCREEN, "screen: ", one, false, share, rounds, &set, error);
 			budget.visits -= MIN(budget.visits, screen.st.spend.visits);
 			if (status == 0) {
 				/* No more candidates than the visits left pay
@@ -562,7 +563,7 @@ static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **erro
 							     "could be told to matter, so each kept its default",
 							     screen.st.rounds, screen.st.rounds == 1 ? "" : "s"));
 	if (status == 0)
-		status = stage_go(&whole, o, p, &d, "race", "", g_steal_pointer(&race_candidates), true, budget, 0, &set,
+		status = stage_go(&whole, o, p, &d, AB_TUNE_STAGE_RACE, "", g_steal_pointer(&race_candidates), true, budget, 0, &set,
 				  error);
 	if (race_candidates)
 		g_ptr_array_unref(race_candidates);

@@ -72,6 +72,16 @@ struct ab_race_screen {
 	struct ab_race_screen_key *key;        /* [keys] */
 };
 
+/* Each candidate c >= 1 of t against candidate 0 (the defaults), paired
+ * over the rounds, the p-values corrected together (Holm's, when
+ * params->correction says so), the effect at params->alpha: fills
+ * out[t->candidates - 1] (change c - 1 is candidate c; key and value 0).
+ * What ab_race_screen_analyse() does before it reads the keys, and what a
+ * report redoing a screening from its runs (which know the changes'
+ * labels, not their keys) does alone. */
+void ab_race_screen_compare(const struct ab_race_table *t, const struct ab_race_params *params,
+			    struct ab_race_screen_change *out);
+
 /* t: the screening rounds, t->candidates == ab_race_screen_candidates()
  * (else, or with a key whose defaults' value is not among its values, out
  * is left empty and FALSE returned), candidate 0 the defaults.
