@@ -16,6 +16,7 @@
 #include "../model/objective.h"
 #include "../model/race.h"
 #include "../model/tune-race.h"
+#include "../options/run-options.h"
 #include "../pipeline/run-prepare.h"
 #include "../runner/progress.h"
 #include "../tune/candidates.h"
@@ -27,6 +28,7 @@
 #include "../tune/tune-screen.h"
 #include "../tune/tune-state.h"
 #include "../tune/tune-summary.h"
+#include "../tune/tune-target.h"
 #include "../tune/tune-visits.h"
 #include "../../fs-setup/backend.h"
 #include "../../fs-setup/target-build.h"
@@ -82,6 +84,14 @@ static void tune_plan_clear(struct tune_plan *p)
 		ab_matrix_free(p->m);
 }
 
+/* A run error as the tune's, its code kept (AB_ERROR_USAGE from another
+ * domain); FALSE. */
+static gboolean as_tune_error(GError **error, const GError *local)
+{
+	g_set_error(error, AB_ERROR, local->domain == AB_ERROR ? local->code : AB_ERROR_USAGE, "%s", local->message);
+	return FALSE;
+}
+
 /* The visits' run words checked as run and a matrix check them, before
  * anything is built: the options, the target's plan and its devices. */
 static gboolean check_visit_words(struct tune_plan *p, GError **error)
@@ -94,19 +104,15 @@ static gboolean check_visit_words(struct tune_plan *p, GError **error)
 	g_ptr_array_add(argv, NULL);
 	uint64_t ram;
 	g_autoptr(GError) local = NULL;
-	if (ab_run_check_options((int)argv->len - 1, (char **)argv->pdata, &p->cfg, &ram, &local) != 0 ||
-	    !ab_target_spec_check_options(&p->cfg.target, &local)) {
-		g_set_error(error, AB_ERROR, local->domain == AB_ERROR ? local->code : AB_ERROR_USAGE, "%s",
-			    local->message);
+	if (!ab_run_options_parse((int)argv->len - 1, (char **)argv->pdata, &p->cfg, &local))
+		return as_tune_error(error, local);
+	/* The tune's own rules of the target come first: run's answer to a
+	 * target that does not build offers -d DIR, which a tune refuses. */
+	if (!ab_tune_target_check(&p->cfg.target, error))
 		return FALSE;
-	}
+	if (ab_run_check_parsed(&p->cfg, &ram, &local) != 0 || !ab_target_spec_check_options(&p->cfg.target, &local))
+		return as_tune_error(error, local);
 	const struct ab_target_spec *t = &p->cfg.target;
-	if (!t->loop_count && !t->members) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "a tune builds its target at each visit: give --loop N:SIZE or --members with --yes-destroy, "
-			    "and --fs");
-		return FALSE;
-	}
 	g_autofree char *run_id = ab_run_id_new(error);
 	if (!run_id || !ab_target_check(&p->cfg.target, run_id, NULL, error))
 		return FALSE;
@@ -348,17 +354,10 @@ static void winner_words(const struct tune_plan *p, GPtrArray *candidates, struc
 	if (s->winner == SIZE_MAX)
 		return;
 	const struct ab_candidate *c = g_ptr_array_index(candidates, s->winner);
-	const struct ab_target_spec *t = &p->cfg.target;
-	g_autoptr(GPtrArray) devices = g_ptr_array_new_with_free_func(g_free);
-	guint n = p->btrfs_profile ? (t->loop_count ? t->loop_count : g_strv_length(t->members)) : 1;
-	for (guint i = 0; i < n; i++)
-		g_ptr_array_add(devices, t->members && !p->striped && i < g_strv_length(t->members)
-						 ? g_strdup(t->members[i])
-						 : g_strdup_printf(p->striped ? "/dev/mdX" : "DEVICE%u", i + 1));
-	g_ptr_array_add(devices, NULL);
+	g_auto(GStrv) devices = ab_tune_target_mkfs_devices(&p->cfg.target, p->striped, p->btrfs_profile != NULL);
 	g_autoptr(GError) local = NULL;
 	s->mkfs_command = ab_fstab_mkfs_command(p->fs, p->striped ? &p->geo : NULL, p->btrfs_profile,
-						(const char *const *)devices->pdata, c, &local);
+						(const char *const *)devices, c, &local);
 	g_clear_error(&local);
 	s->fstab_line = ab_fstab_line(NULL, FSTAB_MOUNT_POINT, p->fs, c->mount_opts, &local);
 }

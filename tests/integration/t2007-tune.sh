@@ -8,7 +8,9 @@
 # twice, nothing left attached or mounted), its summary with the fstab
 # line, each run stamped, report --html's Tuning section, and another
 # command on the same DIR refused naming what differs; a screening that
-# tells no key apart still ends in a race of the best one-key changes.
+# tells no key apart still ends in a race of the best one-key changes;
+# a tune on a --device of the test's own, formatted at each visit
+# (without --yes-destroy naming it, or mounted, it is refused up front).
 . "$(dirname "$0")/lib.sh"
 export ARRAYBENCH_STATE_DIR=$T/state TMPDIR=$T/tmp
 mkdir -p "$TMPDIR"
@@ -171,4 +173,47 @@ is "$(sed -n 's/^screening: \([a-z=0-9]*\): \([0-9.]*\) .*/\1 \2/p' "$T/s/tune.t
 grep -q '<h3>Screening</h3>' "$T/s.html" && grep -q '3 candidates over 3 rounds' "$T/s.html"
 ok $? "report --html's Tuning section shows the screening and the race after it"
 none_left; ok $? "no loop device or mount left"
+
+# --device: one device of the test's own, formatted at each visit; visit 2
+# on finds the file system visit 1 made, so --yes-destroy must name it.
+truncate -s 128M "$T/dev.img"
+dev=$(losetup --find --show "$T/dev.img")
+ok $? "a loop device of the test's own ($dev)"
+detach_ours() { # only while it is still backed by our image: the number may be another job's since
+	[ "$(losetup -n -O BACK-FILE "$dev" 2>/dev/null)" = "$T/dev.img" ] && losetup -d "$dev"
+}
+cleanup_add detach_ours
+cat >"$T/one.ini" <<'EOF2'
+[space]
+fs = ext4
+[key atime]
+mount = {}
+values = relatime; noatime
+EOF2
+chmod 644 "$T/one.ini"
+dtune=(--device "$dev" --fs ext4 --space "$T/one.ini" --phases block-write -s 8m -r 16 --cache fadvise
+	--objective block-write --budget 4 -q)
+"$AB" tune -o "$T/n" "${dtune[@]}" >"$T/n.out" 2>"$T/n.err"
+is "$?:$(wc -l <"$T/n.err"):$(grep -c "^arraybench: error: a tune formats '$dev' at every visit, .*: give --yes-destroy $dev$" "$T/n.err")" \
+	"1:1:1" "--device without --yes-destroy naming it is refused in one line saying what to give (exit 1)"
+"$AB" tune --dry-run "${dtune[@]}" --yes-destroy "$dev" >"$T/dplan" 2>&1
+is "$?:$(grep -c "^each visit: arraybench run --device $dev .*--yes-destroy $dev " "$T/dplan")" "0:1" \
+	"--device --dry-run: each visit formats the device"
+"$AB" tune -o "$T/dev" "${dtune[@]}" --yes-destroy "$dev" >"$T/dev.out" 2>"$T/dev.err"
+is $? 0 "a tune on --device DEV --yes-destroy DEV ends (exit 0)"
+is "$(python3 -c "
+import json, sys
+for l in open(sys.argv[1]):
+    t = json.loads(l)['target']
+    print(t['backend'], t['source'], t['mkfs_command'].endswith(' ' + t['source']))" "$T/dev/results.jsonl" | sort | uniq -c | xargs)" \
+	"4 device $dev True" "each of its 4 visits formatted the device and ran on it"
+grep -q "^mkfs: mkfs.ext4 .* $dev$" "$T/dev/tune.txt" && grep -q '^fstab: UUID=<uuid> /srv/data ext4 ' "$T/dev/tune.txt"
+ok $? "the end's mkfs command names the device"
+mkdir "$T/mnt" && mount "$dev" "$T/mnt" && cleanup_add umount "$T/mnt"
+"$AB" tune --dry-run "${dtune[@]}" --yes-destroy "$dev" >/dev/null 2>"$T/m.err"
+is "$?:$(wc -l <"$T/m.err"):$(grep -c "refusing '$dev': it is mounted" "$T/m.err")" "4:1:1" \
+	"a mounted --device is refused even when confirmed, in one line (exit 4)"
+umount "$T/mnt"
+detach_ours
+none_left; ok $? "the device is detached, nothing of it mounted"
 done_testing
