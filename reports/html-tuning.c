@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The HTML report's Tuning section: the race of `arraybench tune` redone
- * from the runs' tune stamps with the tune's own code
- * (src/model/tune-race.h): the survivors after each round, each
- * candidate's figure per round, and the final ranking by the ratio to the
- * defaults.  Nothing at all for runs no tune made. */
+/* The HTML report's Tuning section: the screening and the race of
+ * `arraybench tune` redone from the runs' tune stamps with the tune's own
+ * code (src/model/tune-race.h): each one-key change against the defaults;
+ * the survivors after each round, each candidate's figure per round, and
+ * the final ranking by the ratio to the defaults.  Nothing at all for runs
+ * no tune made. */
 #include "html-sections.h"
 #include "format.h"
 #include "../src/model/tune-race.h"
@@ -90,19 +91,83 @@ static void ranking(GString *s, const struct ab_tune_replay *r)
 	g_string_append(s, "</table>\n");
 }
 
+/* Screening redone from its runs: each change's figure per round, its
+ * ratio to the defaults and the verdict, best ratio first. */
+static void screening(GString *s, const struct ab_tune_replay *r)
+{
+	struct ab_race_screen sc;
+	g_autofree size_t *order = g_new(size_t, r->candidates);
+	ab_tune_replay_screen(r, &sc, order);
+	g_string_append_printf(s, "<h3>Screening</h3>\n<p class=\"note\">Each one-key change (one key at another "
+				  "value, the others at their defaults) against the defaults over %zu rounds, none "
+				  "dropped: the ratio paired over the rounds with its %g %% interval, Student's t on the "
+				  "log ratios with Holm's correction over all %zu changes. Best ratio first.</p>\n",
+			       r->rounds, 100 * (1 - r->race->params.alpha), sc.changes);
+	g_string_append(s, "<table class=\"tuning\"><tr><th>change</th><th>ratio to the defaults</th><th>interval</th>"
+			   "<th>p (Holm)</th><th>verdict</th>");
+	for (size_t round = 0; round < r->rounds; round++)
+		g_string_append_printf(s, "<th>round %zu</th>", round + 1);
+	g_string_append(s, "</tr>\n");
+	static const char *const verdict[] = { "not told apart", "better", "worse" };
+	for (size_t i = 0; i <= sc.changes; i++) {
+		/* The defaults first, as the row every ratio is to. */
+		size_t c = i == 0 ? 0 : order[i - 1] + 1;
+		g_string_append(s, "<tr><td>");
+		ab_html_escape(s, r->labels[c]);
+		g_string_append(s, "</td>");
+		if (c == 0) {
+			g_string_append(s, "<td>1</td><td>&ndash;</td><td>&ndash;</td><td>the base</td>");
+		} else {
+			const struct ab_race_screen_change *ch = &sc.change[c - 1];
+			if (isnan(ch->paired.ratio.ratio))
+				g_string_append(s, "<td>&ndash;</td><td>&ndash;</td><td>&ndash;</td><td>no ratio</td>");
+			else if (isnan(ch->paired.ratio.low))
+				g_string_append_printf(s, "<td>%.3f</td><td>&ndash;</td><td>&ndash;</td><td>%s</td>",
+						       ch->paired.ratio.ratio, verdict[ch->effect]);
+			else
+				g_string_append_printf(s, "<td>%.3f</td><td>%.3f to %.3f</td><td>%.3g</td><td>%s</td>",
+						       ch->paired.ratio.ratio, ch->paired.ratio.low,
+						       ch->paired.ratio.high, ch->p, verdict[ch->effect]);
+		}
+		for (size_t round = 0; round < r->rounds; round++) {
+			size_t at = round * r->candidates + c;
+			if (!r->visited[at])
+				g_string_append(s, "<td class=\"dropped\">&ndash;</td>");
+			else if (isnan(r->y[at]))
+				g_string_append(s, "<td>no figure</td>");
+			else
+				g_string_append_printf(s, "<td>%.6g</td>", r->y[at]);
+		}
+		g_string_append(s, "</tr>\n");
+	}
+	g_string_append(s, "</table>\n");
+	ab_race_screen_clear(&sc);
+}
+
 void ab_html_tuning(GString *s, const struct ab_html_page *page)
 {
 	g_autoptr(GPtrArray) runs = all_runs(page);
-	struct ab_tune_replay r;
-	g_autoptr(GError) error = NULL;
-	if (!ab_tune_replay_make(runs, ab_phase_names(), &r, &error)) {
-		if (error) {
-			g_string_append(s, "<h2 id=\"tuning\">Tuning</h2>\n");
+	struct ab_tune_replay r, sr;
+	g_autoptr(GError) error = NULL, screen_error = NULL;
+	gboolean raced = ab_tune_replay_make(runs, ab_phase_names(), AB_TUNE_STAGE_RACE, &r, &error);
+	gboolean screened = ab_tune_replay_make(runs, ab_phase_names(), AB_TUNE_STAGE_SCREEN, &sr, &screen_error);
+	if (!raced && !screened && !error && !screen_error)
+		return;
+	g_string_append(s, "<h2 id=\"tuning\">Tuning</h2>\n");
+	if (screen_error)
+		ab_html_none(s, "No screening shown: %s.", screen_error->message);
+	if (screened) {
+		screening(s, &sr);
+		ab_tune_replay_clear(&sr);
+	}
+	if (!raced) {
+		if (error)
 			ab_html_none(s, "No race shown: %s.", error->message);
-		}
+		else
+			ab_html_none(s, "No race yet: the runs hold screening's rounds only.");
 		return;
 	}
-	g_string_append(s, "<h2 id=\"tuning\">Tuning</h2>\n<p class=\"note\">The race of <code>arraybench tune</code>, "
+	g_string_append(s, "<p class=\"note\">The race of <code>arraybench tune</code>, "
 			   "redone from its runs: objective <code>");
 	ab_html_escape(s, r.obj.name);
 	g_string_append_printf(s, "</code> (%s), %zu candidates over %zu rounds, each round every candidate still in "

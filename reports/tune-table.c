@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The text report's summary of a tune's runs: the race redone from their
- * tune stamps with the tune's own code (src/model/tune-race.h), as the
- * HTML page's Tuning section shows it: the survivors after each round and
+/* The text report's summary of a tune's runs: the screening and the race
+ * redone from their tune stamps with the tune's own code
+ * (src/model/tune-race.h), as the HTML page's Tuning section shows them:
+ * each change against the defaults; the survivors after each round and
  * the standings. */
 #include "report.h"
 #include "text-block.h"
@@ -10,11 +11,48 @@
 
 #include <math.h>
 
+/* Screening redone from its runs: each change against the defaults, best
+ * ratio first. */
+static void screening(GString *s, const struct ab_run_set *set)
+{
+	struct ab_tune_replay r;
+	g_autoptr(GError) error = NULL;
+	if (!ab_tune_replay_make(set->runs, ab_phase_names(), AB_TUNE_STAGE_SCREEN, &r, &error)) {
+		if (error)
+			g_string_append_printf(s, "\ntune: no screening shown: %s\n", error->message);
+		return;
+	}
+	struct ab_race_screen sc;
+	g_autofree size_t *order = g_new(size_t, r.candidates);
+	ab_tune_replay_screen(&r, &sc, order);
+	g_string_append_printf(s, "\ntune: screening, objective %s (%s): %zu one-key changes against the defaults over "
+			       "%zu rounds, redone from the runs; paired ratios with their %g %% intervals, p after "
+			       "Holm over all changes:\n",
+			       r.obj.name, ab_objective_direction_word(&r.obj), sc.changes, r.rounds,
+			       100 * (1 - r.race->params.alpha));
+	static const char *const verdict[] = { "not told apart", "better", "worse" };
+	for (size_t i = 0; i < sc.changes; i++) {
+		const struct ab_race_screen_change *c = &sc.change[order[i]];
+		g_string_append_printf(s, "  %-24s ", r.labels[order[i] + 1]);
+		if (isnan(c->paired.ratio.ratio))
+			g_string_append(s, "no ratio\n");
+		else if (isnan(c->paired.ratio.low))
+			g_string_append_printf(s, "%.3f over %zu rounds\n", c->paired.ratio.ratio, c->paired.n);
+		else
+			g_string_append_printf(s, "%.3f [%.3f, %.3f] over %zu rounds, p=%.3g: %s\n", c->paired.ratio.ratio,
+					       c->paired.ratio.low, c->paired.ratio.high, c->paired.n, c->p,
+					       verdict[c->effect]);
+	}
+	ab_race_screen_clear(&sc);
+	ab_tune_replay_clear(&r);
+}
+
 void ab_text_tune_summary(GString *s, const struct ab_run_set *set)
 {
 	struct ab_tune_replay r;
 	g_autoptr(GError) error = NULL;
-	if (!ab_tune_replay_make(set->runs, ab_phase_names(), &r, &error)) {
+	screening(s, set);
+	if (!ab_tune_replay_make(set->runs, ab_phase_names(), AB_TUNE_STAGE_RACE, &r, &error)) {
 		if (error)
 			g_string_append_printf(s, "\ntune: no race shown: %s\n", error->message);
 		return;

@@ -15,7 +15,8 @@
 #include "../matrix/matrix-state.h"
 #include "../model/objective.h"
 #include "../model/race.h"
-#include "../model/race-screen.h"
+#include "../model/tune-race.h"
+#include "../options/run-options.h"
 #include "../pipeline/run-prepare.h"
 #include "../runner/progress.h"
 #include "../tune/candidates.h"
@@ -24,8 +25,10 @@
 #include "../tune/tune-options.h"
 #include "../tune/tune-plan.h"
 #include "../tune/tune-rounds.h"
+#include "../tune/tune-screen.h"
 #include "../tune/tune-state.h"
 #include "../tune/tune-summary.h"
+#include "../tune/tune-target.h"
 #include "../tune/tune-visits.h"
 #include "../../fs-setup/backend.h"
 #include "../../fs-setup/target-build.h"
@@ -35,7 +38,6 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -82,30 +84,12 @@ static void tune_plan_clear(struct tune_plan *p)
 		ab_matrix_free(p->m);
 }
 
-/* Is `dev` among --yes-destroy's devices (canonical paths)? */
-static gboolean confirmed(const struct ab_target_spec *t, const char *dev)
+/* A run error as the tune's, its code kept (AB_ERROR_USAGE from another
+ * domain); FALSE. */
+static gboolean as_tune_error(GError **error, const GError *local)
 {
-	g_autofree char *real = realpath(dev, NULL);
-	for (char **c = t->confirmed; real && c && *c; c++)
-		if (g_str_equal(*c, real))
-			return TRUE;
+	g_set_error(error, AB_ERROR, local->domain == AB_ERROR ? local->code : AB_ERROR_USAGE, "%s", local->message);
 	return FALSE;
-}
-
-/* The first visit leaves a file system on each named device, which the
- * next visit's safety check refuses unless --yes-destroy names it: every
- * visit after the first would fail. */
-static gboolean devices_confirmed(const struct ab_target_spec *t, GError **error)
-{
-	const char *single[] = { t->device, NULL };
-	for (const char *const *d = t->device ? single : (const char *const *)t->members; d && *d; d++)
-		if (!confirmed(t, *d)) {
-			g_set_error(error, AB_ERROR, AB_ERROR_UNSAFE,
-				    "a tune formats '%s' at each visit: name it in --yes-destroy too (each visit after the "
-				    "first finds the file system the one before made)", *d);
-			return FALSE;
-		}
-	return TRUE;
 }
 
 /* The visits' run words checked as run and a matrix check them, before
@@ -120,21 +104,15 @@ static gboolean check_visit_words(struct tune_plan *p, GError **error)
 	g_ptr_array_add(argv, NULL);
 	uint64_t ram;
 	g_autoptr(GError) local = NULL;
-	if (ab_run_check_options((int)argv->len - 1, (char **)argv->pdata, &p->cfg, &ram, &local) != 0 ||
-	    !ab_target_spec_check_options(&p->cfg.target, &local)) {
-		g_set_error(error, AB_ERROR, local->domain == AB_ERROR ? local->code : AB_ERROR_USAGE, "%s",
-			    local->message);
+	if (!ab_run_options_parse((int)argv->len - 1, (char **)argv->pdata, &p->cfg, &local))
+		return as_tune_error(error, local);
+	/* The tune's own rules of the target come first: run's answer to a
+	 * target that does not build offers -d DIR, which a tune refuses. */
+	if (!ab_tune_target_check(&p->cfg.target, error))
 		return FALSE;
-	}
+	if (ab_run_check_parsed(&p->cfg, &ram, &local) != 0 || !ab_target_spec_check_options(&p->cfg.target, &local))
+		return as_tune_error(error, local);
 	const struct ab_target_spec *t = &p->cfg.target;
-	if (!t->loop_count && !t->members && !t->device) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "a tune builds its target at each visit: give --loop N:SIZE, or --device or --members with "
-			    "--yes-destroy, and --fs");
-		return FALSE;
-	}
-	if (!devices_confirmed(t, error))
-		return FALSE;
 	g_autofree char *run_id = ab_run_id_new(error);
 	if (!run_id || !ab_target_check(&p->cfg.target, run_id, NULL, error))
 		return FALSE;
@@ -435,18 +413,10 @@ static void winner_words(const struct tune_plan *p, GPtrArray *candidates, struc
 	if (s->winner == SIZE_MAX)
 		return;
 	const struct ab_candidate *c = g_ptr_array_index(candidates, s->winner);
-	const struct ab_target_spec *t = &p->cfg.target;
-	g_autoptr(GPtrArray) devices = g_ptr_array_new_with_free_func(g_free);
-	guint n = p->btrfs_profile ? (t->loop_count ? t->loop_count : g_strv_length(t->members)) : 1;
-	for (guint i = 0; i < n; i++)
-		g_ptr_array_add(devices, t->device			  ? g_strdup(t->device)
-					 : t->members && !p->striped && i < g_strv_length(t->members)
-						 ? g_strdup(t->members[i])
-						 : g_strdup_printf(p->striped ? "/dev/mdX" : "DEVICE%u", i + 1));
-	g_ptr_array_add(devices, NULL);
+	g_auto(GStrv) devices = ab_tune_target_mkfs_devices(&p->cfg.target, p->striped, p->btrfs_profile != NULL);
 	g_autoptr(GError) local = NULL;
 	s->mkfs_command = ab_fstab_mkfs_command(p->fs, p->striped ? &p->geo : NULL, p->btrfs_profile,
-						(const char *const *)devices->pdata, c, &local);
+						(const char *const *)devices, c, &local);
 	g_clear_error(&local);
 	s->fstab_line = ab_fstab_line(NULL, FSTAB_MOUNT_POINT, p->fs, c->mount_opts, &local);
 }
@@ -568,57 +538,6 @@ static int stage_go(struct stage_run *sr, const struct ab_tune_opts *o, const st
 	return stage_go_rounds(sr, o, p, d, stage, prefix, candidates, drops, false, budget, max_rounds, set, error);
 }
 
-/* What screening found, a line each, and the values each key keeps. */
-static void screen_lines(const struct ab_race_screen *sc, const struct ab_space *s, GPtrArray *out)
-{
-	static const char *const effect[] = { "not told apart", "better", "worse" };
-	for (size_t i = 0; i < sc->changes; i++) {
-		const struct ab_race_screen_change *c = &sc->change[i];
-		const struct ab_space_key *key = g_ptr_array_index(s->keys, c->key);
-		const struct ab_space_value *v = g_ptr_array_index(key->values, c->value);
-		g_ptr_array_add(out, g_strdup_printf("%s: %.3f [%.3f, %.3f] of the defaults over %zu rounds, p=%.3g after "
-						     "Holm: %s",
-						     v->label, c->paired.ratio.ratio, c->paired.ratio.low,
-						     c->paired.ratio.high, c->paired.n, c->p, effect[c->effect]));
-	}
-	for (size_t k = 0; k < sc->keys; k++) {
-		const struct ab_space_key *key = g_ptr_array_index(s->keys, k);
-		g_autoptr(GString) kept = g_string_new(NULL);
-		for (guint v = 0; v < key->values->len; v++)
-			if (sc->key[k].keep[v])
-				g_string_append_printf(kept, "%s%s", kept->len ? ", " : "",
-						       ((struct ab_space_value *)g_ptr_array_index(key->values, v))->label);
-		g_ptr_array_add(out, g_strdup_printf("key %s %s: raced with %s", key->name,
-						     sc->key[k].matters ? "mattered" : "did not matter", kept->str));
-	}
-}
-
-/* Screening's verdict: the product of the values each key keeps. */
-static GPtrArray *screened_candidates(const struct tune_plan *p, const struct ab_tune_stage *st, GPtrArray *lines,
-				      GError **error)
-{
-	guint n = p->resolved->keys->len;
-	g_autofree size_t *values = g_new(size_t, n);
-	g_autofree size_t *defaults = g_new0(size_t, n);
-	for (guint k = 0; k < n; k++)
-		values[k] = ((struct ab_space_key *)g_ptr_array_index(p->resolved->keys, k))->values->len;
-	struct ab_race_screen_space space = { n, values, defaults };
-	struct ab_race_table t = { (const double *)(void *)st->y->data, st->rounds, st->candidates };
-	struct ab_race_screen sc;
-	if (!ab_race_screen_analyse(&space, &t, &st->params, &sc)) {
-		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "screening's candidates are not the space's one-key changes");
-		return NULL;
-	}
-	g_autofree guint32 *keep = g_new0(guint32, n);
-	for (guint k = 0; k < n; k++)
-		for (size_t v = 0; v < values[k]; v++)
-			if (sc.key[k].keep[v])
-				keep[k] |= 1u << v;
-	screen_lines(&sc, p->resolved, lines);
-	ab_race_screen_clear(&sc);
-	return ab_candidates_product(p->resolved, keep, error);
-}
-
 static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **error)
 {
 	g_autofree char *out_abs = g_canonicalize_filename(o->out_dir, NULL);
@@ -655,9 +574,9 @@ static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **erro
 		gboolean raced = FALSE;
 		for (guint i = 0; i < set.runs->len; i++) {
 			const struct ab_run *r = g_ptr_array_index(set.runs, i);
-			if (r->tune.stage && g_str_equal(r->tune.stage, "screen") && ab_known(r->tune.round))
+			if (r->tune.stage && g_str_equal(r->tune.stage, AB_TUNE_STAGE_SCREEN) && ab_known(r->tune.round))
 				recorded = MAX(recorded, (unsigned)r->tune.round);
-			raced = raced || (r->tune.stage && g_str_equal(r->tune.stage, "race"));
+			raced = raced || (r->tune.stage && g_str_equal(r->tune.stage, AB_TUNE_STAGE_RACE));
 		}
 		struct ab_tune_budget share = { 0, o->budget.seconds / 2 };
 		unsigned rounds = AB_TUNE_MAX_ROUNDS;
@@ -666,13 +585,13 @@ static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **erro
 		if (raced && !recorded) {
 			g_ptr_array_unref(one);
 		} else {
-			status = stage_go_rounds(&screen, o, p, &d, "screen", "screen: ", one, false, true, share, rounds,
+			status = stage_go_rounds(&screen, o, p, &d, AB_TUNE_STAGE_SCREEN, "screen: ", one, false, true, share, rounds,
 						 &set, error);
 			const struct ab_tune_spend *sp = &screen.st.spend;
 			budget.seconds = MAX(0.0, budget.seconds - ab_tune_spent_s(sp));
 			if (status == 0) {
 				g_ptr_array_unref(race_candidates);
-				race_candidates = screened_candidates(p, &screen.st, lines, error);
+				race_candidates = ab_tune_screened(p->resolved, &screen.st, AB_TUNE_RACE_AFTER_SCREEN_MIN, lines, error);
 				if (!race_candidates)
 					status = ab_error_exit_status(*error);
 			}
@@ -687,27 +606,30 @@ static int race(const struct ab_tune_opts *o, struct tune_plan *p, GError **erro
 			g_ptr_array_unref(one);
 		} else {
 			struct ab_tune_budget share = { (unsigned)(one->len * rounds), NAN };
-			status = stage_go(&screen, o, p, &d, "screen", "screen: ", one, false, share, rounds, &set, error);
+			status = stage_go(&screen, o, p, &d, AB_TUNE_STAGE_SCREEN, "screen: ", one, false, share, rounds, &set, error);
 			budget.visits -= MIN(budget.visits, screen.st.spend.visits);
 			if (status == 0) {
+				/* No more candidates than the visits left pay
+				 * --min-rounds rounds of. */
+				guint at_least = MIN(AB_TUNE_RACE_AFTER_SCREEN_MIN, budget.visits / MAX(o->min_rounds, 1u));
 				g_ptr_array_unref(race_candidates);
-				race_candidates = screened_candidates(p, &screen.st, lines, error);
+				race_candidates = ab_tune_screened(p->resolved, &screen.st, at_least, lines, error);
 				if (!race_candidates)
 					status = ab_error_exit_status(*error);
 			}
 		}
 	}
 	if (status == 0 && screen.ready && screen.st.rounds >= 2 && race_candidates && race_candidates->len == 1)
-		g_ptr_array_add(not_allowed, g_strdup_printf("screening found no value better than the defaults in %zu "
-							     "rounds: nothing was left to race and the rest of the budget "
-							     "went unused; a larger budget gives screening more rounds",
+		g_ptr_array_add(not_allowed, g_strdup_printf("screening left the defaults alone in %zu rounds (no change "
+							     "not worse than them, or no visit left to race one): "
+							     "nothing was raced; a larger budget gives screening more rounds",
 							     screen.st.rounds));
 	if (status == 0 && screen.ready && screen.st.rounds < 2)
 		g_ptr_array_add(not_allowed, g_strdup_printf("screening had %zu round%s within the budget: under 2, no key "
 							     "could be told to matter, so each kept its default",
 							     screen.st.rounds, screen.st.rounds == 1 ? "" : "s"));
 	if (status == 0)
-		status = stage_go(&whole, o, p, &d, "race", "", g_steal_pointer(&race_candidates), true, budget, 0, &set,
+		status = stage_go(&whole, o, p, &d, AB_TUNE_STAGE_RACE, "", g_steal_pointer(&race_candidates), true, budget, 0, &set,
 				  error);
 	if (race_candidates)
 		g_ptr_array_unref(race_candidates);

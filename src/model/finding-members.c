@@ -5,9 +5,14 @@
  *
  * Which levels spread what, over the bytes of a phase large enough to
  * judge:
- * - raid0, raid10 (md's and btrfs'), raid1+0, raid5, raid6: data is
- *   striped over every member (raid5 and 6 rotate their parity), so both
- *   reads and writes reach each member alike;
+ * - raid0, raid5, raid6: data is striped over every member (raid5 and 6
+ *   rotate their parity), so both reads and writes reach each member
+ *   alike;
+ * - raid10 (md's and btrfs'), raid1+0: striped over mirrors, so writes
+ *   reach each member alike, but a read is served by one copy, chosen as
+ *   a mirror's are (md's nearest head or least pending, btrfs' the
+ *   reader's pid): one reader can leave one member of each mirror idle,
+ *   which is no fault;
  * - raid1: every write goes to every member on md; btrfs keeps two copies,
  *   which on two members is every member (on three or more a small file
  *   sits in one chunk on two of them): writes alike, but a mirror's reads
@@ -21,10 +26,9 @@
 #include <math.h>
 #include <string.h>
 
-static gboolean striped(const char *level)
+static gboolean one_of(const char *level, const char *const *levels)
 {
-	static const char *const levels[] = { "raid0", "raid10", "raid1+0", "raid5", "raid6" };
-	for (size_t i = 0; i < G_N_ELEMENTS(levels); i++)
+	for (size_t i = 0; levels[i]; i++)
 		if (g_strcmp0(level, levels[i]) == 0)
 			return TRUE;
 	return FALSE;
@@ -32,11 +36,16 @@ static gboolean striped(const char *level)
 
 static gboolean spreads(const struct ab_run *run, gboolean reads)
 {
+	static const char *const striped[] = { "raid0", "raid5", "raid6", NULL };
+	static const char *const striped_mirrors[] = { "raid10", "raid1+0", NULL };
 	const char *level = ab_efficiency_level(run->target.level);
-	if (striped(level))
+	if (one_of(level, striped))
 		return TRUE;
-	return !reads && g_strcmp0(level, "raid1") == 0 &&
-	       (ab_efficiency_raid1_every_member(run->target.backend) || run->target.members->len == 2);
+	if (reads)
+		return FALSE;
+	return one_of(level, striped_mirrors) ||
+	       (g_strcmp0(level, "raid1") == 0 &&
+		(ab_efficiency_raid1_every_member(run->target.backend) || run->target.members->len == 2));
 }
 
 static uint64_t bytes_of(const struct ab_device_io *d, gboolean reads)

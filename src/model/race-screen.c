@@ -7,6 +7,7 @@
 #include <glib.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 size_t ab_race_screen_candidates(const struct ab_race_screen_space *space)
 {
@@ -45,6 +46,29 @@ static enum ab_race_effect effect_of(double ratio, enum ab_race_direction direct
 	return higher ? AB_RACE_BETTER : AB_RACE_WORSE;
 }
 
+void ab_race_screen_compare(const struct ab_race_table *t, const struct ab_race_params *params,
+			    struct ab_race_screen_change *out)
+{
+	size_t changes = t->candidates ? t->candidates - 1 : 0;
+	g_autofree double *p = g_new(double, changes + 1);
+	for (size_t c = 0; c < changes; ++c) {
+		struct ab_race_screen_change *ch = &out[c];
+		*ch = (struct ab_race_screen_change){ 0 };
+		ab_race_paired_ratio(t->y + c + 1, t->y, t->rounds, t->candidates, 1 - params->alpha, &ch->paired);
+		p[c] = ch->paired.p;
+	}
+	/* One family: every change of every key, so a space of many keys
+	 * does not find a key that matters by the number of its tries. */
+	if (params->correction == AB_RACE_HOLM)
+		ab_race_holm(p, changes);
+	for (size_t c = 0; c < changes; c++) {
+		struct ab_race_screen_change *ch = &out[c];
+		ch->p = p[c];
+		ch->effect = ch->p < params->alpha ? effect_of(ch->paired.ratio.ratio, params->direction)
+						   : AB_RACE_SAME;
+	}
+}
+
 bool ab_race_screen_analyse(const struct ab_race_screen_space *space, const struct ab_race_table *t,
 			    const struct ab_race_params *params, struct ab_race_screen *out)
 {
@@ -57,18 +81,7 @@ bool ab_race_screen_analyse(const struct ab_race_screen_space *space, const stru
 			return false; /* no such value: the space is not one */
 	out->changes = n - 1;
 	out->change = g_new0(struct ab_race_screen_change, n);
-	g_autofree double *p = g_new(double, n);
-	for (size_t c = 0; c < out->changes; ++c) {
-		struct ab_race_screen_change *ch = &out->change[c];
-		ab_race_screen_change_of(space, c + 1, &ch->key, &ch->value);
-		ab_race_paired_ratio(t->y + c + 1, t->y, t->rounds, n, 1 - params->alpha,
-				     &ch->paired);
-		p[c] = ch->paired.p;
-	}
-	/* One family: every change of every key, so a space of many keys
-	 * does not find a key that matters by the number of its tries. */
-	if (params->correction == AB_RACE_HOLM)
-		ab_race_holm(p, out->changes);
+	ab_race_screen_compare(t, params, out->change);
 	out->keys = space->keys;
 	out->key = g_new0(struct ab_race_screen_key, space->keys ? space->keys : 1);
 	for (size_t i = 0; i < space->keys; i++) {
@@ -77,9 +90,7 @@ bool ab_race_screen_analyse(const struct ab_race_screen_space *space, const stru
 	}
 	for (size_t c = 0; c < out->changes; c++) {
 		struct ab_race_screen_change *ch = &out->change[c];
-		ch->p = p[c];
-		ch->effect = ch->p < params->alpha ? effect_of(ch->paired.ratio.ratio, params->direction)
-						   : AB_RACE_SAME;
+		ab_race_screen_change_of(space, c + 1, &ch->key, &ch->value);
 		if (ch->effect != AB_RACE_SAME)
 			out->key[ch->key].matters = true;
 	}
@@ -119,5 +130,37 @@ size_t ab_race_screen_combinations(const struct ab_race_screen *screen)
 			return SIZE_MAX;
 		n *= kept ? kept : 1;
 	}
+	return n;
+}
+
+/* qsort has no context argument: the screen and direction of the sort
+ * under way (one thread sorts). */
+static const struct ab_race_screen *order_screen;
+static enum ab_race_direction order_direction;
+
+static int by_ratio(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	double x = order_screen->change[a].paired.ratio.ratio, y = order_screen->change[b].paired.ratio.ratio;
+	if (isnan(x) != isnan(y))
+		return isnan(x) ? 1 : -1;
+	if (!isnan(x) && x != y) {
+		bool first = order_direction == AB_RACE_LOWER_IS_BETTER ? x < y : x > y;
+		return first ? -1 : 1;
+	}
+	return a < b ? -1 : a > b;
+}
+
+size_t ab_race_screen_order(const struct ab_race_screen *screen, enum ab_race_direction direction, size_t *order)
+{
+	for (size_t c = 0; c < screen->changes; c++)
+		order[c] = c;
+	order_screen = screen;
+	order_direction = direction;
+	qsort(order, screen->changes, sizeof(*order), by_ratio);
+	size_t n = 0;
+	while (n < screen->changes && screen->change[order[n]].effect != AB_RACE_WORSE &&
+	       !isnan(screen->change[order[n]].paired.ratio.ratio))
+		n++;
 	return n;
 }

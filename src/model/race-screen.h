@@ -72,6 +72,16 @@ struct ab_race_screen {
 	struct ab_race_screen_key *key;        /* [keys] */
 };
 
+/* Each candidate c >= 1 of t against candidate 0 (the defaults), paired
+ * over the rounds, the p-values corrected together (Holm's, when
+ * params->correction says so), the effect at params->alpha: fills
+ * out[t->candidates - 1] (change c - 1 is candidate c; key and value 0).
+ * What ab_race_screen_analyse() does before it reads the keys, and what a
+ * report redoing a screening from its runs (which know the changes'
+ * labels, not their keys) does alone. */
+void ab_race_screen_compare(const struct ab_race_table *t, const struct ab_race_params *params,
+			    struct ab_race_screen_change *out);
+
 /* t: the screening rounds, t->candidates == ab_race_screen_candidates()
  * (else, or with a key whose defaults' value is not among its values, out
  * is left empty and FALSE returned), candidate 0 the defaults.
@@ -85,5 +95,14 @@ void ab_race_screen_clear(struct ab_race_screen *screen);
 /* The product of every key's kept count: the combination race's
  * candidates (SIZE_MAX when it would overflow). */
 size_t ab_race_screen_combinations(const struct ab_race_screen *screen);
+
+/* The changes best first by their ratio to the defaults, as `direction`
+ * reads it (a change without a ratio last; ties in the changes' order):
+ * fills order[screen->changes] with change indexes.  Returns how many of
+ * them lead the list and are not WORSE with a ratio known: the changes a
+ * race after screening may take beside the kept product when that product
+ * is too small to rank anything (the defaults alone, when no key was told
+ * to matter in the rounds the budget paid for). */
+size_t ab_race_screen_order(const struct ab_race_screen *screen, enum ab_race_direction direction, size_t *order);
 
 #endif

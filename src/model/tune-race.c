@@ -42,22 +42,22 @@ size_t ab_tune_race_decide(struct ab_race *race, const struct ab_race_table *t)
 #define MAX_ROUND 1000u
 #define MAX_CELLS 1000000u
 
-static gboolean race_run(const struct ab_run *r)
+static gboolean race_run(const struct ab_run *r, const char *stage)
 {
-	return r->tune.stage && g_str_equal(r->tune.stage, "race") && r->tune.objective && r->tune.candidate &&
+	return r->tune.stage && g_str_equal(r->tune.stage, stage) && r->tune.objective && r->tune.candidate &&
 	       ab_known(r->tune.round) && r->tune.round >= 1 && r->tune.round <= MAX_ROUND &&
 	       (!ab_known(r->tune.index) || r->tune.index < MAX_INDEX);
 }
 
 /* Each candidate's index: its stamp's, or (runs written before stamps had
  * one) the defaults 0 and the others in the order first seen. */
-static GHashTable *index_labels(GPtrArray *runs, const char *objective)
+static GHashTable *index_labels(GPtrArray *runs, const char *stage, const char *objective)
 {
 	GHashTable *at = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	gboolean stamped = TRUE;
 	for (guint i = 0; i < runs->len; i++) {
 		const struct ab_run *r = g_ptr_array_index(runs, i);
-		if (race_run(r) && g_str_equal(r->tune.objective, objective))
+		if (race_run(r, stage) && g_str_equal(r->tune.objective, objective))
 			stamped = stamped && ab_known(r->tune.index);
 	}
 	size_t next = 1;
@@ -65,7 +65,7 @@ static GHashTable *index_labels(GPtrArray *runs, const char *objective)
 		g_hash_table_insert(at, g_strdup("defaults"), GSIZE_TO_POINTER(1));
 	for (guint i = 0; i < runs->len; i++) {
 		const struct ab_run *r = g_ptr_array_index(runs, i);
-		if (!race_run(r) || !g_str_equal(r->tune.objective, objective) ||
+		if (!race_run(r, stage) || !g_str_equal(r->tune.objective, objective) ||
 		    g_hash_table_contains(at, r->tune.candidate))
 			continue;
 		size_t index = stamped ? (size_t)r->tune.index : next++;
@@ -75,13 +75,14 @@ static GHashTable *index_labels(GPtrArray *runs, const char *objective)
 	return at;
 }
 
-gboolean ab_tune_replay_make(GPtrArray *runs, const char *const *phases, struct ab_tune_replay *out, GError **error)
+gboolean ab_tune_replay_make(GPtrArray *runs, const char *const *phases, const char *stage,
+			     struct ab_tune_replay *out, GError **error)
 {
 	*out = (struct ab_tune_replay){ 0 };
 	const struct ab_run *first = NULL;
 	for (guint i = 0; i < runs->len; i++) {
 		const struct ab_run *r = g_ptr_array_index(runs, i);
-		if (!race_run(r))
+		if (!race_run(r, stage))
 			continue;
 		if (!first)
 			first = r;
@@ -94,7 +95,7 @@ gboolean ab_tune_replay_make(GPtrArray *runs, const char *const *phases, struct 
 	}
 	if (!first)
 		return FALSE;
-	g_autoptr(GHashTable) at = index_labels(runs, first->tune.objective);
+	g_autoptr(GHashTable) at = index_labels(runs, stage, first->tune.objective);
 	GHashTableIter it;
 	gpointer v;
 	g_hash_table_iter_init(&it, at);
@@ -117,7 +118,7 @@ gboolean ab_tune_replay_make(GPtrArray *runs, const char *const *phases, struct 
 		out->y[i] = NAN;
 	for (guint i = 0; i < runs->len; i++) {
 		const struct ab_run *r = g_ptr_array_index(runs, i);
-		if (!race_run(r) || !g_str_equal(r->tune.objective, first->tune.objective))
+		if (!race_run(r, stage) || !g_str_equal(r->tune.objective, first->tune.objective))
 			continue;
 		size_t c = GPOINTER_TO_SIZE(g_hash_table_lookup(at, r->tune.candidate)) - 1;
 		size_t cell = ((size_t)r->tune.round - 1) * k + c;
@@ -143,12 +144,13 @@ gboolean ab_tune_replay_make(GPtrArray *runs, const char *const *phases, struct 
 	}
 	/* Round by round as the tune went: a round in which a candidate then
 	 * alive has no run (cut short by the budget or a stop) decided
-	 * nothing. */
+	 * nothing.  Screening drops none. */
+	bool drops = g_str_equal(stage, AB_TUNE_STAGE_RACE);
 	for (size_t r = 0; r < n; r++) {
 		bool complete = true;
 		for (size_t c = 0; c < k; c++)
 			complete = complete && (!out->race->candidate[c].alive || out->visited[r * k + c]);
-		if (complete) {
+		if (complete && drops) {
 			struct ab_race_table t = { out->y, r + 1, k };
 			ab_tune_race_decide(out->race, &t);
 		}
@@ -195,4 +197,16 @@ void ab_tune_replay_rank(const struct ab_tune_replay *r, struct ab_race_paired *
 			order[j - 1] = b;
 			order[j] = a;
 		}
+}
+
+void ab_tune_replay_screen(const struct ab_tune_replay *r, struct ab_race_screen *screen, size_t *order)
+{
+	*screen = (struct ab_race_screen){ 0 };
+	if (r->candidates < 2)
+		return;
+	screen->changes = r->candidates - 1;
+	screen->change = g_new0(struct ab_race_screen_change, r->candidates);
+	struct ab_race_table t = { r->y, r->rounds, r->candidates };
+	ab_race_screen_compare(&t, &r->race->params, screen->change);
+	ab_race_screen_order(screen, r->race->params.direction, order);
 }

@@ -105,6 +105,11 @@ int ab_run_check_options(int argc, char **argv, struct ab_config *cfg, uint64_t 
 {
 	if (!ab_run_options_parse(argc, argv, cfg, error))
 		return AB_ERROR_USAGE;
+	return ab_run_check_parsed(cfg, ram_bytes, error);
+}
+
+int ab_run_check_parsed(struct ab_config *cfg, uint64_t *ram_bytes, GError **error)
+{
 	ab_sysinfo_init();
 	*ram_bytes = ab_sysinfo_ram_bytes();
 	if (!ab_cache_resolve(cfg, error) || !ab_config_finish(cfg, *ram_bytes, error) ||

@@ -35,6 +35,10 @@ void ab_run_prep_clear(struct ab_run_prep *prep);
  * Returns 0, or the exit status with *error set.
  */
 int ab_run_check_options(int argc, char **argv, struct ab_config *cfg, uint64_t *ram_bytes, GError **error);
+/* Its second part alone, on a cfg ab_run_options_parse() filled: for a
+ * caller (tune) that checks what was given before the run's own rules
+ * answer for it. */
+int ab_run_check_parsed(struct ab_config *cfg, uint64_t *ram_bytes, GError **error);
 
 /*
  * `arraybench run ARGV` up to the pipeline, shared by run and matrix: the

@@ -2,6 +2,8 @@
 /* A resolved space's candidates (candidates.h): the product of its keys'
  * values and the one-at-a-time set, each as run's words and a label. */
 #include "candidates.h"
+
+#include <string.h>
 #include "../base/error.h"
 
 #include <string.h>
@@ -207,4 +209,16 @@ GPtrArray *ab_candidates_one_at_a_time(const struct ab_space *s)
 		choice[k] = 0;
 	}
 	return out;
+}
+
+gboolean ab_candidates_add_choice(GPtrArray *to, const struct ab_space *s, const guint *choice)
+{
+	guint nk = s->keys->len;
+	for (guint i = 0; i < to->len; i++) {
+		const struct ab_candidate *c = g_ptr_array_index(to, i);
+		if (c->n_keys == nk && (!nk || memcmp(c->choice, choice, nk * sizeof(*choice)) == 0))
+			return FALSE;
+	}
+	g_ptr_array_add(to, make(s, choice));
+	return TRUE;
 }

@@ -63,4 +63,10 @@ GPtrArray *ab_candidates_product(const struct ab_space *resolved, const guint32 
  * order: 1 + the sum of (values - 1) candidates. */
 GPtrArray *ab_candidates_one_at_a_time(const struct ab_space *resolved);
 
+/* Appends to `to` the candidate of one value per key (choice[k] its
+ * index) unless a candidate of the same choice is already there: TRUE
+ * when it was added.  The race after screening adds the best one-key
+ * changes this way to a product of kept values too small to rank. */
+gboolean ab_candidates_add_choice(GPtrArray *to, const struct ab_space *resolved, const guint *choice);
+
 #endif

@@ -135,10 +135,10 @@ static const struct ab_option_row rows[] = {
 };
 
 static const char description[] =
-	"The run options of the target (--loop N:SIZE[:DIR], or --device or --members with\n"
-	"--yes-destroy, --array, --chunk, --fs) and of the workload (--workload NAME|FILE, or\n"
-	"--phases and the phases' options) are passed on to every visit, as 'arraybench run'\n"
-	"takes them.\n"
+	"The run options of the target (--loop N:SIZE[:DIR], --device DEV, or --array with\n"
+	"--members; --yes-destroy naming every device, which each visit formats again; --chunk,\n"
+	"--fs) and of the workload (--workload NAME|FILE, or --phases and the phases' options)\n"
+	"are passed on to every visit, as 'arraybench run' takes them.\n"
 	"Each visit builds, formats, mounts, measures and tears down one candidate's file\n"
 	"system; candidates beaten beyond the noise are dropped round by round (a race).\n"
 	"Exit status: 0 ok, 1 bad input or another tune's DIR, 2 a visit failed (recorded),\n"
@@ -151,7 +151,8 @@ static const char *refused_word(const char *long_name)
 	static const struct {
 		const char *name, *why;
 	} refused[] = {
-		{ "directory", "a tune builds its target at each visit: give --loop N:SIZE, --device or --members, with --fs "
+		{ "directory", "a tune builds its target at each visit: give --loop N:SIZE[:DIR], --device DEV "
+			       "--yes-destroy DEV, or --array LEVEL --members DEV,... --yes-destroy DEV,..., with --fs "
 			       "(mkfs options cannot be tried on a directory)" },
 		{ "mkfs-opts", "the candidates set it: put the mkfs options to try in a --space file" },
 		{ "mount-opts", "the candidates set it: put the mount options to try in a --space file" },

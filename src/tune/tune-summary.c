@@ -83,6 +83,11 @@ void ab_tune_summary_rank(struct ab_tune_summary *s)
 	s->winner = s->standing->len && v[0].alive && (v[0].rounds || st->candidates == 1) ? v[0].candidate : SIZE_MAX;
 }
 
+bool ab_tune_summary_decided(const struct ab_tune_summary *s)
+{
+	return s->winner != SIZE_MAX && ab_race_alive_count(s->race->race) <= 1;
+}
+
 void ab_tune_summary_clear(struct ab_tune_summary *s)
 {
 	g_clear_pointer(&s->standing, g_array_unref);
@@ -114,11 +119,17 @@ char *ab_tune_summary_text(const struct ab_tune_summary *s)
 	g_string_append_printf(out, "ratios are to the defaults, geometric means over the rounds paired, with their "
 			       "%g %% intervals\n",
 			       100 * (1 - st->params.alpha));
+	bool decided = ab_tune_summary_decided(s);
 	const struct ab_tune_standing *v = (const struct ab_tune_standing *)(const void *)s->standing->data;
 	for (guint i = 0; i < s->standing->len; i++) {
 		const struct ab_tune_standing *one = &v[i];
 		const struct ab_race_candidate *rc = &st->race->candidate[one->candidate];
-		const char *role = one->candidate == s->winner ? "winner" : one->alive ? "still in the race" : "dropped";
+		/* Best of a race not decided is only leading: the options
+		 * below are its, with the race's word that it may not be
+		 * better than the runners-up. */
+		const char *role = one->candidate == s->winner ? (decided ? "winner" : "leading")
+				   : one->alive		   ? "still in the race"
+							   : "dropped";
 		g_string_append_printf(out, "%-17s %s: ", role, one->label);
 		if (st->candidates == 1 && !one->rounds) {
 			/* Screening left it alone: nothing raced, no figure of
@@ -196,7 +207,11 @@ char *ab_tune_summary_json(const struct ab_tune_summary *s)
 	for (guint i = 0; i < st->alive_after->len; i++)
 		json_builder_add_int_value(b, (gint64)g_array_index(st->alive_after, size_t, i));
 	json_builder_end_array(b);
-	member_string(b, "winner", s->winner != SIZE_MAX ? s->labels[s->winner] : NULL);
+	bool decided = ab_tune_summary_decided(s);
+	json_builder_set_member_name(b, "decided");
+	json_builder_add_boolean_value(b, decided);
+	member_string(b, "winner", s->winner != SIZE_MAX && decided ? s->labels[s->winner] : NULL);
+	member_string(b, "leading", s->winner != SIZE_MAX ? s->labels[s->winner] : NULL);
 	member_string(b, "mount_options", s->winner != SIZE_MAX ? s->mount_opts[s->winner] : NULL);
 	member_string(b, "mkfs_options", s->winner != SIZE_MAX ? s->mkfs_opts[s->winner] : NULL);
 	member_string(b, "mkfs_command", s->mkfs_command);

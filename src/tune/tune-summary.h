@@ -40,13 +40,17 @@ struct ab_tune_summary {
 	/* Made by ab_tune_summary_rank(): */
 	GArray *standing;               /* struct ab_tune_standing: the alive best first, then the dropped
 					 * in the order they were dropped (latest first) */
-	size_t winner;                  /* SIZE_MAX when no candidate has a figure */
+	size_t winner;                  /* the best alive: the winner when the race was decided, else
+					 * the leading candidate; SIZE_MAX when no candidate has a figure */
 };
 
 /* The standings of s->race (ratios to the defaults at 1 - alpha); the
  * winner: the alive candidate with the best geometric mean ratio to the
  * defaults (the defaults' own is 1). */
 void ab_tune_summary_rank(struct ab_tune_summary *s);
+/* One candidate left in the race with a figure (or the only one): the
+ * best is the winner; else it only leads the survivors. */
+bool ab_tune_summary_decided(const struct ab_tune_summary *s);
 void ab_tune_summary_clear(struct ab_tune_summary *s);
 
 /* For people: a few lines per candidate. */

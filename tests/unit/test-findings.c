@@ -173,6 +173,17 @@ static void test_members_unequal(void **state)
 	g_autoptr(ab_run) mirror_writes = spread_run("mdadm", "raid1", 64, 0, 64, 0);
 	assert_int_equal(frun_count(mirror_writes, "members-unequal", &f), 1);
 	has(f, "member 'loop1' wrote 64.0 MiB, 'loop2' 0.0 MiB (most over least no bound: 'loop2' did none");
+	/* raid10 reads one copy of each stripe: one reader may leave a
+	 * member of each mirror idle (md and btrfs alike); its writes reach
+	 * every member. */
+	g_autoptr(ab_run) raid10_reads = spread_run("mdadm", "raid10", 64, 0, 32, 32);
+	assert_int_equal(frun_count(raid10_reads, "members-unequal", NULL), 0);
+	g_autoptr(ab_run) btrfs10_reads = spread_run("btrfs", "raid10", 64, 0, 32, 32);
+	assert_int_equal(frun_count(btrfs10_reads, "members-unequal", NULL), 0);
+	g_autoptr(ab_run) raid10_writes = spread_run("mdadm", "raid10", 0, 0, 64, 8);
+	assert_int_equal(frun_count(raid10_writes, "members-unequal", &f), 1);
+	has(f, "member 'loop1' wrote 64.0 MiB, 'loop2' 8.0 MiB (most over least 8.0, over 1.5), where raid10 spreads "
+	       "writes over every member");
 	/* Too little work to judge (a phase the cache served). */
 	g_autoptr(ab_run) little = spread_run("mdadm", "0", 2, 0.1, 0, 0);
 	assert_int_equal(frun_count(little, "members-unequal", NULL), 0);

@@ -298,7 +298,7 @@ static void test_replay(void **state)
 	g_ptr_array_add(runs, cut);
 	static const char *const phases[] = { "block-write", NULL };
 	struct ab_tune_replay rp;
-	assert_true(ab_tune_replay_make(runs, phases, &rp, &error));
+	assert_true(ab_tune_replay_make(runs, phases, AB_TUNE_STAGE_RACE, &rp, &error));
 	assert_int_equal(rp.candidates, K);
 	assert_int_equal(rp.rounds, st.rounds + 1);
 	assert_false(rp.decided[st.rounds]);
@@ -314,7 +314,7 @@ static void test_replay(void **state)
 	ab_tune_stage_clear(&st);
 	/* No tune's runs: nothing, and no error. */
 	g_autoptr(GPtrArray) none = g_ptr_array_new();
-	assert_false(ab_tune_replay_make(none, phases, &rp, &error));
+	assert_false(ab_tune_replay_make(none, phases, AB_TUNE_STAGE_RACE, &rp, &error));
 	assert_null(error);
 }
 

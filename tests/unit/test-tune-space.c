@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "../../src/base/error.h"
@@ -18,6 +19,7 @@
 #include "../../src/tune/candidates.h"
 #include "../../src/tune/fstab.h"
 #include "../../src/tune/space.h"
+#include "../../src/tune/tune-screen.h"
 
 static struct ab_space *parse(const char *text)
 {
@@ -512,6 +514,68 @@ static void test_screening_order(void **state)
 	assert_int_equal(ab_candidates_count(r, masks), 2);
 }
 
+/* Screening's verdict when no key is told to matter for the better: the
+ * kept product is the defaults alone, so the race takes the best one-key
+ * changes by their screening ratio beside them (never a change worse
+ * than the defaults), up to the number asked; screening's lines come best
+ * ratio first. */
+static void test_race_after_screening(void **state)
+{
+	(void)state;
+	g_autoptr(ab_space_auto) s = parse("[space]\nfs = ext4\n"
+					   "[key atime]\nmount = {}\nvalues = relatime; noatime; lazytime\n"
+					   "[key commit]\nmount = commit={}\nvalues = 5; 30\n"
+					   "[key data]\nmount = data={}\nvalues = ordered; journal\n");
+	g_autoptr(ab_space_auto) r = ab_space_resolve(s, NULL, FALSE, NULL, NULL);
+	g_autoptr(GPtrArray) one = ab_candidates_one_at_a_time(r);
+	assert_int_equal(one->len, 5); /* defaults, noatime, lazytime, commit=30, data=journal */
+	/* Each change's ratio to the defaults, under a noise of +-8 % that
+	 * no 4 rounds tell apart, except data=journal's half. */
+	const double ratio[5] = { 1, 0.97, 1.05, 1.02, 0.5 };
+	const double noise[4][5] = {
+		{ 1.00, 1.08, 0.93, 1.07, 1.01 },
+		{ 1.00, 0.92, 1.08, 0.94, 0.99 },
+		{ 1.00, 1.07, 0.94, 1.06, 1.02 },
+		{ 1.00, 0.95, 1.06, 0.95, 0.98 },
+	};
+	struct ab_tune_stage st = { .stage = "screen", .candidates = 5, .rounds = 4 };
+	ab_race_params_init(&st.params);
+	st.y = g_array_new(FALSE, FALSE, sizeof(double));
+	for (size_t round = 0; round < 4; round++)
+		for (size_t c = 0; c < 5; c++) {
+			double y = 1000 * (1 + 0.1 * (double)round) * ratio[c] * noise[round][c];
+			g_array_append_val(st.y, y);
+		}
+	g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func(g_free);
+	GError *e = NULL;
+	g_autoptr(GPtrArray) race = ab_tune_screened(r, &st, AB_TUNE_RACE_AFTER_SCREEN_MIN, lines, &e);
+	assert_non_null(race);
+	g_autoptr(GString) labels = g_string_new(NULL);
+	for (guint i = 0; i < race->len; i++)
+		g_string_append_printf(labels, "%s;", ((struct ab_candidate *)g_ptr_array_index(race, i))->label);
+	assert_string_equal(labels->str, "defaults;lazytime;commit=30;noatime;");
+	/* Best first: lazytime (1.05) leads, data=journal (worse) comes last. */
+	assert_true(g_str_has_prefix(g_ptr_array_index(lines, 0), "lazytime: 1.0"));
+	assert_true(g_str_has_prefix(g_ptr_array_index(lines, 3), "data=journal: 0.5"));
+	assert_non_null(strstr(g_ptr_array_index(lines, 3), ": worse"));
+	const char *joined = g_ptr_array_index(lines, lines->len - 1);
+	assert_string_equal(joined, "the race also takes the best one-key changes by their ratio, lazytime, commit=30, "
+				    "noatime: the values kept made 1 candidate, too few to rank");
+
+	/* Fewer asked (a budget of visits that pays for fewer): the best alone. */
+	g_autoptr(GPtrArray) lines2 = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) two = ab_tune_screened(r, &st, 2, lines2, &e);
+	assert_int_equal(two->len, 2);
+	assert_string_equal(((struct ab_candidate *)g_ptr_array_index(two, 1))->label, "lazytime");
+	/* None asked: the defaults alone, and no line says a change joined. */
+	g_autoptr(GPtrArray) lines1 = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) alone = ab_tune_screened(r, &st, 1, lines1, &e);
+	assert_int_equal(alone->len, 1);
+	for (guint i = 0; i < lines1->len; i++)
+		assert_null(strstr(g_ptr_array_index(lines1, i), "also takes"));
+	g_array_unref(st.y);
+}
+
 /* A space with nothing to try but its defaults: one candidate. */
 static void test_nothing_to_try(void **state)
 {
@@ -618,6 +682,7 @@ int main(void)
 		cmocka_unit_test(test_parse_errors),   cmocka_unit_test(test_load_file),
 		cmocka_unit_test(test_geometry_values), cmocka_unit_test(test_unsafe),
 		cmocka_unit_test(test_product),        cmocka_unit_test(test_screening_order),
+		cmocka_unit_test(test_race_after_screening),
 		cmocka_unit_test(test_nothing_to_try),
 		cmocka_unit_test(test_fstab),          cmocka_unit_test(test_mkfs_command),
 		cmocka_unit_test(test_man_page),

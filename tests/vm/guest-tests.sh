@@ -185,7 +185,7 @@ grep '^stripe-hint=\|^space: \|^plan: ' "$work/plan" | sed 's/^/# dry-run: /'
 is "$status $(grep -c "^stripe-hint=geometry: mkfs\.xfs .* -d $want /dev/mdX " "$work/plan") $(grep '^stripe-hint=none: ' "$work/plan" | grep -c ' -d su=')" \
 	"0 1 0" "tune --dry-run, the whole xfs space: stripe-hint=geometry is mkfs -d $want, none without it"
 [ -s "$work/plan.err" ] && sed 's/^/#   /' "$work/plan.err" | tail -5
-# (one image: a tune refuses --device, and --members needs --array)
+# (one loop image: no stripe to align to)
 one=(--loop 1:256M --fs xfs
 	--phases block-write -s 32m "${cache_words[@]}" --objective block-write --budget 2)
 "$AB" tune --dry-run "${one[@]}" </dev/null >"$work/plan-one" 2>"$work/plan-one.err"
