@@ -138,9 +138,34 @@ static gboolean find_geometry(struct tune_plan *p, GError **error)
 	return TRUE;
 }
 
-/* --keys: the resolved space narrowed to the keys named. */
-static gboolean keep_keys(struct ab_space *s, const char *keys, GError **error)
+/* Why a key of the space is not in the resolved one: its values other
+ * than the default, each left out and why ("nobarrier (unsafe:
+ * --allow-unsafe tries it)"), or NULL when the space has no such key. */
+static char *key_left_out(const struct tune_plan *p, const char *name)
 {
+	const struct ab_space_key *key = NULL;
+	for (guint i = 0; !key && i < p->space->keys->len; i++)
+		if (g_str_equal(((struct ab_space_key *)g_ptr_array_index(p->space->keys, i))->name, name))
+			key = g_ptr_array_index(p->space->keys, i);
+	if (!key)
+		return NULL;
+	GString *out = g_string_new(NULL);
+	for (guint v = 1; v < key->values->len; v++) {
+		const char *label = ((struct ab_space_value *)g_ptr_array_index(key->values, v))->label;
+		for (guint i = 0; i < p->omitted->len; i++) {
+			const struct ab_space_omission *om = g_ptr_array_index(p->omitted, i);
+			if (g_str_equal(om->what, label))
+				g_string_append_printf(out, "%s%s (%s)", out->len ? ", " : "", label,
+						       om->unsafe ? "unsafe: --allow-unsafe tries it" : "no stripe here");
+		}
+	}
+	return g_string_free(out, FALSE);
+}
+
+/* --keys: the resolved space narrowed to the keys named. */
+static gboolean keep_keys(const struct tune_plan *p, const char *keys, GError **error)
+{
+	struct ab_space *s = p->resolved;
 	if (!keys)
 		return TRUE;
 	g_auto(GStrv) names = g_strsplit(keys, ",", -1);
@@ -148,6 +173,13 @@ static gboolean keep_keys(struct ab_space *s, const char *keys, GError **error)
 		gboolean found = FALSE;
 		for (guint i = 0; !found && i < s->keys->len; i++)
 			found = g_str_equal(((struct ab_space_key *)g_ptr_array_index(s->keys, i))->name, *n);
+		g_autofree char *left_out = found ? NULL : key_left_out(p, *n);
+		if (left_out && *left_out) {
+			g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+				    "invalid --keys '%s': key '%s' of space '%s' has nothing but its default to try here "
+				    "(left out: %s)", keys, *n, s->name, left_out);
+			return FALSE;
+		}
 		if (!found) {
 			g_autoptr(GString) have = g_string_new(NULL);
 			for (guint i = 0; i < s->keys->len; i++)
@@ -235,7 +267,7 @@ static gboolean make_plan(const struct ab_tune_opts *o, struct tune_plan *p, GEr
 	}
 	p->omitted = g_ptr_array_new_with_free_func(ab_space_omission_free);
 	p->resolved = ab_space_resolve(p->space, p->striped ? &p->geo : NULL, o->allow_unsafe, p->omitted, error);
-	if (!p->resolved || !keep_keys(p->resolved, o->keys, error) || !something_to_try(p, error))
+	if (!p->resolved || !keep_keys(p, o->keys, error) || !something_to_try(p, error))
 		return FALSE;
 	p->candidates = ab_candidates_product(p->resolved, NULL, error);
 	if (!p->candidates)

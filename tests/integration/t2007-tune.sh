@@ -112,6 +112,12 @@ sed -n '/^\[space\]/,/^summary/p; /^\[key barrier\]/,$p' "$T/space.ini" >"$T/onl
 is "$?:$(wc -l <"$T/none.err")" "1:1" "a space with nothing but the defaults to try is refused in one line (exit 1)"
 grep -q "^arraybench: error: invalid --space '$T/only-unsafe.ini': nothing to try on this target, .*; left out: nobarrier (unsafe: --allow-unsafe tries it)$" "$T/none.err"
 ok $? "saying what was left out"
+# --keys naming a key whose only other value was left out: it said the
+# space had no such key, which the user could see in the file.
+"$AB" tune --dry-run "${tune[@]}" --keys barrier >"$T/kb.out" 2>"$T/kb.err"
+is "$?:$(cat "$T/kb.err")" \
+	"1:arraybench: error: invalid --keys 'barrier': key 'barrier' of space 'space' has nothing but its default to try here (left out: nobarrier (unsafe: --allow-unsafe tries it))" \
+	"--keys of a key with nothing left to try says why, in one line (exit 1)"
 # A budget of visits under one round of the candidates: it paid for no
 # visit, and the tune ended at once, exit 0, with nothing decided.
 "$AB" tune --dry-run "${tune[@]}" --budget 3 >"$T/b3.out" 2>"$T/b3.err"
