@@ -347,7 +347,8 @@ static void print_plan(const struct ab_tune_opts *o, const struct tune_plan *p)
 {
 	size_t k = p->candidates->len;
 	printf("tune: objective %s (%s)\n", p->obj.name, ab_objective_direction_word(&p->obj));
-	printf("space: %s, %u keys, %zu candidates\n", p->space->where, p->resolved->keys->len, k);
+	g_autofree char *where = ab_one_line(p->space->where); /* a file name may hold a newline */
+	printf("space: %s, %u keys, %zu candidates\n", where, p->resolved->keys->len, k);
 	for (guint i = 0; i < k; i++) {
 		const struct ab_candidate *c = g_ptr_array_index(p->candidates, i);
 		g_autoptr(GPtrArray) words = g_ptr_array_new();

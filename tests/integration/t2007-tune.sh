@@ -141,6 +141,14 @@ is "$?:$(cat "$T/ext3.err")" \
 	"1:arraybench: error: --fs ext3 has no built-in search space (ext4, xfs, btrfs have): give one as --space FILE" \
 	"--fs without a built-in space is refused naming --fs, not a --space never given (exit 1)"
 
+# A space file whose name holds a newline: --dry-run's space line stays
+# one line.
+cp "$T/space.ini" "$T/new
+line.ini"
+"$AB" tune --dry-run "${tune[@]}" --space "$T/new
+line.ini" >"$T/nl.out" 2>&1
+grep -qx "space: $T/new\\\\nline.ini, 2 keys, 4 candidates" "$T/nl.out"; ok $? "--dry-run's space line escapes a newline in the file's name"
+
 # Screening takes as many whole rounds as half a budget of visits pays for:
 # the built-in ext4 space on one device has 13 one-key candidates, and half
 # of 130 visits is 5 rounds of them.
