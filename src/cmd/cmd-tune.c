@@ -440,12 +440,12 @@ static int open_dir(struct ab_matrix_dir *d, const struct ab_tune_opts *o, const
 	return 0;
 }
 
-/* The winner's mkfs command and fstab line. */
-static void winner_words(const struct tune_plan *p, GPtrArray *candidates, struct ab_tune_summary *s)
+/* The recommended candidate's mkfs command and fstab line. */
+static void recommended_words(const struct tune_plan *p, GPtrArray *candidates, struct ab_tune_summary *s)
 {
-	if (s->winner == SIZE_MAX)
+	if (s->recommended == SIZE_MAX)
 		return;
-	const struct ab_candidate *c = g_ptr_array_index(candidates, s->winner);
+	const struct ab_candidate *c = g_ptr_array_index(candidates, s->recommended);
 	g_auto(GStrv) devices = ab_tune_target_mkfs_devices(&p->cfg.target, p->striped, p->btrfs_profile != NULL);
 	g_autoptr(GError) local = NULL;
 	s->mkfs_command = ab_fstab_mkfs_command(p->fs, p->striped ? &p->geo : NULL, p->btrfs_profile,
@@ -486,7 +486,7 @@ static int finish(const struct ab_tune_opts *o, const struct tune_plan *p, GPtrA
 		.omitted = omitted, .not_allowed = not_allowed, .screening = screening,
 	};
 	ab_tune_summary_rank(&s);
-	winner_words(p, candidates, &s);
+	recommended_words(p, candidates, &s);
 	g_autofree char *text = ab_tune_summary_text(&s);
 	g_autofree char *json = ab_tune_summary_json(&s);
 	ab_tune_summary_clear(&s);

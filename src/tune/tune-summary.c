@@ -51,6 +51,15 @@ static int by_standing(const void *pa, const void *pb)
 	return 0;
 }
 
+/* Its interval to the defaults lies wholly on the better side of 1. */
+static bool shown_better(const struct ab_tune_summary *s, const struct ab_tune_standing *one)
+{
+	const struct ab_ratio *r = &one->paired.ratio;
+	if (isnan(r->low) || isnan(r->high))
+		return false;
+	return s->obj->higher_is_better ? r->low > 1 : r->high < 1;
+}
+
 void ab_tune_summary_rank(struct ab_tune_summary *s)
 {
 	const struct ab_tune_stage *st = s->race;
@@ -81,6 +90,10 @@ void ab_tune_summary_rank(struct ab_tune_summary *s)
 	/* A race of one (screening kept the defaults alone) has its winner
 	 * without a round. */
 	s->winner = s->standing->len && v[0].alive && (v[0].rounds || st->candidates == 1) ? v[0].candidate : SIZE_MAX;
+	s->recommended = s->winner;
+	if (s->winner != SIZE_MAX && s->winner != st->defaults && !ab_tune_summary_decided(s) &&
+	    st->race->candidate[st->defaults].alive && !shown_better(s, &v[0]))
+		s->recommended = st->defaults;
 }
 
 bool ab_tune_summary_decided(const struct ab_tune_summary *s)
@@ -112,10 +125,11 @@ char *ab_tune_summary_text(const struct ab_tune_summary *s)
 {
 	const struct ab_tune_stage *st = s->race;
 	GString *out = g_string_new(NULL);
-	g_string_append_printf(out, "tune: objective %s (%s), %zu candidates, %zu rounds, %u visits (%u failed); the "
-			       "race ended: %s\n",
-			       s->obj->name, ab_objective_direction_word(s->obj), st->candidates, st->rounds,
-			       st->spend.visits, st->failed, ab_tune_end_words(st->end));
+	g_string_append_printf(out, "tune: objective %s (%s), %zu candidate%s, %zu round%s, %u visit%s (%u failed); "
+			       "the race ended: %s\n",
+			       s->obj->name, ab_objective_direction_word(s->obj), st->candidates,
+			       st->candidates == 1 ? "" : "s", st->rounds, st->rounds == 1 ? "" : "s", st->spend.visits,
+			       st->spend.visits == 1 ? "" : "s", st->failed, ab_tune_end_words(st->end));
 	g_string_append_printf(out, "ratios are to the defaults, geometric means over the rounds paired, with their "
 			       "%g %% intervals\n",
 			       100 * (1 - st->params.alpha));
@@ -138,14 +152,26 @@ char *ab_tune_summary_text(const struct ab_tune_summary *s)
 			continue;
 		}
 		append_ratio(out, &one->paired);
-		g_string_append_printf(out, ", median %.6g over %zu rounds", one->median, one->rounds);
+		if (one->rounds)
+			g_string_append_printf(out, ", median %.6g over %zu round%s", one->median, one->rounds,
+					       one->rounds == 1 ? "" : "s");
+		else
+			g_string_append(out, ", no figure in any round");
 		if (!one->alive)
 			g_string_append_printf(out, "\n                  dropped after round %zu: %s", rc->dropped_round,
 					       rc->reason ? rc->reason : "");
 		g_string_append_c(out, '\n');
 	}
-	if (s->winner != SIZE_MAX) {
-		const char *mount = s->mount_opts[s->winner], *mkfs = s->mkfs_opts[s->winner];
+	if (s->recommended != SIZE_MAX && s->recommended != s->winner) {
+		const struct ab_tune_standing *lead = &v[0];
+		g_string_append_printf(out, "recommended: %s: the race was not decided and the leading %s was not shown "
+				       "better than them (its interval ",
+				       s->labels[s->recommended], lead->label);
+		append_ratio(out, &lead->paired);
+		g_string_append(out, " holds 1); the options below are the defaults'\n");
+	}
+	if (s->recommended != SIZE_MAX) {
+		const char *mount = s->mount_opts[s->recommended], *mkfs = s->mkfs_opts[s->recommended];
 		g_string_append_printf(out, "mount options: %s\n", mount ? mount : "(none: the defaults)");
 		g_string_append_printf(out, "mkfs options: %s\n", mkfs ? mkfs : "(none: the defaults)");
 		if (s->mkfs_command)
@@ -212,8 +238,9 @@ char *ab_tune_summary_json(const struct ab_tune_summary *s)
 	json_builder_add_boolean_value(b, decided);
 	member_string(b, "winner", s->winner != SIZE_MAX && decided ? s->labels[s->winner] : NULL);
 	member_string(b, "leading", s->winner != SIZE_MAX ? s->labels[s->winner] : NULL);
-	member_string(b, "mount_options", s->winner != SIZE_MAX ? s->mount_opts[s->winner] : NULL);
-	member_string(b, "mkfs_options", s->winner != SIZE_MAX ? s->mkfs_opts[s->winner] : NULL);
+	member_string(b, "recommended", s->recommended != SIZE_MAX ? s->labels[s->recommended] : NULL);
+	member_string(b, "mount_options", s->recommended != SIZE_MAX ? s->mount_opts[s->recommended] : NULL);
+	member_string(b, "mkfs_options", s->recommended != SIZE_MAX ? s->mkfs_opts[s->recommended] : NULL);
 	member_string(b, "mkfs_command", s->mkfs_command);
 	member_string(b, "fstab", s->fstab_line);
 	json_builder_set_member_name(b, "candidates");

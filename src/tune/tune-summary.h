@@ -35,13 +35,17 @@ struct ab_tune_summary {
 	GPtrArray *omitted;             /* char *: "data=writeback (why)", the unsafe values left out */
 	GPtrArray *not_allowed;         /* char *: what the budget did not allow, a line each */
 	GPtrArray *screening;           /* char *: what screening found, a line each; NULL: none ran */
-	char *mkfs_command;             /* the winner's, or NULL */
-	char *fstab_line;               /* the winner's, or NULL */
+	char *mkfs_command;             /* the recommended candidate's, or NULL */
+	char *fstab_line;               /* the recommended candidate's, or NULL */
 	/* Made by ab_tune_summary_rank(): */
 	GArray *standing;               /* struct ab_tune_standing: the alive best first, then the dropped
 					 * in the order they were dropped (latest first) */
 	size_t winner;                  /* the best alive: the winner when the race was decided, else
 					 * the leading candidate; SIZE_MAX when no candidate has a figure */
+	size_t recommended;             /* whose options the end gives (mount, mkfs, fstab): the
+					 * winner, or the defaults when the race was not decided, the
+					 * defaults are still in it and the leader's interval holds 1
+					 * (not shown better than them); SIZE_MAX with the winner */
 };
 
 /* The standings of s->race (ratios to the defaults at 1 - alpha); the
@@ -49,7 +53,9 @@ struct ab_tune_summary {
  * defaults (the defaults' own is 1). */
 void ab_tune_summary_rank(struct ab_tune_summary *s);
 /* One candidate left in the race with a figure (or the only one): the
- * best is the winner; else it only leads the survivors. */
+ * best is the winner; else it only leads the survivors, and the options
+ * the end gives are its only when it was shown better than the defaults
+ * (s->recommended). */
 bool ab_tune_summary_decided(const struct ab_tune_summary *s);
 void ab_tune_summary_clear(struct ab_tune_summary *s);
 

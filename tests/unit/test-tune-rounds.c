@@ -14,6 +14,7 @@
 #include "../../src/base/error.h"
 #include "../../src/model/tune-race.h"
 #include "../../src/tune/tune-rounds.h"
+#include "../../src/tune/tune-summary.h"
 
 #define K 4
 
@@ -318,6 +319,65 @@ static void test_replay(void **state)
 	assert_null(error);
 }
 
+/* The options the end gives: an undecided race's leader only when its
+ * interval shows it better than the defaults still racing; else the
+ * defaults', said in one line. */
+static void summary_of(double lead_level, char **text, char **json)
+{
+	static const char *const labels[K] = { "defaults", "a", "b", "c" };
+	static const char *const mount[K] = { NULL, "noatime", "commit=60", "lazytime" };
+	static const char *const mkfs[K] = { NULL, NULL, NULL, NULL };
+	/* 6 rounds of +-10 % noise, undecided (no round decided on). */
+	static const double noise[6][K] = {
+		{ 1.00, 1.10, 0.92, 0.95 }, { 1.05, 0.93, 1.08, 1.02 }, { 0.97, 1.04, 0.99, 1.09 },
+		{ 1.02, 0.91, 1.06, 0.94 }, { 0.99, 1.08, 0.95, 1.01 }, { 1.01, 0.96, 1.03, 0.97 },
+	};
+	const double level[K] = { 100, lead_level, 100, 99 };
+	struct fake f = { .cost = 1 };
+	struct ab_tune_stage st;
+	stage_setup(&st, &f, (struct ab_tune_budget){ 24, NAN });
+	for (size_t r = 0; r < 6; r++)
+		for (size_t c = 0; c < K; c++) {
+			double y = level[c] * noise[r][c] * (1 + 0.2 * (double)r);
+			g_array_append_val(st.y, y);
+		}
+	st.rounds = 6;
+	st.end = AB_TUNE_BUDGET;
+	struct ab_objective obj = { .name = (char *)"max:block-write", .higher_is_better = true };
+	struct ab_tune_summary s = { .obj = &obj, .race = &st, .labels = labels, .mount_opts = mount, .mkfs_opts = mkfs };
+	ab_tune_summary_rank(&s);
+	assert_false(ab_tune_summary_decided(&s));
+	*text = ab_tune_summary_text(&s);
+	*json = ab_tune_summary_json(&s);
+	ab_tune_summary_clear(&s);
+	ab_tune_stage_clear(&st);
+}
+
+static void test_recommended(void **state)
+{
+	(void)state;
+	char *text, *json;
+	/* a leads by 3 %, well inside the noise: the defaults are given. */
+	summary_of(103, &text, &json);
+	assert_non_null(strstr(text, "\nleading           a: "));
+	assert_non_null(strstr(text, "\nrecommended: defaults: the race was not decided and the leading a was not "
+				     "shown better than them (its interval 1.0"));
+	assert_non_null(strstr(text, "\nmount options: (none: the defaults)\n"));
+	assert_null(strstr(text, "noatime"));
+	assert_non_null(strstr(json, "\"leading\":\"a\""));
+	assert_non_null(strstr(json, "\"recommended\":\"defaults\""));
+	assert_non_null(strstr(json, "\"winner\":null"));
+	g_free(text);
+	g_free(json);
+	/* a leads by 60 %, far beyond it: its options, though undecided. */
+	summary_of(160, &text, &json);
+	assert_null(strstr(text, "recommended:"));
+	assert_non_null(strstr(text, "\nmount options: noatime\n"));
+	assert_non_null(strstr(json, "\"recommended\":\"a\""));
+	g_free(text);
+	g_free(json);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_resume),
 		cmocka_unit_test(test_failing_candidate),
 		cmocka_unit_test(test_replay),
+		cmocka_unit_test(test_recommended),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
