@@ -106,11 +106,14 @@ grep -q '^  failed on rank 1: .*mkfs' "$T/bad.out"; ok $? "rank 0 says which ran
 sed 's/^options = .*/options = --phases wal --wal-sync fdatasync --wal-records 8k --wal-seconds 60 --cache fadvise/' \
 	"$T/m.ini" >"$T/long.ini"
 # (timeout itself in the background, not a function's subshell: a
-# background job of a script ignores SIGINT, timeout passes it on.)
-# Open MPI SIGKILLs the ranks 1 s after it passes the stop on; a loaded
-# machine may need longer to unmount and detach, so the test gives its
-# launcher the time the manual tells users to give theirs.
-timeout 300 mpirun --oversubscribe --bind-to none --mca btl self,vader --mca odls_base_sigkill_timeout 30 \
+# background job of a script ignores SIGINT, timeout passes it on; with
+# --foreground to mpirun alone, once, as `kill -INT` of mpirun would:
+# else timeout signals its whole process group too, and a second SIGINT
+# makes mpirun kill the ranks at once.)  Open MPI SIGKILLs the ranks 1 s
+# after it passes the stop on; a loaded host may need longer to unmount
+# and detach, so the test gives its launcher the 10 s the manual tells
+# users to give theirs.
+timeout --foreground 300 mpirun --oversubscribe --bind-to none --mca btl self,vader --mca odls_base_sigkill_timeout 10 \
 	-np 2 "$ABM" matrix -o "$T/i" "$T/long.ini" \
 	>"$T/i.out" 2>"$T/i.err" &
 job=$!
@@ -128,10 +131,13 @@ job=$!
 rank1=
 for _ in $(seq 300); do
 	for p in $(pgrep -f "$ABM matrix -o $T/k" 2>/dev/null); do
-		grep -qz '^OMPI_COMM_WORLD_RANK=1$' "/proc/$p/environ" 2>/dev/null && rank1=$p
+		grep -qz '^OMPI_COMM_WORLD_RANK=1$' "/proc/$p/environ" 2>/dev/null || continue
+		# The rank itself, not one of its workers (the same command line
+		# and environment): the one with its own journal
+		# (journal-STAMP-PID-RANDOM), so its visit is under way.
+		ls -A "$ARRAYBENCH_STATE_DIR" 2>/dev/null | grep -q -- "-$p-" && rank1=$p
 	done
-	# its own journal (journal-STAMP-PID-RANDOM): its visit is under way
-	[ -n "$rank1" ] && ls -A "$ARRAYBENCH_STATE_DIR" 2>/dev/null | grep -q -- "-$rank1-" && break
+	[ -n "$rank1" ] && break
 	sleep 0.1
 done
 [ -n "$rank1" ] && kill -9 "$rank1"

@@ -144,8 +144,8 @@ is "$(find "$ARRAYBENCH_STATE_DIR" "$TMPDIR" -mindepth 1 -maxdepth 1 | tr '\n' '
 # defaults) and not (--no-stripe-hint), one round of one visit each.  What
 # su/sw must be comes from the kernel, not from arraybench: the chunk and
 # the stripe (io_opt / io_min) of the array a visit built, read while it
-# runs.  Then --dry-run over the whole xfs space (with --budget 100: 2
-# visits pay for no round of it, refused), and on one loop image.
+# runs.  Then --dry-run over the whole xfs space, and on one loop image
+# (both with --budget 100: 2 visits pay for no round of them, refused).
 fresh_members "${all_members[@]}"
 list=$(IFS=,; echo "${all_members[*]}")
 read -r -a cache_words <<<"$cache"
@@ -187,7 +187,7 @@ is "$status $(grep -c "^stripe-hint=geometry: mkfs\.xfs .* -d $want /dev/mdX " "
 [ -s "$work/plan.err" ] && sed 's/^/#   /' "$work/plan.err" | tail -5
 # (one loop image: no stripe to align to)
 one=(--loop 1:256M --fs xfs
-	--phases block-write -s 32m "${cache_words[@]}" --objective block-write --budget 2)
+	--phases block-write -s 32m "${cache_words[@]}" --objective block-write --budget 100)
 "$AB" tune --dry-run "${one[@]}" </dev/null >"$work/plan-one" 2>"$work/plan-one.err"
 status=$?
 is "$status $(grep -c 'su=' "$work/plan-one") $(grep -c '^left out: stripe-hint=none: no stripe' "$work/plan-one")" \
