@@ -138,9 +138,9 @@ char *ab_tune_summary_text(const struct ab_tune_summary *s)
 	for (guint i = 0; i < s->standing->len; i++) {
 		const struct ab_tune_standing *one = &v[i];
 		const struct ab_race_candidate *rc = &st->race->candidate[one->candidate];
-		/* Best of a race not decided is only leading: the options
-		 * below are its, with the race's word that it may not be
-		 * better than the runners-up. */
+		/* Best of a race not decided is only leading: it may not be
+		 * better than the runners-up (nor, see `recommended`, than
+		 * the defaults). */
 		const char *role = one->candidate == s->winner ? (decided ? "winner" : "leading")
 				   : one->alive		   ? "still in the race"
 							   : "dropped";
