@@ -108,7 +108,6 @@ static void screening(GString *s, const struct ab_tune_replay *r)
 	for (size_t round = 0; round < r->rounds; round++)
 		g_string_append_printf(s, "<th>round %zu</th>", round + 1);
 	g_string_append(s, "</tr>\n");
-	static const char *const verdict[] = { "not told apart", "better", "worse" };
 	for (size_t i = 0; i <= sc.changes; i++) {
 		/* The defaults first, as the row every ratio is to. */
 		size_t c = i == 0 ? 0 : order[i - 1] + 1;
@@ -123,11 +122,11 @@ static void screening(GString *s, const struct ab_tune_replay *r)
 				g_string_append(s, "<td>&ndash;</td><td>&ndash;</td><td>&ndash;</td><td>no ratio</td>");
 			else if (isnan(ch->paired.ratio.low))
 				g_string_append_printf(s, "<td>%.3f</td><td>&ndash;</td><td>&ndash;</td><td>%s</td>",
-						       ch->paired.ratio.ratio, verdict[ch->effect]);
+						       ch->paired.ratio.ratio, ab_race_effect_word(ch->effect));
 			else
 				g_string_append_printf(s, "<td>%.3f</td><td>%.3f to %.3f</td><td>%.3g</td><td>%s</td>",
 						       ch->paired.ratio.ratio, ch->paired.ratio.low,
-						       ch->paired.ratio.high, ch->p, verdict[ch->effect]);
+						       ch->paired.ratio.high, ch->p, ab_race_effect_word(ch->effect));
 		}
 		for (size_t round = 0; round < r->rounds; round++) {
 			size_t at = round * r->candidates + c;

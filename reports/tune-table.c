@@ -30,7 +30,6 @@ static void screening(GString *s, const struct ab_run_set *set)
 			       "Holm over all changes:\n",
 			       r.obj.name, ab_objective_direction_word(&r.obj), sc.changes, r.rounds,
 			       100 * (1 - r.race->params.alpha));
-	static const char *const verdict[] = { "not told apart", "better", "worse" };
 	for (size_t i = 0; i < sc.changes; i++) {
 		const struct ab_race_screen_change *c = &sc.change[order[i]];
 		g_string_append_printf(s, "  %-24s ", r.labels[order[i] + 1]);
@@ -41,7 +40,7 @@ static void screening(GString *s, const struct ab_run_set *set)
 		else
 			g_string_append_printf(s, "%.3f [%.3f, %.3f] over %zu rounds, p=%.3g: %s\n", c->paired.ratio.ratio,
 					       c->paired.ratio.low, c->paired.ratio.high, c->paired.n, c->p,
-					       verdict[c->effect]);
+					       ab_race_effect_word(c->effect));
 	}
 	ab_race_screen_clear(&sc);
 	ab_tune_replay_clear(&r);

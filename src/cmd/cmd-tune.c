@@ -36,7 +36,6 @@
 #include "../../workloads/phase.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -266,12 +265,6 @@ static int race(const struct ab_tune_opts *o, struct ab_tune_setup *p, GError **
 						 &set, error);
 			const struct ab_tune_spend *sp = &screen.st.spend;
 			budget.seconds = MAX(0.0, budget.seconds - ab_tune_spent_s(sp));
-			if (status == 0) {
-				g_ptr_array_unref(race_candidates);
-				race_candidates = ab_tune_screened(p->resolved, &screen.st, AB_TUNE_RACE_AFTER_SCREEN_MIN, lines, error);
-				if (!race_candidates)
-					status = ab_error_exit_status(*error);
-			}
 		}
 	} else if (status == 0 && p->plan == AB_RACE_PLAN_SCREEN) {
 		GPtrArray *one = ab_candidates_one_at_a_time(p->resolved);
@@ -285,16 +278,18 @@ static int race(const struct ab_tune_opts *o, struct ab_tune_setup *p, GError **
 			struct ab_tune_budget share = { (unsigned)(one->len * rounds), NAN };
 			status = stage_go(&screen, o, p, &d, AB_TUNE_STAGE_SCREEN, "screen: ", one, false, share, rounds, &set, error);
 			budget.visits -= MIN(budget.visits, screen.st.spend.visits);
-			if (status == 0) {
-				/* No more candidates than the visits left pay
-				 * --min-rounds rounds of. */
-				guint at_least = MIN(AB_TUNE_RACE_AFTER_SCREEN_MIN, budget.visits / MAX(o->min_rounds, 1u));
-				g_ptr_array_unref(race_candidates);
-				race_candidates = ab_tune_screened(p->resolved, &screen.st, at_least, lines, error);
-				if (!race_candidates)
-					status = ab_error_exit_status(*error);
-			}
 		}
+	}
+	if (status == 0 && screen.ready) {
+		/* With a budget of visits, no more candidates than the visits
+		 * left pay --min-rounds rounds of. */
+		guint at_least = o->budget.visits ? MIN(AB_TUNE_RACE_AFTER_SCREEN_MIN,
+							budget.visits / MAX(o->min_rounds, 1u))
+						  : AB_TUNE_RACE_AFTER_SCREEN_MIN;
+		g_ptr_array_unref(race_candidates);
+		race_candidates = ab_tune_screened(p->resolved, &screen.st, at_least, lines, error);
+		if (!race_candidates)
+			status = ab_error_exit_status(*error);
 	}
 	if (status == 0 && screen.ready && screen.st.rounds >= 2 && race_candidates && race_candidates->len == 1)
 		g_ptr_array_add(not_allowed, g_strdup_printf("screening left the defaults alone in %zu rounds (no change "

@@ -7,7 +7,6 @@
 #include <glib.h>
 #include <math.h>
 #include <stdint.h>
-#include <stdlib.h>
 
 size_t ab_race_screen_candidates(const struct ab_race_screen_space *space)
 {
@@ -133,19 +132,33 @@ size_t ab_race_screen_combinations(const struct ab_race_screen *screen)
 	return n;
 }
 
-/* qsort has no context argument: the screen and direction of the sort
- * under way (one thread sorts). */
-static const struct ab_race_screen *order_screen;
-static enum ab_race_direction order_direction;
-
-static int by_ratio(const void *pa, const void *pb)
+const char *ab_race_effect_word(enum ab_race_effect effect)
 {
+	switch (effect) {
+	case AB_RACE_SAME: return "not told apart";
+	case AB_RACE_BETTER: return "better";
+	case AB_RACE_WORSE: return "worse";
+	}
+	return "?";
+}
+
+/* What the sort below compares by. */
+struct order_by {
+	const struct ab_race_screen *screen;
+	enum ab_race_direction direction;
+};
+
+static gint by_ratio(gconstpointer pa, gconstpointer pb, gpointer data)
+{
+	const struct order_by *by = data;
+	const struct ab_race_screen *screen = by->screen;
+	enum ab_race_direction direction = by->direction;
 	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	double x = order_screen->change[a].paired.ratio.ratio, y = order_screen->change[b].paired.ratio.ratio;
+	double x = screen->change[a].paired.ratio.ratio, y = screen->change[b].paired.ratio.ratio;
 	if (isnan(x) != isnan(y))
 		return isnan(x) ? 1 : -1;
 	if (!isnan(x) && x != y) {
-		bool first = order_direction == AB_RACE_LOWER_IS_BETTER ? x < y : x > y;
+		bool first = direction == AB_RACE_LOWER_IS_BETTER ? x < y : x > y;
 		return first ? -1 : 1;
 	}
 	return a < b ? -1 : a > b;
@@ -155,9 +168,8 @@ size_t ab_race_screen_order(const struct ab_race_screen *screen, enum ab_race_di
 {
 	for (size_t c = 0; c < screen->changes; c++)
 		order[c] = c;
-	order_screen = screen;
-	order_direction = direction;
-	qsort(order, screen->changes, sizeof(*order), by_ratio);
+	struct order_by by = { screen, direction };
+	g_qsort_with_data(order, (gint)screen->changes, sizeof(*order), by_ratio, &by);
 	size_t n = 0;
 	while (n < screen->changes && screen->change[order[n]].effect != AB_RACE_WORSE &&
 	       !isnan(screen->change[order[n]].paired.ratio.ratio))

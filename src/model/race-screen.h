@@ -96,6 +96,10 @@ void ab_race_screen_clear(struct ab_race_screen *screen);
  * candidates (SIZE_MAX when it would overflow). */
 size_t ab_race_screen_combinations(const struct ab_race_screen *screen);
 
+/* "not told apart", "better", "worse": how the reports and the tune say
+ * a change's effect. */
+const char *ab_race_effect_word(enum ab_race_effect effect);
+
 /* The changes best first by their ratio to the defaults, as `direction`
  * reads it (a change without a ratio last; ties in the changes' order):
  * fills order[screen->changes] with change indexes.  Returns how many of

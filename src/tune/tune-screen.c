@@ -14,7 +14,6 @@
 static void screen_lines(const struct ab_race_screen *sc, const size_t *order, const struct ab_space *s,
 			 GPtrArray *out)
 {
-	static const char *const effect[] = { "not told apart", "better", "worse" };
 	for (size_t i = 0; i < sc->changes; i++) {
 		const struct ab_race_screen_change *c = &sc->change[order[i]];
 		const struct ab_space_key *key = g_ptr_array_index(s->keys, c->key);
@@ -22,7 +21,7 @@ static void screen_lines(const struct ab_race_screen *sc, const size_t *order, c
 		g_ptr_array_add(out, g_strdup_printf("%s: %.3f [%.3f, %.3f] of the defaults over %zu rounds, p=%.3g after "
 						     "Holm: %s",
 						     v->label, c->paired.ratio.ratio, c->paired.ratio.low,
-						     c->paired.ratio.high, c->paired.n, c->p, effect[c->effect]));
+						     c->paired.ratio.high, c->paired.n, c->p, ab_race_effect_word(c->effect)));
 	}
 	for (size_t k = 0; k < sc->keys; k++) {
 		const struct ab_space_key *key = g_ptr_array_index(s->keys, k);
