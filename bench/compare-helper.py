@@ -358,7 +358,7 @@ def report(outdir, io_rounds, file_rounds, gap_rounds, phases_mode, extras):
                 continue
             cs = {x[1] for x in xs if x}
             ok = {"ab-new-tail": {"warm/none"}, "ab-new-tail-aa": {"warm/none"}, "ab-old-tail": {"?/none"},
-                  "ab-new-evict": {"cold/cgroup-v1 limit %sM" % RAM},
+                  "ab-new-evict": {"cold/cgroup-v1 limit %sM write-behind" % RAM},
                   "fio-tail": {"invalidate=0"}, "fio-evict": {"invalidate=1"}, "ab-new-bseq": {"warm/none"},
                   "bonnie-bseq": {"tail"}}[job]
             if job == "ab-old-tail":

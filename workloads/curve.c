@@ -60,6 +60,8 @@ static int real_io(void *arg, uint64_t i)
 	} else {
 		if (ab_pwrite_all(io->fd, io->buf, step->curve_block, off) != 0)
 			return ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
+		if (ab_worker_wrote(ctx, io->fd, step->curve_block) != 0)
+			return -1;
 		if (step->sync_each_write && fdatasync(io->fd) != 0)
 			return ab_worker_fail(ctx, errno, "cannot fdatasync '%s'", ctx->io_path);
 	}

@@ -27,6 +27,8 @@ static int run(struct ab_phase_ctx *ctx)
 			rc = ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
 			break;
 		}
+		if ((rc = ab_worker_wrote(ctx, fd, AB_MIB)) != 0)
+			break;
 		ab_worker_progress(ctx, (i + 1) * AB_MIB);
 	}
 	if (rc == 0 && fdatasync(fd) != 0)

@@ -73,6 +73,8 @@ int ab_oltp_process(struct ab_phase_ctx *ctx)
 				rc = ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
 				break;
 			}
+			if ((rc = ab_worker_wrote(ctx, fd, block)) != 0)
+				break;
 			writes++;
 			if (ab_oltp_syncs_after(writes, step->oltp_sync_every) && fdatasync(fd) != 0) {
 				rc = ab_worker_fail(ctx, errno, "cannot fdatasync '%s'", ctx->io_path);

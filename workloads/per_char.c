@@ -29,6 +29,8 @@ static int write_syscall(struct ab_phase_ctx *ctx, int fd, struct ab_databuf *db
 			if (n != 1)
 				return ab_worker_fail(ctx, n < 0 ? errno : ENOSPC, "cannot write '%s'", ctx->io_path);
 		}
+		if (ab_worker_wrote(ctx, fd, chunk) != 0)
+			return -1;
 		ab_worker_tick(ctx, &prev);
 		ab_worker_progress(ctx, (g + 1) * chunk);
 	}
@@ -44,6 +46,10 @@ static int write_stdio(struct ab_phase_ctx *ctx, FILE *f, struct ab_databuf *db,
 		for (size_t j = 0; j < chunk; j++)
 			if (putc(p[j], f) == EOF)
 				return ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
+		/* What stdio has handed to the kernel so far, give or take its
+		 * buffer. */
+		if (ab_worker_wrote(ctx, fileno(f), chunk) != 0)
+			return -1;
 		ab_worker_tick(ctx, &prev);
 		ab_worker_progress(ctx, (g + 1) * chunk);
 	}

@@ -7,6 +7,7 @@
 
 #include "../src/base/histogram.h"
 #include "step.h"
+#include "write-behind.h"
 
 
 /* The registry, in bonnie++'s run order: X(id, stem), the phase's
@@ -204,6 +205,9 @@ struct ab_phase_ctx {
 	 * through the ab_worker_*() functions below (workloads/worker-coord.h
 	 * says why). */
 	struct ab_worker_coord *coord;
+	/* Bounds this worker's dirty pages in a v1 memory cgroup (off
+	 * elsewhere): every buffered write goes through ab_worker_wrote(). */
+	struct ab_write_behind write_behind;
 };
 
 struct ab_phase {
@@ -296,6 +300,10 @@ int ab_worker_finish_fd(struct ab_phase_ctx *ctx, int fd, int rc, gboolean do_fs
 /* One whole chunk at off, or fail naming the file ("shorter than the file
  * size" on a short read). */
 int ab_worker_pread_chunk(struct ab_phase_ctx *ctx, int fd, void *buf, size_t len, uint64_t off);
+/* After each buffered write of `len` bytes to fd (write(), pwrite(), or a
+ * stdio stream's fileno() every so many bytes): the write-behind
+ * (workloads/write-behind.h).  Returns 0, or -1 after ab_worker_fail(). */
+int ab_worker_wrote(struct ab_phase_ctx *ctx, int fd, size_t len);
 /* Full-length write/read, retrying short transfers and EINTR; -1 + errno. */
 int ab_write_all(int fd, const void *buf, size_t len);
 int ab_pwrite_all(int fd, const void *buf, size_t len, uint64_t off);

@@ -40,6 +40,8 @@ static int run(struct ab_phase_ctx *ctx)
 			rc = ab_worker_fail(ctx, errno, "cannot write '%s'", ctx->io_path);
 			break;
 		}
+		if ((rc = ab_worker_wrote(ctx, fd, step->io_chunk)) != 0)
+			break;
 		if (step->sync_each_write && fsync(fd) != 0) {
 			rc = ab_worker_fail(ctx, errno, "cannot fsync '%s'", ctx->io_path);
 			break;

@@ -92,6 +92,13 @@ int ab_worker_pread_chunk(struct ab_phase_ctx *ctx, int fd, void *buf, size_t le
 			      n >= 0 ? ": it is shorter than the file size" : "");
 }
 
+int ab_worker_wrote(struct ab_phase_ctx *ctx, int fd, size_t len)
+{
+	if (ab_write_behind_note(&ctx->write_behind, fd, len) == 0)
+		return 0;
+	return ab_worker_fail(ctx, errno, "cannot write '%s' back", ctx->io_path);
+}
+
 int ab_write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;

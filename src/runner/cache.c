@@ -4,6 +4,7 @@
 #include "progress.h"
 
 #include "../../workloads/phase.h"
+#include "../../workloads/write-behind.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -217,6 +218,14 @@ void ab_cache_clear(struct ab_cache *cache)
 	g_clear_pointer(&cache->cgroup_root, g_free);
 }
 
+uint64_t ab_cache_write_behind(const struct ab_cache *cache, unsigned workers)
+{
+	if (cache->mode != AB_CACHE_CGROUP || cache->cgroup_version != 1 || !cache->cgroup_dir ||
+	    g_strcmp0(g_getenv("ARRAYBENCH_TEST_NO_WRITE_BEHIND"), "1") == 0)
+		return 0;
+	return ab_write_behind_window(cache->limit_bytes, workers);
+}
+
 uint64_t ab_cache_oom_kills(const struct ab_cache *cache)
 {
 	if (cache->mode != AB_CACHE_CGROUP || !cache->cgroup_dir)
@@ -233,9 +242,12 @@ uint64_t ab_cache_oom_kills(const struct ab_cache *cache)
 
 char *ab_cache_describe(const struct ab_cache *cache)
 {
+	/* A v1 group's writers write behind (ab_cache_write_behind()): said,
+	 * since it is how their dirty pages were bounded. */
 	if (cache->mode == AB_CACHE_CGROUP)
-		return g_strdup_printf("cgroup-v%d limit %" G_GUINT64_FORMAT "M", cache->cgroup_version,
-				       cache->limit_bytes / AB_MIB);
+		return g_strdup_printf("cgroup-v%d limit %" G_GUINT64_FORMAT "M%s", cache->cgroup_version,
+				       cache->limit_bytes / AB_MIB,
+				       ab_cache_write_behind(cache, 1) ? " write-behind" : "");
 	return g_strdup(ab_cache_mode_name(cache->mode));
 }
 

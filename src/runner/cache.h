@@ -47,6 +47,11 @@ int ab_cache_join(const struct ab_cache *cache);
  * machine's dentry and inode caches whatever the mode. */
 gboolean ab_cache_before_read(const struct ab_cache *cache, int io_fd, gboolean metadata, GError **error);
 void ab_cache_clear(struct ab_cache *cache);
+/* The write-behind window of one of `workers` workers in the group
+ * (workloads/write-behind.h), 0 for none: only a v1 group needs one, its
+ * writeback knowing nothing of the group's limit.  (The test-only
+ * ARRAYBENCH_TEST_NO_WRITE_BEHIND=1 turns it off, to show what it prevents.) */
+uint64_t ab_cache_write_behind(const struct ab_cache *cache, unsigned workers);
 /* How many times the group's OOM killer struck (0 outside cgroup mode). */
 uint64_t ab_cache_oom_kills(const struct ab_cache *cache);
 /* "cgroup-v1 limit 512M", "drop", "none": what the results ran under. */

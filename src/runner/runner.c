@@ -97,7 +97,11 @@ static void worker_main(const struct ab_runner *r, const struct ab_phase *phase,
 	 * page cache of the big file.  The file phases' inodes and dentries are
 	 * kernel memory charged to the group that cannot be reclaimed while
 	 * dirty, so a cap sized for page cache OOM-kills them. */
-	int e = (phase->flags & AB_PHASE_IO) ? ab_cache_join(r->cache) : 0;
+	int e = 0;
+	if (phase->flags & AB_PHASE_IO) {
+		e = ab_cache_join(r->cache);
+		ab_write_behind_init(&ctx->write_behind, ab_cache_write_behind(r->cache, ctx->workers));
+	}
 	if (e) {
 		ab_worker_fail(ctx, e, "cannot join the memory cgroup");
 		_exit(1);

@@ -28,7 +28,7 @@ for p in per-char-write block-write rewrite per-char-read block-read seeks seq-c
 	grep -q "^$p " "$T/stdout" || { echo "# missing $p"; false; }
 done; ok $? "the table has a row per phase"
 
-grep -Eq '^cache +(cgroup-v[12] limit 16M|none) +direct no +data random' "$T/stdout"; ok $? "the table states cache, direct and data mode"
+grep -Eq '^cache +(cgroup-v2 limit 16M|cgroup-v1 limit 16M write-behind|none) +direct no +data random' "$T/stdout"; ok $? "the table states cache, direct and data mode"
 bon_csv2txt <"$T/out.csv" >"$T/txt" 2>"$T/txt.err"
 is "$(cat "$T/txt.err")" "" "bon_csv2txt prints nothing on stderr"
 # bon_csv2txt gives name and size 19 columns: a long seek count cuts the name.
@@ -65,13 +65,15 @@ for n in 3 12; do
 	is "$(python3 -c "import json;print(json.load(open('$T/s$n.json'))['phases'][0]['workers'])")" "$n" \
 		"$n seeker processes ran"
 	# Each seeker reports itself: distinct real processes, taking seeks
-	# from one queue, so their counts add up to the total and differ.
+	# from one queue, so each seek is taken once and their counts add up
+	# to the total.  (Not that the counts differ: on a loaded machine
+	# three seekers can take 200 each.)
 	is "$(python3 -c "
 import json; p = json.load(open('$T/s$n.json'))['phases'][0]; w = p['per_worker']
 pids = [x['pid'] for x in w]; ops = [x['ops'] for x in w]
-print(len(w), len(set(pids)), all(x > 1 for x in pids), sum(ops) == p['ops'] == 600, len(set(ops)) > 1,
-      all(0 < x['elapsed_s'] <= p['elapsed_s'] for x in w))")" "$n $n True True True True" \
-		"$n seekers: distinct pids, one queue (unequal counts summing to 600), their own times"
+print(len(w), len(set(pids)), all(x > 1 for x in pids), sum(ops) == p['ops'] == 600,
+      all(0 < x['elapsed_s'] <= p['elapsed_s'] for x in w))")" "$n $n True True True" \
+		"$n seekers: distinct pids, one queue (counts summing to 600, each seek taken once), their own times"
 done
 "$AB" run -d "$d" -s 32m -n 0 -f "${cache[@]}" --phases seeks --seekers 28 --json "$T/s28.json" -q \
 	>"$T/s28.csv" 2>/dev/null
