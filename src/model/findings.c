@@ -37,7 +37,9 @@ const struct ab_finding_rule ab_finding_rules[] = {
 	  ab_finding_warm_read_device },
 	{ "members-unequal", AB_FINDING_WARNING, RUN,
 	  "members did unequal work where the level spreads it: the most over the least member's bytes above "
-	  "1.5 (reads on raid0, 10, 5, 6; writes on those and raid1), the busiest member over 4 MiB",
+	  "1.5 (reads on raid0, 5, 6; writes on those, raid10 and raid1), the busiest member over 4 MiB; or, "
+	  "with even bytes, one member busy over 1.5 times the others' median per byte (the slow member), "
+	  "the busiest over 1 s",
 	  ab_finding_members_unequal },
 	{ "stream-straggler", AB_FINDING_WARNING, RUN,
 	  "a cell of concurrent streams whose stonewall and end-to-end rates differ by over 20 %: a stream "

@@ -33,6 +33,10 @@
  * judging (a phase served by the page cache moves a few KiB). */
 #define AB_FINDING_MEMBER_RATIO 1.5
 #define AB_FINDING_MEMBER_MIN_BYTES (4u << 20)
+/* A slow member moves the same bytes as the others (every stripe waits for
+ * it) but is busy longer: judged by busy time per byte, over this much of
+ * the busiest member's busy time. */
+#define AB_FINDING_MEMBER_MIN_BUSY_MS 1000u
 /* noisy-group: a group's coefficient of variation over this; the
  * difference it should tell apart, with its alpha and power. */
 #define AB_FINDING_CV_MAX 0.10

@@ -189,6 +189,57 @@ static void test_members_unequal(void **state)
 	assert_int_equal(frun_count(little, "members-unequal", NULL), 0);
 }
 
+/* Four members of `level` that moved `read` and `written` MiB each, busy
+ * `busy` ms each but the third, busy `slow_busy`. */
+static struct ab_run *busy_run(const char *backend, const char *level, double read, double written, uint64_t busy,
+			       uint64_t slow_busy)
+{
+	struct ab_run *run = frun("a", 1);
+	fmembers(run, backend, level, 4);
+	struct ab_result *r = fres(run, written > 0 ? "block-write" : "block-read", 1e5);
+	for (unsigned i = 1; i <= 4; i++) {
+		g_autofree char *name = g_strdup_printf("loop%u", i);
+		fdevice(r, name, read, written);
+		g_array_index(r->devices, struct ab_device_io, i - 1).busy_ms = i == 3 ? slow_busy : busy;
+	}
+	return run;
+}
+
+static void test_members_slow(void **state)
+{
+	(void)state;
+	const struct ab_finding *f = NULL;
+	/* raid0 moves even bytes to a member at half speed: every stripe
+	 * waits for it, and it is busy twice as long. */
+	g_autoptr(ab_run) raid0 = busy_run("mdadm", "0", 0, 32, 3000, 6000);
+	assert_int_equal(frun_count(raid0, "members-unequal", &f), 1);
+	has(f, "block-write: member 'loop3' is the slow member: busy 2.0 times as long per MiB moved as the others' "
+	       "median (187.5 ms/MiB against 93.8, over 1.5), for its even share of the bytes, where raid0 spreads them "
+	       "over every member");
+	assert_non_null(strstr(f->advice, "member 'loop3' is slower than the others"));
+	g_autoptr(ab_run) raid5 = busy_run("mdadm", "raid5", 0, 32, 3000, 6000);
+	assert_int_equal(frun_count(raid5, "members-unequal", NULL), 1);
+	g_autoptr(ab_run) raid10_writes = busy_run("mdadm", "raid10", 0, 32, 3000, 6000);
+	assert_int_equal(frun_count(raid10_writes, "members-unequal", NULL), 1);
+	/* raid10's reads are served by one copy of each stripe: no spread
+	 * promised, so no slow member told from them. */
+	g_autoptr(ab_run) raid10_reads = busy_run("mdadm", "raid10", 32, 0, 3000, 6000);
+	assert_int_equal(frun_count(raid10_reads, "members-unequal", NULL), 0);
+	g_autoptr(ab_run) raid0_reads = busy_run("mdadm", "0", 32, 0, 3000, 6000);
+	assert_int_equal(frun_count(raid0_reads, "members-unequal", NULL), 1);
+	/* Even busy times, a difference under 1.5, or too little busy time to
+	 * judge: nothing. */
+	g_autoptr(ab_run) even = busy_run("mdadm", "0", 0, 32, 3000, 3100);
+	assert_int_equal(frun_count(even, "members-unequal", NULL), 0);
+	g_autoptr(ab_run) near = busy_run("mdadm", "0", 0, 32, 3000, 4400);
+	assert_int_equal(frun_count(near, "members-unequal", NULL), 0);
+	g_autoptr(ab_run) brief = busy_run("mdadm", "0", 0, 32, 300, 900);
+	assert_int_equal(frun_count(brief, "members-unequal", NULL), 0);
+	/* linear promises no spread. */
+	g_autoptr(ab_run) linear = busy_run("mdadm", "linear", 0, 32, 3000, 6000);
+	assert_int_equal(frun_count(linear, "members-unequal", NULL), 0);
+}
+
 static struct ab_run *streams_run(double stonewall, double end_to_end)
 {
 	struct ab_run *run = frun("a", 1);
@@ -290,6 +341,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rate_above_members), cmocka_unit_test(test_cache_none_fits),
 		cmocka_unit_test(test_cached_at_start),    cmocka_unit_test(test_warm_read_device),
+		cmocka_unit_test(test_members_slow),
 		cmocka_unit_test(test_too_short),          cmocka_unit_test(test_members_unequal),
 		cmocka_unit_test(test_stream_straggler),   cmocka_unit_test(test_stream_straggler_rank),
 		cmocka_unit_test(test_curve_coarse),
