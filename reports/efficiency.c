@@ -17,14 +17,17 @@
 static const char *write_rule(const char *backend, const char *level)
 {
 	if (g_strcmp0(level, "raid4") == 0 || g_strcmp0(level, "raid5") == 0 || g_strcmp0(level, "raid6") == 0)
-		return "both vs the members' sum less the parity share";
+		return "both vs the slowest member times the data members (a stripe waits for its slowest member)";
+	if (g_strcmp0(level, "raid0") == 0)
+		return "reads and writes vs the slowest member times the members (a stripe waits for its slowest "
+		       "member)";
 	if (g_strcmp0(level, "raid1") == 0)
 		return ab_efficiency_raid1_every_member(backend)
 			       ? "reads vs the members' sum, writes vs the slowest member "
 				 "(each member writes every block)"
 			       : "reads vs the members' sum, writes vs half of it (two copies)";
 	if (g_strcmp0(level, "raid10") == 0 || g_strcmp0(level, "raid1+0") == 0)
-		return "reads vs the members' sum, writes vs half of it (two copies)";
+		return "reads vs the members' sum, writes vs the slowest member times half the members (two copies)";
 	return "reads and writes vs the members' sum";
 }
 

@@ -67,21 +67,29 @@ double ab_efficiency_ceiling(const char *backend, const char *recorded_level, un
 		return 1 / (1 / r + 1 / w);
 	}
 	gboolean every_member = ab_efficiency_raid1_every_member(backend);
-	/* Parity carries no data, read or written: a share of the members
-	 * (raid4's one member, raid5's spread over all). */
+	/* A striped level gives every member an equal share of each stripe,
+	 * and a stripe is done when its slowest member is: n times the
+	 * slowest member, not the sum, which a slow member would make a
+	 * ceiling no array of them reaches.  Parity carries no data, read or
+	 * written: a share of the members (raid4's one member, raid5's
+	 * spread over all). */
 	if (g_strcmp0(level, "raid4") == 0 || g_strcmp0(level, "raid5") == 0)
-		return n > 1 ? sum * (n - 1) / n : NAN;
+		return n > 1 ? slowest * (n - 1) : NAN;
 	if (g_strcmp0(level, "raid6") == 0)
-		return n > 2 ? sum * (n - 2) / n : NAN;
-	/* Reads may come from any copy; the sum is the most they can get. */
-	if (dir == AB_EFFICIENCY_READ)
+		return n > 2 ? slowest * (n - 2) : NAN;
+	if (g_strcmp0(level, "raid0") == 0)
+		return slowest * n;
+	/* A mirror's reads may come from any copy; the sum is the most they
+	 * can get.  btrfs single puts each chunk on one member, unstriped:
+	 * the sum bounds it too. */
+	if (dir == AB_EFFICIENCY_READ || g_strcmp0(level, "single") == 0 || !level)
 		return sum;
 	if (g_strcmp0(level, "raid1") == 0)
 		return every_member ? slowest : sum / 2; /* md: every member holds all; btrfs: two copies */
+	/* Each stripe's chunk is written to a mirror pair, every member an
+	 * equal share. */
 	if (g_strcmp0(level, "raid10") == 0 || g_strcmp0(level, "raid1+0") == 0)
-		return sum / 2;
-	if (g_strcmp0(level, "raid0") == 0 || g_strcmp0(level, "single") == 0 || !level)
-		return sum;
+		return slowest * n / 2;
 	return NAN;
 }
 

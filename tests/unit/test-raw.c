@@ -234,13 +234,16 @@ static void test_efficiency_ceiling(void **state)
 		enum ab_efficiency_dir dir;
 		double want;
 	} cases[] = {
-		{ "mdadm", "raid0", AB_EFFICIENCY_WRITE, 340 },  { "device", "single", AB_EFFICIENCY_READ, 340 },
+		/* A stripe waits for its slowest member: 4 x 40, not the sum. */
+		{ "mdadm", "raid0", AB_EFFICIENCY_WRITE, 160 },  { "mdadm", "raid0", AB_EFFICIENCY_READ, 160 },
+		{ "device", "single", AB_EFFICIENCY_READ, 340 }, { "btrfs", "single", AB_EFFICIENCY_WRITE, 340 },
 		{ "mdadm", "raid1", AB_EFFICIENCY_READ, 340 },   { "mdadm", "raid1", AB_EFFICIENCY_WRITE, 40 },
-		{ "btrfs", "raid1", AB_EFFICIENCY_WRITE, 170 },  { "mdadm", "raid10", AB_EFFICIENCY_WRITE, 170 },
-		{ "mdadm", "raid5", AB_EFFICIENCY_READ, 255 },   { "mdadm", "raid5", AB_EFFICIENCY_WRITE, 255 },
-		{ "btrfs", "raid6", AB_EFFICIENCY_WRITE, 170 },
-		/* Rewrite: read at 340 then write at 170, in turn: 113.3. */
-		{ "mdadm", "raid10", AB_EFFICIENCY_REWRITE, 340.0 * 170 / 510 },
+		{ "btrfs", "raid1", AB_EFFICIENCY_WRITE, 170 },  { "mdadm", "raid10", AB_EFFICIENCY_WRITE, 80 },
+		{ "mdadm", "raid10", AB_EFFICIENCY_READ, 340 },
+		{ "mdadm", "raid5", AB_EFFICIENCY_READ, 120 },   { "mdadm", "raid5", AB_EFFICIENCY_WRITE, 120 },
+		{ "btrfs", "raid6", AB_EFFICIENCY_WRITE, 80 },
+		/* Rewrite: read at 340 then write at 80, in turn: 64.8. */
+		{ "mdadm", "raid10", AB_EFFICIENCY_REWRITE, 340.0 * 80 / 420 },
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		double got = ab_efficiency_ceiling(cases[i].backend, cases[i].level, 4, sum, slow, cases[i].dir);
@@ -303,20 +306,20 @@ static void test_efficiency_level_spellings(void **state)
 		const char *write_ceiling; /* as the line prints it */
 		const char *rule;
 	} cases[] = {
-		{ "0", "raid0", "340.0", "reads and writes vs the members' sum" },
-		{ "raid0", "raid0", "340.0", "reads and writes vs the members' sum" },
+		{ "0", "raid0", "160.0", "vs the slowest member times the members" },
+		{ "raid0", "raid0", "160.0", "vs the slowest member times the members" },
 		{ "1", "raid1", "40.0", "writes vs the slowest member" },
 		{ "raid1", "raid1", "40.0", "writes vs the slowest member" },
-		{ "4", "raid4", "255.0", "less the parity share" },
-		{ "raid4", "raid4", "255.0", "less the parity share" },
-		{ "5", "raid5", "255.0", "less the parity share" },
-		{ "raid5", "raid5", "255.0", "less the parity share" },
-		{ "6", "raid6", "170.0", "less the parity share" },
-		{ "raid6", "raid6", "170.0", "less the parity share" },
-		{ "10", "raid10", "170.0", "writes vs half of it (two copies)" },
-		{ "raid10", "raid10", "170.0", "writes vs half of it (two copies)" },
-		{ "1+0", "raid1+0", "170.0", "writes vs half of it (two copies)" },
-		{ "raid1+0", "raid1+0", "170.0", "writes vs half of it (two copies)" },
+		{ "4", "raid4", "120.0", "times the data members" },
+		{ "raid4", "raid4", "120.0", "times the data members" },
+		{ "5", "raid5", "120.0", "times the data members" },
+		{ "raid5", "raid5", "120.0", "times the data members" },
+		{ "6", "raid6", "80.0", "times the data members" },
+		{ "raid6", "raid6", "80.0", "times the data members" },
+		{ "10", "raid10", "80.0", "times half the members (two copies)" },
+		{ "raid10", "raid10", "80.0", "times half the members (two copies)" },
+		{ "1+0", "raid1+0", "80.0", "times half the members (two copies)" },
+		{ "raid1+0", "raid1+0", "80.0", "times half the members (two copies)" },
 	};
 	const char *members[] = { "/dev/loop4", "/dev/loop5", "/dev/loop6", "/dev/loop7" };
 	const double raw[] = { 100, 100, 100, 40 };
