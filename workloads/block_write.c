@@ -8,6 +8,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+/* Its chunk of the data pool (workloads/databuf.h): the chunk and 1 MiB. */
+static uint64_t worker_bytes(const struct ab_step *step)
+{
+	return ab_databuf_bytes(step->io_chunk);
+}
+
 static int run(struct ab_phase_ctx *ctx)
 {
 	const struct ab_step *step = ctx->step;
@@ -55,5 +61,6 @@ const struct ab_phase ab_phase_block_write = {
 	.summary = "write the file in chunk-sized blocks, fsync and close timed",
 	.flags = AB_PHASE_WRITES | AB_PHASE_IO | AB_PHASE_DIRECT_OK,
 	.unit = AB_UNIT_KIB_PER_SEC,
+	.worker_bytes = worker_bytes,
 	.run = run,
 };

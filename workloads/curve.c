@@ -24,6 +24,11 @@ static unsigned worker_count(const struct ab_step *step)
 	return step->curve_procs ? step->curve_procs : 1;
 }
 
+static uint64_t worker_bytes(const struct ab_step *step)
+{
+	return step->curve_block;
+}
+
 struct io_state {
 	struct ab_phase_ctx *ctx;
 	int fd;
@@ -119,5 +124,6 @@ const struct ab_phase ab_phase_latency_curve = {
 		 AB_PHASE_OPEN_LOOP,
 	.unit = AB_UNIT_IOPS,
 	.worker_count = worker_count,
+	.worker_bytes = worker_bytes,
 	.run = run,
 };

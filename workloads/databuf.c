@@ -36,6 +36,11 @@ int ab_databuf_init(struct ab_databuf *db, enum ab_data_mode mode, size_t chunk,
 	return 0;
 }
 
+uint64_t ab_databuf_bytes(size_t chunk)
+{
+	return (uint64_t)chunk + POOL_EXTRA; /* random mode's, the larger */
+}
+
 void ab_databuf_clear(struct ab_databuf *db)
 {
 	free(db->pool);

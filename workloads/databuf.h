@@ -28,6 +28,8 @@ struct ab_databuf {
 
 int ab_databuf_init(struct ab_databuf *db, enum ab_data_mode mode, size_t chunk, uint64_t seed);
 void ab_databuf_clear(struct ab_databuf *db);
+/* What ab_databuf_init() allocates for `chunk`: the memory a writer holds. */
+uint64_t ab_databuf_bytes(size_t chunk);
 /* The chunk to write as block number `index`; valid until the next call. */
 unsigned char *ab_databuf_block(struct ab_databuf *db, uint64_t index);
 /* Scratch buffer of `chunk` bytes, aligned for O_DIRECT, for reads. */

@@ -16,6 +16,22 @@ static unsigned worker_count(const struct ab_step *step)
 	return step->oltp_procs + (step->wal_writers ? step->wal_writers : 1);
 }
 
+static unsigned most_workers(const struct ab_step *step)
+{
+	return ab_oltp_most_procs(step) + (step->wal_writers ? step->wal_writers : 1);
+}
+
+/* The larger of an oltp process's blocks and a committer's commit. */
+static uint64_t worker_bytes(const struct ab_step *step)
+{
+	uint64_t most = ab_oltp_process_bytes(step);
+	for (guint i = 0; step->wal_commits && i < step->wal_commits->len; i++) {
+		const struct ab_wal_commit *c = &g_array_index(step->wal_commits, struct ab_wal_commit, i);
+		most = MAX(most, (uint64_t)c->writes * c->write_size);
+	}
+	return MAX(most, (uint64_t)step->wal_writes * step->wal_write_size);
+}
+
 static int run(struct ab_phase_ctx *ctx)
 {
 	if (ctx->worker < ctx->step->oltp_procs)
@@ -44,5 +60,7 @@ const struct ab_phase ab_phase_oltp_wal = {
 	.flags = AB_PHASE_WRITES | AB_PHASE_MULTI | AB_PHASE_IO | AB_PHASE_DIRECT_OK,
 	.unit = AB_UNIT_COMMITS_PER_SEC,
 	.worker_count = worker_count,
+	.worker_bytes = worker_bytes,
+	.workers_at_most = most_workers,
 	.run = run,
 };

@@ -24,6 +24,20 @@ static unsigned worker_count(const struct ab_step *step)
 	return step->oltp_procs ? step->oltp_procs : 1;
 }
 
+uint32_t ab_oltp_most_procs(const struct ab_step *step)
+{
+	uint32_t most = step->oltp_procs;
+	for (guint i = 0; step->oltp_proc_counts && i < step->oltp_proc_counts->len; i++)
+		most = MAX(most, g_array_index(step->oltp_proc_counts, uint32_t, i));
+	return most;
+}
+
+static unsigned most_workers(const struct ab_step *step)
+{
+	uint32_t most = ab_oltp_most_procs(step);
+	return most ? most : 1;
+}
+
 int ab_oltp_process(struct ab_phase_ctx *ctx)
 {
 	const struct ab_step *step = ctx->step;
@@ -117,5 +131,7 @@ const struct ab_phase ab_phase_oltp = {
 	.flags = AB_PHASE_WRITES | AB_PHASE_MULTI | AB_PHASE_IO | AB_PHASE_DIRECT_OK,
 	.unit = AB_UNIT_IOPS,
 	.worker_count = worker_count,
+	.worker_bytes = ab_oltp_process_bytes,
+	.workers_at_most = most_workers,
 	.run = run,
 };

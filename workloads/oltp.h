@@ -23,6 +23,13 @@ struct ab_phase_ctx;
 /* One connection's process, the whole of a worker's life (workloads/oltp.c):
  * also the oltp role of the combined oltp+wal phase. */
 int ab_oltp_process(struct ab_phase_ctx *ctx);
+/* The most processes a pass of the step runs (its --oltp-procs list's
+ * largest), and the buffers each holds (a read and a write block). */
+uint32_t ab_oltp_most_procs(const struct ab_step *step);
+static inline uint64_t ab_oltp_process_bytes(const struct ab_step *step)
+{
+	return 2 * (uint64_t)step->oltp_block;
+}
 
 #define AB_OLTP_DEFAULT_PROCS 8u
 #define AB_OLTP_MAX_PROCS 256u

@@ -58,6 +58,12 @@ static int write_stdio(struct ab_phase_ctx *ctx, FILE *f, struct ab_databuf *db,
 	return 0;
 }
 
+/* Its data pool (workloads/databuf.h). */
+static uint64_t write_bytes(const struct ab_step *step)
+{
+	return ab_databuf_bytes(step->io_chunk);
+}
+
 static int run_write(struct ab_phase_ctx *ctx)
 {
 	const struct ab_step *step = ctx->step;
@@ -149,6 +155,7 @@ const struct ab_phase ab_phase_per_char_write = {
 	.summary = "write the per-char size one byte per call (stdio: putc over the whole file, or -fSIZE)",
 	.flags = AB_PHASE_WRITES | AB_PHASE_IO | AB_PHASE_PER_CHAR,
 	.unit = AB_UNIT_KIB_PER_SEC,
+	.worker_bytes = write_bytes,
 	.run = run_write,
 };
 

@@ -226,12 +226,27 @@ struct ab_phase {
 	const char *sync_each;
 	/* Worker processes for this phase; NULL means one. */
 	unsigned (*worker_count)(const struct ab_step *step);
+	/* The buffers one worker holds, for the memory group's room
+	 * (ab_phase_group_bytes()); NULL means one I/O chunk.  A phase whose
+	 * worker count varies over a pass (oltp's --oltp-procs list) gives
+	 * all its workers' at the largest count here and sets workers_at_most. */
+	uint64_t (*worker_bytes)(const struct ab_step *step);
+	unsigned (*workers_at_most)(const struct ab_step *step);
 	/* In the worker: set up untimed, pass ab_worker_start(), do the timed
 	 * work, end with ab_worker_stop().  Returns 0, or -1 after
 	 * ab_worker_fail(). */
 	int (*run)(struct ab_phase_ctx *ctx);
 };
 
+/* What a worker holds besides its buffers, measured: about 16 KiB of stack,
+ * heap and page tables (64 seekers of 8 KiB chunks: 1.8 MiB in the group
+ * with block-write's 1 MiB pool), rounded up. */
+#define AB_WORKER_SLACK_BYTES (64u * 1024u)
+/* The most the step's workers hold at once in the memory group: each its
+ * buffers and AB_WORKER_SLACK_BYTES.  The smallest -r is twice it, the
+ * other half left for the page cache the phase reads and writes through
+ * (src/options/config-finish.c). */
+uint64_t ab_phase_group_bytes(const struct ab_phase *phase, const struct ab_step *step);
 /* Any phase but the layout by id (bonnie++'s and the extra ones), or NULL. */
 const struct ab_phase *ab_phase_by_id(unsigned id);
 /* By its --phases name, bonnie++'s or an extra one; NULL when unknown. */

@@ -43,6 +43,14 @@ const struct ab_phase *ab_phase_by_name(const char *name)
 	return NULL;
 }
 
+uint64_t ab_phase_group_bytes(const struct ab_phase *phase, const struct ab_step *step)
+{
+	unsigned workers = phase->workers_at_most ? phase->workers_at_most(step)
+			   : phase->worker_count ? phase->worker_count(step) : 1;
+	uint64_t each = phase->worker_bytes ? phase->worker_bytes(step) : step->io_chunk;
+	return (uint64_t)workers * (each + AB_WORKER_SLACK_BYTES);
+}
+
 const char *ab_rate_unit_name(enum ab_rate_unit unit)
 {
 	switch (unit) {

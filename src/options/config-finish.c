@@ -50,6 +50,34 @@ uint64_t ab_config_effective_ram_mib(const struct ab_config *cfg, uint64_t physi
 	return physical_ram_bytes / AB_MIB;
 }
 
+/* Under --cache cgroup the workers' own buffers are charged to the group
+ * and cannot be reclaimed: a step whose workers hold more than half the
+ * limit leaves too little for the page cache they read and write through,
+ * and the group's out-of-memory killer stops one (64 seekers of 1 MiB
+ * chunks at -r 16 did).  Refused, naming the smallest -r that fits. */
+static gboolean check_group_room(const struct ab_config *cfg, GError **error)
+{
+	if (cfg->cache != AB_CACHE_CGROUP)
+		return TRUE;
+	uint64_t limit = ab_config_effective_ram_mib(cfg, 0) * AB_MIB;
+	for (guint i = 0; i < cfg->steps->len; i++) {
+		const struct ab_step *step = &g_array_index(cfg->steps, struct ab_step, i);
+		if (!(step->phase->flags & AB_PHASE_IO))
+			continue; /* only the I/O phases run in the group */
+		uint64_t held = ab_phase_group_bytes(step->phase, step);
+		if (2 * held <= limit)
+			continue;
+		uint64_t need = (2 * held + AB_MIB - 1) / AB_MIB;
+		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
+			    "invalid -r '%" G_GUINT64_FORMAT "': phase '%s' holds %.1f MiB of buffers in the memory "
+			    "group, which needs twice that for the page cache to fit beside them: give -r %" G_GUINT64_FORMAT
+			    " or more, or fewer workers or smaller blocks",
+			    limit / AB_MIB, step->phase->name, (double)held / AB_MIB, need);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 /* Only remedies that the checks would then accept. */
 static char *cache_hint(const struct ab_config *cfg, uint64_t ram_mib)
 {
@@ -321,6 +349,8 @@ gboolean ab_config_finish(struct ab_config *cfg, uint64_t physical_ram_bytes, GE
 		g_array_append_vals(cfg->steps, sub->steps->data, sub->steps->len);
 		results += more;
 	}
+	if (!check_group_room(cfg, error))
+		return FALSE;
 	if (cfg->steps->len > AB_MAX_STEPS) {
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE, "workload '%s': %u phases in all its steps, more than %d",
 			    cfg->workload, cfg->steps->len, AB_MAX_STEPS);

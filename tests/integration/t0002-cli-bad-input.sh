@@ -89,5 +89,16 @@ for args in "list" "--version" "run --help" "report --help"; do
 	is "$? $(cat "$T/err")" "5 arraybench: error: cannot write to standard output: it was closed" \
 		"arraybench $args with standard output closed: exit 5, one line"
 done
+# The memory group must hold the workers' buffers twice over: 64 seekers
+# of 1 MiB chunks at -r 16 is refused naming the -r they need.
+if [ "${cache[0]}" = "--cache" ] && [ "${cache[1]}" = cgroup ]; then
+	bad 1 "invalid -r '16': phase 'seeks' holds 68.0 MiB of buffers in the memory group" \
+		-d "$d" -s 64m:1m:8192:64 -r 16 --cache cgroup --phases block-write,seeks
+	grep -qF "give -r 136 or more" "$T/err"; ok $? "the refusal names the -r that fits"
+else
+	skip "no memory cgroup here (root, cgroup v1 memory or v2 with it): --cache cgroup's room is not checked"
+	skip "no memory cgroup here: --cache cgroup's room is not checked"
+	skip "no memory cgroup here: --cache cgroup's room is not checked"
+fi
 dir_is_empty "$d"; ok $? "nothing is left in DIR"
 done_testing
