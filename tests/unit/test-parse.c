@@ -280,36 +280,33 @@ static void test_finish(void **state)
 
 	/* The workers' buffers need half the group: 64 seekers of 1 MiB
 	 * chunks (64 x 1.06 MiB with their slack) need -r 136, refused at
-	 * 16 naming it, taken at 136. */
-	ab_config_init(&cfg);
-	cfg.dir = g_strdup("/tmp");
-	cfg.cache = AB_CACHE_CGROUP;
-	cfg.ram_given = TRUE;
-	cfg.ram_mib = 16;
-	assert_true(ab_parse_size_spec("64m:1m:8192:64", &cfg, NULL));
-	assert_true(ab_parse_phase_list("block-write,seeks", &cfg, NULL));
-	finish_fails(&cfg, ram, "invalid -r '16': phase 'seeks' holds 68.0 MiB of buffers in the memory group, which "
-				"needs twice that for the page cache to fit beside them: give -r 136 or more");
-	ab_config_clear(&cfg);
-	ab_config_init(&cfg);
-	cfg.dir = g_strdup("/tmp");
-	cfg.cache = AB_CACHE_CGROUP;
-	cfg.ram_given = TRUE;
-	cfg.ram_mib = 136;
-	assert_true(ab_parse_size_spec("272m:1m:8192:64", &cfg, NULL));
-	assert_true(ab_parse_phase_list("block-write,seeks", &cfg, NULL));
-	assert_true(ab_config_finish(&cfg, ram, NULL));
-	ab_config_clear(&cfg);
-	/* Outside the group the buffers are the machine's business. */
-	ab_config_init(&cfg);
-	cfg.dir = g_strdup("/tmp");
-	cfg.cache = AB_CACHE_NONE;
-	cfg.ram_given = TRUE;
-	cfg.ram_mib = 16;
-	assert_true(ab_parse_size_spec("64m:1m:8192:64", &cfg, NULL));
-	assert_true(ab_parse_phase_list("block-write,seeks", &cfg, NULL));
-	assert_true(ab_config_finish(&cfg, ram, NULL));
-	ab_config_clear(&cfg);
+	 * 16 naming it, taken at 136; outside the group the buffers are the
+	 * machine's business. */
+	const struct {
+		enum ab_cache_mode cache;
+		uint64_t ram_mib;
+		const char *size, *refusal;
+	} rooms[] = {
+		{ AB_CACHE_CGROUP, 16, "64m:1m:8192:64",
+		  "invalid -r '16': phase 'seeks' holds 68.0 MiB of buffers in the memory group, which needs twice "
+		  "that for the page cache to fit beside them: give -r 136 or more" },
+		{ AB_CACHE_CGROUP, 136, "272m:1m:8192:64", NULL },
+		{ AB_CACHE_NONE, 16, "64m:1m:8192:64", NULL },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(rooms); i++) {
+		ab_config_init(&cfg);
+		cfg.dir = g_strdup("/tmp");
+		cfg.cache = rooms[i].cache;
+		cfg.ram_given = TRUE;
+		cfg.ram_mib = rooms[i].ram_mib;
+		assert_true(ab_parse_size_spec(rooms[i].size, &cfg, NULL));
+		assert_true(ab_parse_phase_list("block-write,seeks", &cfg, NULL));
+		if (rooms[i].refusal)
+			finish_fails(&cfg, ram, rooms[i].refusal);
+		else
+			assert_true(ab_config_finish(&cfg, ram, NULL));
+		ab_config_clear(&cfg);
+	}
 
 	/* -f drops the per-char phases; asking for one then is an error. */
 	ab_config_init(&cfg);
