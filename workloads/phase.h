@@ -7,7 +7,6 @@
 
 #include "../src/base/histogram.h"
 #include "step.h"
-#include "write-behind.h"
 
 
 /* The registry, in bonnie++'s run order: X(id, stem), the phase's
@@ -179,6 +178,7 @@ struct ab_file_set {
 
 struct ab_phase;
 struct ab_worker_coord;
+struct ab_write_behind;
 
 struct ab_phase_ctx {
 	const struct ab_phase *phase;
@@ -205,9 +205,10 @@ struct ab_phase_ctx {
 	 * through the ab_worker_*() functions below (workloads/worker-coord.h
 	 * says why). */
 	struct ab_worker_coord *coord;
-	/* Bounds this worker's dirty pages in a v1 memory cgroup (off
-	 * elsewhere): every buffered write goes through ab_worker_wrote(). */
-	struct ab_write_behind write_behind;
+	/* Bounds this worker's dirty pages in a v1 memory cgroup
+	 * (workloads/write-behind.h; NULL elsewhere): every buffered write
+	 * goes through ab_worker_wrote(). */
+	struct ab_write_behind *write_behind;
 };
 
 struct ab_phase {

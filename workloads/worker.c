@@ -3,6 +3,7 @@
  * and the I/O helpers the phases share. */
 #include "phase.h"
 #include "worker-coord.h"
+#include "write-behind.h"
 #include "../src/base/timing.h"
 
 #include <errno.h>
@@ -94,7 +95,7 @@ int ab_worker_pread_chunk(struct ab_phase_ctx *ctx, int fd, void *buf, size_t le
 
 int ab_worker_wrote(struct ab_phase_ctx *ctx, int fd, size_t len)
 {
-	if (ab_write_behind_note(&ctx->write_behind, fd, len) == 0)
+	if (!ctx->write_behind || ab_write_behind_note(ctx->write_behind, fd, len) == 0)
 		return 0;
 	return ab_worker_fail(ctx, errno, "cannot write '%s' back", ctx->io_path);
 }

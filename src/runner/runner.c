@@ -7,6 +7,7 @@
 #include "../base/sysinfo.h"
 #include "../base/timing.h"
 #include "../../fs-setup/spawn.h"
+#include "../../workloads/write-behind.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -98,9 +99,14 @@ static void worker_main(const struct ab_runner *r, const struct ab_phase *phase,
 	 * kernel memory charged to the group that cannot be reclaimed while
 	 * dirty, so a cap sized for page cache OOM-kills them. */
 	int e = 0;
+	struct ab_write_behind write_behind; /* this worker's, for its whole life */
 	if (phase->flags & AB_PHASE_IO) {
 		e = ab_cache_join(r->cache);
-		ab_write_behind_init(&ctx->write_behind, ab_cache_write_behind(r->cache, ctx->workers));
+		uint64_t window = ab_cache_write_behind(r->cache, ctx->workers);
+		if (window) {
+			ab_write_behind_init(&write_behind, window);
+			ctx->write_behind = &write_behind;
+		}
 	}
 	if (e) {
 		ab_worker_fail(ctx, e, "cannot join the memory cgroup");
