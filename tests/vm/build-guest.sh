@@ -143,8 +143,14 @@ mount -t devtmpfs dev /newroot/dev
 mount -t tmpfs run /newroot/run 2>/dev/null
 mkdir -p /newroot/out
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 out /newroot/out || off "cannot mount the out share"
-# A cgroup2 hierarchy with the memory controller, for --cache cgroup.
-if mount -t cgroup2 none /newroot/sys/fs/cgroup 2>/dev/null; then
+# A memory cgroup for --cache cgroup: cgroup2 with the memory controller,
+# or with ab_cgroup=v1 on the kernel's command line (run-guest.sh -c v1) a
+# v1 memory hierarchy, whose writeback knows nothing of the group's limit.
+if grep -qw ab_cgroup=v1 /proc/cmdline; then
+	mount -t tmpfs -o size=1m,mode=755 cgroup /newroot/sys/fs/cgroup &&
+		mkdir -p /newroot/sys/fs/cgroup/memory &&
+		mount -t cgroup -o memory memory /newroot/sys/fs/cgroup/memory || echo "guest: no v1 memory cgroup"
+elif mount -t cgroup2 none /newroot/sys/fs/cgroup 2>/dev/null; then
 	echo +memory >/newroot/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
 fi
 echo "guest: up, running /out/run"
