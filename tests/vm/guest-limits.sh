@@ -40,7 +40,7 @@ def rate(name):
     return [p['rate'] for p in run['phases'] if p['name'] == name][0]
 def findings(fid):
     return [f for f in run.get('findings', []) if f['id'] == fid]
-$2" "$1" 2>&1; }
+$2" "$1" "${@:3}" 2>&1; }
 
 echo "1..$total"
 work=$(mktemp -d /tmp/ab-limits.XXXXXX)
@@ -50,9 +50,16 @@ mkdir -p "$TMPDIR" "$ARRAYBENCH_STATE_DIR" "$work/mnt"
 slowest=$((slow_bps < member_bps ? slow_bps : member_bps))
 limit_kib=$((n * slowest / 1024))
 diag "members ${members[*]} at $member_bps B/s, $slow at $slow_bps B/s (guest says: ${GUEST_LIMITS:-?}); raid0 limit $limit_kib KiB/s"
-oom_before=$(grep -c -i 'out of memory\|oom-kill' <(dmesg) 2>/dev/null)
+oom_before=$(dmesg | grep -c -i 'out of memory\|oom-kill')
 
-build=(run --array raid0 --members "$list" --backend mdadm --fs xfs --chunk 512 --yes-destroy "$list" -m limits -f -q)
+# The most a phase of FILE_MIB may read over the limit: 1.02, plus what
+# qemu's throttle lets through beyond its limit (its bucket starts empty,
+# and over seconds it passes a few per cent more: a raw read of one member
+# gave 10430-11070 KiB/s against 10240; here +2.2 % and +3.4 % on 128 MiB,
+# +4.5 % and +6.8 % on 32 MiB): 0.25 s of the limit over the phase's length
+# at the limit.
+high() { "$py" -c "print('%.3f' % (1.02 + 0.25 * $limit_kib / 1024.0 / $1))"; }
+build=(run --array raid0 --members "$list" --backend mdadm --fs ext4 --chunk 512 --yes-destroy "$list" -m limits -f -q)
 
 # 1. The default cache defeat, block write and read against the limit.
 timeout -s INT -k 20 300 "$AB" "${build[@]}" --cache cgroup -r 64 -s 128m --phases block-write,block-read \
@@ -63,19 +70,19 @@ ok $st "raid0: arraybench builds, runs and tears down (exit $st)"
 for ph in block-write block-read; do
 	got=$(js "$work/r1.json" "print('%.3f' % (rate('$ph') / $limit_kib))")
 	diag "$ph: $(js "$work/r1.json" "print('%.0f' % rate('$ph'))") KiB/s, $got of the limit"
-	"$py" -c "import sys; sys.exit(0 if 0.85 <= float(sys.argv[1]) <= 1.02 else 1)" "$got" 2>/dev/null
-	ok $? "raid0 $ph under --cache cgroup -r 64: within [0.85, 1.02] of N x the slowest member ($got)"
+	"$py" -c "import sys; sys.exit(0 if 0.85 <= float(sys.argv[1]) <= float(sys.argv[2]) else 1)" "$got" "$(high 128)" 2>/dev/null
+	ok $? "raid0 $ph under --cache cgroup -r 64: within [0.85, $(high 128)] of N x the slowest member ($got)"
 done
 # The members' busy time (io_ticks, from /proc/diskstats) of the write:
 # qemu holds the slow member's requests, so the guest sees it busy longest.
 got=$(js "$work/r1.json" "
-d = [x for x in [p for p in run['phases'] if p['name'] == 'block-write'][0]['devices'] if x['name'] in sys.argv[2].split(',')]
+names = [m.rsplit('/', 1)[-1] for m in sys.argv[2].split(',')]
+d = [x for x in [p for p in run['phases'] if p['name'] == 'block-write'][0]['devices'] if x['name'] in names]
 d.sort(key=lambda x: -x['busy_ms'])
-print(d[0]['name'], ' '.join('%s:%d' % (x['name'], x['busy_ms']) for x in d), file=sys.stderr)
 print(d[0]['name'] if len(d) == $n and d[0]['busy_ms'] >= 1.5 * d[1]['busy_ms'] else 'none: ' + ' '.join('%s=%d' % (x['name'], x['busy_ms']) for x in d))
-" "$list" 2>"$work/busy.txt")
-diag "block write's busy ms per member: $(cat "$work/busy.txt")"
-[ "$got" = "$slow" ]
+" "$list")
+diag "block write's busy ms per member: $(js "$work/r1.json" "print(' '.join('%s=%d' % (x['name'], x['busy_ms']) for x in [p for p in run['phases'] if p['name'] == 'block-write'][0]['devices']))")"
+[ "$got" = "${slow#/dev/}" ]
 ok $? "raid0 block write: the members' busy time names the slow member $slow, 1.5 x the next ($got)"
 # What members-unequal said: it compares the bytes each member moved, which
 # raid0 makes equal whatever the members' speeds, so it is shown, not
@@ -109,9 +116,9 @@ diag "cold read: $(js "$work/r3.json" "print('%.0f KiB/s' % rate('block-read'))"
 [ "$got" = none ]
 ok $? "a cold block read (--cache cgroup -r 16) gets no rate-above-members finding ($got)"
 got=$(js "$work/r3.json" "print('%.3f' % (rate('block-read') / $limit_kib))")
-"$py" -c "import sys; sys.exit(0 if float(sys.argv[1]) <= 1.02 else 1)" "$got" 2>/dev/null
-ok $? "the cold block read at -r 16 is not above 1.02 x the limit ($got)"
-oom_after=$(grep -c -i 'out of memory\|oom-kill' <(dmesg) 2>/dev/null)
+"$py" -c "import sys; sys.exit(0 if float(sys.argv[1]) <= float(sys.argv[2]) else 1)" "$got" "$(high 32)" 2>/dev/null
+ok $? "the cold block read at -r 16 is not above $(high 32) x the limit ($got)"
+oom_after=$(dmesg | grep -c -i 'out of memory\|oom-kill')
 [ "${oom_after:-x}" = "${oom_before:-y}" ]
 ok $? "no out-of-memory kill across the three runs (kernel log lines: before ${oom_before:-?}, after ${oom_after:-?})"
 [ "$oom_after" = "$oom_before" ] || dmesg | grep -i -A3 'out of memory\|oom-kill' | head -12 | sed 's/^/#   /'
