@@ -35,9 +35,12 @@ writer or reader, as the tools run them:
          costs P member I/O each (P the level's write penalty: raid0 1, md
          raid1 N, raid10 and btrfs 2, raid5 4, raid6 6), so with every
          write-back on the disks inside the clock the seeks would be held to
-         N i / (1 + P/10) (printed beside the limit); but they are buffered
-         writes, mostly written after the clock stops (bonnie++ 2.00's
-         seeks do the same), so that is no upper bound and N i is.
+         N i / (1 + P/10) (printed beside the limit; arraybench's seeks end
+         with a timed fsync, so theirs are inside).  But the seekers draw
+         their blocks with replacement (8192 of a 256 MiB file's 32768
+         chunks: about one in eight drawn before), and a block read before
+         may come from the page cache, so that is no upper bound; N i,
+         with every read from a member, is the one used.
 The sweep's 1m write and read cells share block write's and read's limits;
 fio's 1m write and read are their peers.
 """
