@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/limits-guest.sh: runs INSIDE the test guest (tests/vm/run-guest.sh,
+# started by bench/limits.sh): builds one array on the guest's throttled
+# members, makes its file system, and runs the rounds on that one mount.
+# Everything it measures goes into a directory that it writes to standard
+# output as a tar stream at the end (and nothing else goes to standard
+# output); its log goes to standard error.
+# Usage: limits-guest.sh rounds LEVEL FS ROUNDS SIZE_MIB RAM_MIB CHUNK_KIB SEEKERS
+#        limits-guest.sh probe SIZE_MIB RAM_MIB CHUNK_KIB
+#   LEVEL: raid0 raid1 raid5 raid6 raid10-n2 raid10-f2 btrfs-raid1 btrfs-raid10
+#   rounds: arraybench (twice: the A/A pair), fio and bonnie++ in the order
+#     bench/rounds.py gives each round; probe: arraybench's block write and
+#     read once (the CPU-limit probe: the host varies the member limit).
+# Environment: AB, GUEST_MEMBERS, GUEST_LIMITS (run-guest.sh sets them).
+set -u
+here=$(cd "$(dirname "$0")" 2>/dev/null && pwd)
+# The script runs as /out/script: rounds.py comes from the host's tree.
+rounds_py=${ARRAYBENCH_BENCH_ROUNDS_PY:-$here/rounds.py}
+AB=${AB:?AB is the arraybench binary}
+IFS=, read -r -a members <<<"${GUEST_MEMBERS:?}"
+res=$(mktemp -d /tmp/limits-res.XXXXXX)
+mnt=/mnt/limits
+md=/dev/md/limits
+log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" | tee -a "$res/log.txt" >&2; }
+emit() { tar -C "$res" -cf - . ; }
+trap 'emit' EXIT
+
+drop() { sync; echo 3 >/proc/sys/vm/drop_caches; }
+# fio and bonnie++ run in a memory cgroup of RAM MiB, as arraybench's
+# default cache (--cache cgroup -r RAM) runs its workers: the same page
+# cache for all three.
+cg=/sys/fs/cgroup/limits-peers
+in_cg() { (echo $BASHPID >"$cg/cgroup.procs" && exec "$@"); }
+make_cg() {
+	mkdir -p "$cg" && echo "$(($1 * 1048576))" >"$cg/memory.max" ||
+		{ log "no v2 memory cgroup: fio and bonnie++ run without one"; cg=; }
+	[ -n "$cg" ] || in_cg() { "$@"; }
+}
+
+build() { # LEVEL FS CHUNK: the array, its file system, mounted at $mnt
+	local level=$1 fs=$2 chunk=$3 n=${#members[@]} lv
+	mkdir -p "$mnt"
+	case $level in
+	btrfs-*)
+		lv=${level#btrfs-}
+		mkfs.btrfs -f -d "$lv" -m "$lv" "${members[@]}" >"$res/mkfs.txt" 2>&1 || return 1
+		mount "${members[0]}" "$mnt" || return 1
+		;;
+	*)
+		local args=(--level="${level%%-*}" --raid-devices="$n" --run --assume-clean --metadata=1.2)
+		case $level in raid1) ;; *) args+=(--chunk="$chunk") ;; esac
+		case $level in raid10-*) args+=(--layout="${level#raid10-}") ;; esac
+		# --assume-clean: no initial resync to take the members' limit away
+		# from the tools (raid5/6 parity is then wrong until written, which
+		# no full-stripe write or read here depends on).
+		mdadm --create "$md" "${args[@]}" "${members[@]}" </dev/null >"$res/mdadm.txt" 2>&1 || return 1
+		case $fs in
+		xfs) mkfs.xfs -f "$md" >"$res/mkfs.txt" 2>&1 ;;
+		ext4) mkfs.ext4 -F -E lazy_itable_init=0,lazy_journal_init=0 "$md" >"$res/mkfs.txt" 2>&1 ;;
+		*) log "unknown fs $fs"; return 1 ;;
+		esac || return 1
+		mount "$md" "$mnt" || return 1
+		cat /proc/mdstat >"$res/mdstat.txt"
+		mdadm --detail "$md" </dev/null >>"$res/mdstat.txt" 2>&1
+		;;
+	esac
+	mkdir -p "$mnt/test"
+}
+teardown() {
+	umount "$mnt" 2>/dev/null
+	[ -e "$md" ] && mdadm --stop "$md" </dev/null >/dev/null 2>&1
+}
+
+tdir_clear() { find "$mnt/test" -mindepth 1 -delete 2>/dev/null; }
+diskstats() { # the members' lines of /proc/diskstats
+	local m
+	for m in "${members[@]}"; do grep -w "${m#/dev/}" /proc/diskstats; done
+}
+
+run_ab() { # ROUND LABEL PHASES...: one arraybench run, its JSON kept
+	local r=$1 label=$2 base=$res/$2.r$1 st
+	shift 2
+	drop
+	diskstats >"$base.diskstats.before"
+	"$AB" run -d "$mnt/test" -s "${size}m" -r "$ram" -f -q -m limits "$@" \
+		--json "$base.json" >"$base.csv" 2>"$base.txt"
+	st=$?
+	diskstats >"$base.diskstats.after"
+	tdir_clear
+	[ "$st" = 0 ] || log "round $r: $label: arraybench exit $st: $(tail -2 "$base.txt" | tr '\n' ' ')"
+}
+
+run_fio() { # ROUND
+	local r=$1 base=$res/fio.r$1 common
+	common=(--directory="$mnt/test" --filename=fio.dat --size="${size}m" --ioengine=psync
+		--output-format=json --fadvise_hint=0)
+	drop
+	in_cg fio --name=write "${common[@]}" --rw=write --bs=1m --end_fsync=1 \
+		--output="$base.write.json" >"$base.write.err" 2>&1 || log "round $r: fio write failed"
+	drop
+	in_cg fio --name=read "${common[@]}" --rw=read --bs=1m \
+		--output="$base.read.json" >"$base.read.err" 2>&1 || log "round $r: fio read failed"
+	drop
+	in_cg fio --name=randread "${common[@]}" --rw=randread --bs=8k --numjobs="$seekers" \
+		--group_reporting --time_based --runtime=10 \
+		--output="$base.randread.json" >"$base.randread.err" 2>&1 || log "round $r: fio randread failed"
+	tdir_clear
+}
+
+run_bonnie() { # ROUND
+	local r=$1 base=$res/bonnie.r$1
+	drop
+	in_cg bonnie++ -d "$mnt/test" -s "$size" -r "$ram" -f -n 0 -u root -q -m limits \
+		>"$base.csv" 2>"$base.err" || log "round $r: bonnie++ exit $?"
+	tdir_clear
+}
+
+mode=${1:-}
+case $mode in
+rounds)
+	[ $# = 8 ] || { log "usage: rounds LEVEL FS ROUNDS SIZE RAM CHUNK SEEKERS"; exit 1; }
+	level=$2 fs=$3 nrounds=$4 size=$5 ram=$6 chunk=$7 seekers=$8
+	;;
+probe)
+	[ $# = 4 ] || { log "usage: probe SIZE RAM CHUNK"; exit 1; }
+	level=raid0 fs=xfs nrounds=1 size=$2 ram=$3 chunk=$4 seekers=5
+	;;
+*) log "usage: limits-guest.sh rounds|probe ..."; exit 1 ;;
+esac
+{
+	echo "level=$level fs=$fs rounds=$nrounds size_mib=$size ram_mib=$ram chunk_kib=$chunk seekers=$seekers"
+	echo "members=$GUEST_MEMBERS"
+	echo "limits=$GUEST_LIMITS"
+	echo "guest_ram_mib=${GUEST_RAM_MIB:-}"
+	echo "kernel=$(uname -r)"
+	echo "arraybench=$("$AB" --version 2>&1 | head -1)"
+	echo "fio=$(fio --version)"
+	echo "bonnie=$(dpkg-query -W -f '${Version}' bonnie++ 2>/dev/null)"
+} >"$res/setup.txt"
+log "building $level $fs over ${members[*]} (limits $GUEST_LIMITS)"
+build "$level" "$fs" "$chunk" || { log "cannot build $level $fs: $(tail -3 "$res/mdadm.txt" "$res/mkfs.txt" 2>/dev/null | tr '\n' ' ')"; teardown; exit 3; }
+make_cg "$ram"
+start=$SECONDS
+if [ "$mode" = probe ]; then
+	run_ab 1 arraybench --phases block-write,block-read
+else
+	: >"$res/orders.tsv"
+	for r in $(seq 1 "$nrounds"); do
+		pos=0
+		for t in $(python3 "$rounds_py" order "$r" arraybench arraybench-aa fio bonnie++); do
+			pos=$((pos + 1))
+			printf '%s\t%s\t%s\n' "$r" "$pos" "$t" >>"$res/orders.tsv"
+			log "round $r: $pos $t"
+			case $t in
+			arraybench*) run_ab "$r" "$t" --phases block-write,rewrite,block-read,seeks,sweep \
+				--seekers "$seekers" --sweep-file-sizes "${size}m" --sweep-records 1m --sweep-tests write,read ;;
+			fio) run_fio "$r" ;;
+			bonnie++) run_bonnie "$r" ;;
+			esac
+		done
+		log "round $r done after $((SECONDS - start)) s"
+	done
+fi
+teardown
+[ -n "$cg" ] && rmdir "$cg" 2>/dev/null
+log "done after $((SECONDS - start)) s"
+exit 0
