@@ -24,10 +24,11 @@ writer or reader, as the tools run them:
          first half of every member, and md reads them); raid10 n2 N/2 m
          (a chunk's two copies sit side by side on adjacent members, a
          sequential reader is kept on the nearer one: about one member of
-         each pair works); raid5 (N-1) m, raid6 (N-2) m (what a disk that
-         passes over the parity costs; qemu's byte throttle charges only
-         bytes moved and md does not read parity, so up to N m could be
-         seen here and is not a bug if fio and bonnie++ see it too); btrfs
+         each pair works); raid5 and raid6 N m: md reads no parity and
+         qemu's throttle charges only the bytes moved, so all N members
+         carry data (a disk that passes over the parity chunks would give
+         (N-1) m and (N-2) m; measured on raid5 of 4: every tool at
+         1.24-1.35 x (N-1) m, so (N-1) m is no upper bound here); btrfs
          raid1 m (a reader's pid picks the copy), btrfs raid10 N/2 m
   rewrite each byte read, then written: 1 / (1/read + 1/write)
   seeks  N i: the reads of 5 seekers (or fio's 5 jobs) reach every member
@@ -77,8 +78,8 @@ def limits(level, n, bps, iops):
     i = float(iops) if iops else math.nan
     w = {"raid0": n, "raid1": 1, "raid10-n2": n / 2, "raid10-f2": n / 2, "raid5": n - 1,
          "raid6": n - 2, "btrfs-raid1": n / 2, "btrfs-raid10": n / 2}[level] * m
-    r = {"raid0": n, "raid1": 1, "raid10-n2": n / 2, "raid10-f2": n, "raid5": n - 1,
-         "raid6": n - 2, "btrfs-raid1": 1, "btrfs-raid10": n / 2}[level] * m
+    r = {"raid0": n, "raid1": 1, "raid10-n2": n / 2, "raid10-f2": n, "raid5": n,
+         "raid6": n, "btrfs-raid1": 1, "btrfs-raid10": n / 2}[level] * m
     p = {"raid0": 1, "raid1": n, "raid10-n2": 2, "raid10-f2": 2, "raid5": 4, "raid6": 6,
          "btrfs-raid1": 2, "btrfs-raid10": 2}[level]
     return {"block-write": w, "sweep-write-1m": w, "rewrite": 1 / (1 / r + 1 / w),
