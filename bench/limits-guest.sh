@@ -8,10 +8,13 @@
 # output); its log goes to standard error.
 # Usage: limits-guest.sh rounds LEVEL FS ROUNDS SIZE_MIB RAM_MIB CHUNK_KIB SEEKERS
 #        limits-guest.sh probe SIZE_MIB RAM_MIB CHUNK_KIB
+#        limits-guest.sh seekers LIST SIZE_MIB RAM_MIB CHUNK_KIB
 #   LEVEL: raid0 raid1 raid5 raid6 raid10-n2 raid10-f2 btrfs-raid1 btrfs-raid10
 #   rounds: arraybench (twice: the A/A pair), fio and bonnie++ in the order
 #     bench/rounds.py gives each round; probe: arraybench's block write and
-#     read once (the CPU-limit probe: the host varies the member limit).
+#     read once (the CPU-limit probe: the host varies the member limit);
+#     seekers: raid0 with xfs, arraybench's seeks and fio's 8k random read
+#     at each count of LIST (the seekers curve against the IOPS limit).
 # Environment: AB, GUEST_MEMBERS, GUEST_LIMITS (run-guest.sh sets them).
 set -u
 here=$(cd "$(dirname "$0")" 2>/dev/null && pwd)
@@ -126,7 +129,11 @@ probe)
 	[ $# = 4 ] || { log "usage: probe SIZE RAM CHUNK"; exit 1; }
 	level=raid0 fs=xfs nrounds=1 size=$2 ram=$3 chunk=$4 seekers=5
 	;;
-*) log "usage: limits-guest.sh rounds|probe ..."; exit 1 ;;
+seekers)
+	[ $# = 5 ] || { log "usage: seekers LIST SIZE RAM CHUNK"; exit 1; }
+	level=raid0 fs=xfs nrounds=1 counts=$2 size=$3 ram=$4 chunk=$5 seekers=$2
+	;;
+*) log "usage: limits-guest.sh rounds|probe|seekers ..."; exit 1 ;;
 esac
 {
 	echo "level=$level fs=$fs rounds=$nrounds size_mib=$size ram_mib=$ram chunk_kib=$chunk seekers=$seekers"
@@ -144,6 +151,29 @@ make_cg "$ram"
 start=$SECONDS
 if [ "$mode" = probe ]; then
 	run_ab 1 arraybench --phases block-write,block-read
+elif [ "$mode" = seekers ]; then
+	# The seekers curve: arraybench's seeks and fio's 8k random read at
+	# each count, on one file each, the two in turn (which goes first
+	# alternates from count to count).
+	k=0
+	for c in ${counts//,/ }; do
+		k=$((k + 1))
+		for t in $(python3 "$rounds_py" order "$k" arraybench fio); do
+			log "seekers $c: $t"
+			case $t in
+			arraybench) run_ab "$c" seeks --phases seeks --seekers "$c" ;;
+			fio)
+				drop
+				in_cg fio --name=randread --directory="$mnt/test" --filename=fio.dat --size="${size}m" \
+					--ioengine=psync --fadvise_hint=0 --rw=randread --bs=8k --numjobs="$c" \
+					--group_reporting --time_based --runtime=10 --output-format=json \
+					--output="$res/fio.randread.$c.json" >"$res/fio.randread.$c.err" 2>&1 ||
+					log "seekers $c: fio failed"
+				tdir_clear
+				;;
+			esac
+		done
+	done
 else
 	: >"$res/orders.tsv"
 	for r in $(seq 1 "$nrounds"); do

@@ -8,6 +8,10 @@
   limits-table.py table DIR...   each level's figures as fractions of its limit
   limits-table.py probe DIR...   the CPU-limit probe: block write and read of
                                  raid0 against N x the member limit
+  limits-table.py seekers DIR LIST N IOPS
+                                 the seekers curve: arraybench's seeks and fio's
+                                 8k random read at each count of LIST against
+                                 raid0's read limit, N x IOPS
 
 The limit of a level (KiB/s, or per second for seeks) from N members whose
 limit is m bytes/s and i I/O per second each (the slowest member's, when
@@ -248,7 +252,27 @@ def probe(dirs):
             fmt(r, 0), fmt(r / L if r and bps else None)))
 
 
+def seekers(d, counts, n, iops):
+    limit = n * iops
+    print("seekers curve, raid0 of %d members at %d IOPS each: read limit %d/s" % (n, iops, limit))
+    print("| seekers | arraybench seeks/s | /limit | fio 8k random read IOPS | /limit | arraybench/fio |")
+    print("|---|---|---|---|---|---|")
+    for c in counts.split(","):
+        ab = ab_rows(os.path.join(d, "seeks.r%s.json" % c)).get("seeks")
+        fio = None
+        try:
+            fio = json.load(open(os.path.join(d, "fio.randread.%s.json" % c)))["jobs"][0]["read"]["iops"]
+        except (OSError, ValueError, KeyError, IndexError):
+            pass
+        print("| %s | %s | %s | %s | %s | %s |" % (c, fmt(ab, 0), fmt(ab / limit if ab else None), fmt(fio, 0),
+                                                 fmt(fio / limit if fio else None),
+                                                 fmt(ab / fio if ab and fio else None)))
+
+
 def main(argv):
+    if len(argv) >= 6 and argv[1] == "seekers":
+        seekers(argv[2], argv[3], int(argv[4]), int(argv[5]))
+        return 0
     if len(argv) < 3 or argv[1] not in ("parse", "table", "probe"):
         raise SystemExit(__doc__.split("\n\n")[1])
     if argv[1] == "parse":

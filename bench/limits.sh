@@ -42,6 +42,9 @@
 #   -P LIST     the CPU-limit probe instead: one boot per member limit in
 #               LIST (e.g. 10m,20m,40m,80m,0; 0 unlimited), raid0 of -n
 #               members, xfs, arraybench block write and read of -s MiB
+#   -Q LIST     the seekers curve instead: one boot, raid0 of -n members,
+#               xfs, arraybench's seeks and fio's 8k random read at each
+#               seeker count of LIST (e.g. 1,2,4,8,16) against N x IOPS
 #   -o DIR      where the results go              [bench/results/limits]
 #   -t S        each boot's timeout in seconds                     [3000]
 #   -h          this help
@@ -54,12 +57,12 @@ top=$(cd "$here/.." && pwd)
 usage() { sed -n '/^# Options/,/^#   -h/p' "$0" | sed 's/^# \{0,1\}//'; }
 bad() { echo "$prog: $*" >&2; exit 2; }
 levels=raid0:xfs n=4 bps=10m iops=200 size=256 ram=64 nrounds=5 chunk=512 seekers=5
-imgsize=1G probe= out=$top/bench/results/limits timeout=3000 extra=()
-while getopts l:n:b:i:L:s:r:R:c:p:S:P:o:t:h o; do
+imgsize=1G probe= curve= out=$top/bench/results/limits timeout=3000 extra=()
+while getopts l:n:b:i:L:s:r:R:c:p:S:P:Q:o:t:h o; do
 	case $o in
 	l) levels=$OPTARG ;; n) n=$OPTARG ;; b) bps=$OPTARG ;; i) iops=$OPTARG ;;
 	L) extra+=(-L "$OPTARG") ;; s) size=$OPTARG ;; r) ram=$OPTARG ;; R) nrounds=$OPTARG ;;
-	c) chunk=$OPTARG ;; p) seekers=$OPTARG ;; S) imgsize=$OPTARG ;; P) probe=$OPTARG ;;
+	c) chunk=$OPTARG ;; p) seekers=$OPTARG ;; S) imgsize=$OPTARG ;; P) probe=$OPTARG ;; Q) curve=$OPTARG ;;
 	o) out=$OPTARG ;; t) timeout=$OPTARG ;;
 	h) usage; exit 0 ;;
 	*) bad "unknown option (-h for help)" ;;
@@ -70,6 +73,7 @@ shift $((OPTIND - 1))
 for v in "$n" "$size" "$ram" "$nrounds" "$chunk" "$seekers" "$timeout"; do
 	case $v in '' | *[!0-9]*) bad "'$v' is not a whole number" ;; esac
 done
+case $curve in *[!0-9,]* | ,* | *, | *,,*) bad "-Q '$curve': seeker counts separated by commas" ;; esac
 [ "$size" -ge $((2 * ram)) ] || bad "-s must be at least twice -r (bonnie++ and arraybench refuse less)"
 [ "$(id -u)" = 0 ] || bad "root only (qemu's images, the guest)"
 AB=${AB:-$top/arraybench}
@@ -101,6 +105,11 @@ boot() {
 	return "$st"
 }
 
+if [ -n "$curve" ]; then
+	boot seekers -b "$bps" -i "$iops" -- seekers "$curve" "$size" "$ram" "$chunk"
+	python3 "$here/limits-table.py" seekers "$out/seekers" "$curve" "$n" "$iops" | tee "$out/seekers/curve.txt"
+	exit 0
+fi
 if [ -n "$probe" ]; then
 	IFS=, read -r -a plist <<<"$probe"
 	dirs=()
