@@ -351,3 +351,25 @@ hold_release() { # let the held run go on
 	[ -n "$holder" ] && kill -KILL "$holder" 2>/dev/null && wait "$holder" 2>/dev/null
 	return 0
 }
+
+# The TAP a test guest wrote (tests/vm/), relayed as this script's checks,
+# renumbered: its comments and skips as they are, each ok or not ok as one
+# check, and every check of the COUNT it promised that it did not report as
+# a failure, with the ends of its stderr and console from LOGDIR.
+relay_guest() { # tap-file count logdir
+	local tap=$1 count=$2 logdir=$3 relayed=0 line
+	while IFS= read -r line; do
+		case $line in
+		'#'*) echo "$line" ;;
+		ok\ *'# SKIP'*) [ $relayed -lt "$count" ] && { skip "${line#*# SKIP }"; relayed=$((relayed + 1)); } ;;
+		ok\ *) [ $relayed -lt "$count" ] && { ok 0 "guest: ${line#ok * - }"; relayed=$((relayed + 1)); } ;;
+		not\ ok\ *) [ $relayed -lt "$count" ] && { ok 1 "guest: ${line#not ok * - }"; relayed=$((relayed + 1)); } ;;
+		esac
+	done <"$tap"
+	if [ $relayed -lt "$count" ]; then
+		diag "the guest reported $relayed of $count checks; its stderr and console end with:"
+		tail -15 "$logdir/stderr" 2>/dev/null | sed 's/^/#   /'
+		tail -15 "$logdir/console.log" 2>/dev/null | sed 's/^/#   /'
+	fi
+	while [ $relayed -lt "$count" ]; do ok 1 "guest check $((relayed + 1)) not reported"; relayed=$((relayed + 1)); done
+}

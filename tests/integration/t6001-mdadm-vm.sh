@@ -49,21 +49,7 @@ else
 	is "$status" 0 "the guest ran the tests and powered off"
 	[ "$status" = 0 ] || sed 's/^/#   /' "$T/run.err" | tail -10
 	# 3. The guest's own checks, renumbered; any it did not report fail.
-	relayed=0
-	while IFS= read -r line; do
-		case $line in
-		'#'*) echo "$line" ;;
-		ok\ *'# SKIP'*) [ $relayed -lt "$guest_checks" ] && { skip "${line#*# SKIP }"; relayed=$((relayed + 1)); } ;;
-		ok\ *) [ $relayed -lt "$guest_checks" ] && { ok 0 "guest: ${line#ok * - }"; relayed=$((relayed + 1)); } ;;
-		not\ ok\ *) [ $relayed -lt "$guest_checks" ] && { ok 1 "guest: ${line#not ok * - }"; relayed=$((relayed + 1)); } ;;
-		esac
-	done <"$T/guest.tap"
-	if [ $relayed -lt "$guest_checks" ]; then
-		diag "the guest reported $relayed of $guest_checks checks; its stderr and console end with:"
-		tail -15 "$T/log/stderr" 2>/dev/null | sed 's/^/#   /'
-		tail -15 "$T/log/console.log" 2>/dev/null | sed 's/^/#   /'
-	fi
-	while [ $relayed -lt "$guest_checks" ]; do ok 1 "guest check $((relayed + 1)) not reported"; relayed=$((relayed + 1)); done
+	relay_guest "$T/guest.tap" "$guest_checks" "$T/log"
 fi
 
 # 4. The matrix's runs, read back on the host: compared and drawn (not
