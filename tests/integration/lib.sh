@@ -373,3 +373,14 @@ relay_guest() { # tap-file count logdir
 	fi
 	while [ $relayed -lt "$count" ]; do ok 1 "guest check $((relayed + 1)) not reported"; relayed=$((relayed + 1)); done
 }
+
+# What a test guest run from this script left (run-guest.sh's directory in
+# $T, a loop device or qemu process of it), on one line; nothing when all
+# is gone.
+guest_left() {
+	{
+		ls -d "$T"/ab-vm.* 2>/dev/null
+		loops "$T/"
+		procs -a -f "qemu-system-x86_64 .*$T/"
+	} | tr '\n' ' '
+}

@@ -77,10 +77,5 @@ print(len(d['groups']), len(cols) >= 10, all(len(c['groups']) == 8 and all(g['n'
 fi
 
 # 5. Nothing of the run is left: images, share, loop devices, qemu.
-left=$({
-	ls -d "$T"/ab-vm.* 2>/dev/null
-	loops "$T/"
-	procs -a -f "qemu-system-x86_64 .*$T/"
-} | tr '\n' ' ')
-is "$left" "" "the guest's images, share and qemu process are gone"
+is "$(guest_left)" "" "the guest's images, share and qemu process are gone"
 done_testing

@@ -54,10 +54,5 @@ is "$status" 0 "the guest ran the checks and powered off"
 # The guest's checks, renumbered; any it did not report fail.
 relay_guest "$T/guest.tap" "$guest_checks" "$T/log"
 
-left=$({
-	ls -d "$T"/ab-vm.* 2>/dev/null
-	loops "$T/"
-	procs -a -f "qemu-system-x86_64 .*$T/"
-} | tr '\n' ' ')
-is "$left" "" "the guest's images, share and qemu process are gone"
+is "$(guest_left)" "" "the guest's images, share and qemu process are gone"
 done_testing
