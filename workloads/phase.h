@@ -206,8 +206,9 @@ struct ab_phase_ctx {
 	 * says why). */
 	struct ab_worker_coord *coord;
 	/* Bounds this worker's dirty pages in a v1 memory cgroup
-	 * (workloads/write-behind.h; NULL elsewhere): every buffered write
-	 * goes through ab_worker_wrote(). */
+	 * (workloads/write-behind.h; NULL elsewhere): every buffered write of
+	 * an AB_PHASE_IO phase, the only ones in the group, goes through
+	 * ab_worker_wrote(). */
 	struct ab_write_behind *write_behind;
 };
 

@@ -362,8 +362,6 @@ static int do_records(struct ab_phase_ctx *ctx, struct test_state *ts, struct io
 				return ab_worker_fail(ctx, errno, "cannot write '%s'", io->path);
 			}
 		}
-		if (!ts->reads && ab_worker_wrote(ctx, io->f ? fileno(io->f) : io->fd, ts->record) != 0)
-			return -1;
 		if (ts->delay_us)
 			usleep(ts->delay_us);
 		*done += ts->record;
