@@ -9,12 +9,16 @@
 # Usage: limits-guest.sh rounds LEVEL FS ROUNDS SIZE_MIB RAM_MIB CHUNK_KIB SEEKERS
 #        limits-guest.sh probe SIZE_MIB RAM_MIB CHUNK_KIB
 #        limits-guest.sh seekers LIST SIZE_MIB RAM_MIB CHUNK_KIB
+#        limits-guest.sh cache ROUNDS SIZE_MIB RAM_MIB CHUNK_KIB LOAD
 #   LEVEL: raid0 raid1 raid5 raid6 raid10-n2 raid10-f2 btrfs-raid1 btrfs-raid10
 #   rounds: arraybench (twice: the A/A pair), fio and bonnie++ in the order
 #     bench/rounds.py gives each round; probe: arraybench's block write and
 #     read once (the CPU-limit probe: the host varies the member limit);
 #     seekers: raid0 with xfs, arraybench's seeks and fio's 8k random read
-#     at each count of LIST (the seekers curve against the IOPS limit).
+#     at each count of LIST (the seekers curve against the IOPS limit);
+#     cache: raid0 with xfs, arraybench's block write, rewrite and block read
+#     with its default cache (twice: the A/A pair) and with --cache none, in
+#     rounds, LOAD busy loops beside them (0: none).
 # Environment: AB, GUEST_MEMBERS, GUEST_LIMITS (run-guest.sh sets them).
 set -u
 here=$(cd "$(dirname "$0")" 2>/dev/null && pwd)
@@ -104,10 +108,29 @@ run_fio() { # ROUND
 	drop
 	in_cg fio --name=read "${common[@]}" --rw=read --bs=1m \
 		--output="$base.read.json" >"$base.read.err" 2>&1 || log "round $r: fio read failed"
+	# The sweep's peers: the sweep runs outside the memory group (its cells
+	# keep iozone's cache: a write is warm, a read evicted first), so its
+	# 1m write and read are held against fio outside the group too; in the
+	# group, writeback starts after a few MiB and the disks never idle.
+	# Made anew, as the sweep's write truncates its file first.
+	tdir_clear
+	drop
+	fio --name=sweepwrite "${common[@]}" --rw=write --bs=1m --end_fsync=1 \
+		--output="$base.sweepwrite.json" >"$base.sweepwrite.err" 2>&1 || log "round $r: fio sweep write failed"
+	drop
+	fio --name=sweepread "${common[@]}" --rw=read --bs=1m \
+		--output="$base.sweepread.json" >"$base.sweepread.err" 2>&1 || log "round $r: fio sweep read failed"
 	drop
 	in_cg fio --name=randread "${common[@]}" --rw=randread --bs=8k --numjobs="$seekers" \
 		--group_reporting --time_based --runtime=10 \
 		--output="$base.randread.json" >"$base.randread.err" 2>&1 || log "round $r: fio randread failed"
+	# The seeks' own mix: 8k random reads with about one in ten written
+	# back (91 % reads: 0.099 writes a read), and an fsync at the end, as
+	# arraybench's and bonnie++'s seeks do; its read IOPS is their peer.
+	drop
+	in_cg fio --name=seekmix "${common[@]}" --rw=randrw --rwmixread=91 --bs=8k --numjobs="$seekers" \
+		--group_reporting --time_based --runtime=10 --end_fsync=1 \
+		--output="$base.seekmix.json" >"$base.seekmix.err" 2>&1 || log "round $r: fio seek mix failed"
 	tdir_clear
 }
 
@@ -133,10 +156,15 @@ seekers)
 	[ $# = 5 ] || { log "usage: seekers LIST SIZE RAM CHUNK"; exit 1; }
 	level=raid0 fs=xfs nrounds=1 counts=$2 size=$3 ram=$4 chunk=$5 seekers=$2
 	;;
-*) log "usage: limits-guest.sh rounds|probe|seekers ..."; exit 1 ;;
+cache)
+	[ $# = 6 ] || { log "usage: cache ROUNDS SIZE RAM CHUNK LOAD"; exit 1; }
+	level=raid0 fs=xfs nrounds=$2 size=$3 ram=$4 chunk=$5 load=$6 seekers=5
+	case $load in '' | *[!0-9]*) log "cache: LOAD '$load' is not a whole number"; exit 1 ;; esac
+	;;
+*) log "usage: limits-guest.sh rounds|probe|seekers|cache ..."; exit 1 ;;
 esac
 {
-	echo "level=$level fs=$fs rounds=$nrounds size_mib=$size ram_mib=$ram chunk_kib=$chunk seekers=$seekers"
+	echo "level=$level fs=$fs rounds=$nrounds size_mib=$size ram_mib=$ram chunk_kib=$chunk seekers=$seekers load=${load:-0}"
 	echo "members=$GUEST_MEMBERS"
 	echo "limits=$GUEST_LIMITS"
 	echo "guest_ram_mib=${GUEST_RAM_MIB:-}"
@@ -174,6 +202,28 @@ elif [ "$mode" = seekers ]; then
 			esac
 		done
 	done
+elif [ "$mode" = cache ]; then
+	# The default cache defeat against --cache none, busy loops beside.
+	hogs=()
+	for _ in $(seq 1 "$load"); do
+		sh -c 'while :; do :; done' &
+		hogs+=($!)
+	done
+	: >"$res/orders.tsv"
+	for r in $(seq 1 "$nrounds"); do
+		pos=0
+		for t in $(python3 "$rounds_py" order "$r" arraybench arraybench-aa arraybench-none); do
+			pos=$((pos + 1))
+			printf '%s\t%s\t%s\n' "$r" "$pos" "$t" >>"$res/orders.tsv"
+			log "round $r: $pos $t (load $load)"
+			case $t in
+			arraybench-none) run_ab "$r" "$t" --phases block-write,rewrite,block-read --cache none ;;
+			arraybench*) run_ab "$r" "$t" --phases block-write,rewrite,block-read ;;
+			esac
+		done
+		log "round $r done after $((SECONDS - start)) s"
+	done
+	[ ${#hogs[@]} -gt 0 ] && kill "${hogs[@]}" 2>/dev/null
 else
 	: >"$res/orders.tsv"
 	for r in $(seq 1 "$nrounds"); do

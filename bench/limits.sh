@@ -17,8 +17,12 @@
 #               seeks,sweep --sweep-file-sizes SIZE --sweep-records 1m
 #               --sweep-tests write,read (default cache: its memory cgroup)
 #   fio         1m sequential write (end_fsync=1), 1m sequential read, 8k
-#               random read with SEEKERS jobs on one file for 10 s; psync,
-#               in a memory cgroup of RAM MiB
+#               random read with SEEKERS jobs on one file for 10 s, and the
+#               seeks' mix (8k random, 91 % reads, end_fsync=1; its read
+#               IOPS is the seeks' peer); psync,
+#               in a memory cgroup of RAM MiB; and the 1m write and read
+#               again outside it, the sweep's peers (the sweep's cells run
+#               outside arraybench's group)
 #   bonnie++    -s SIZE -r RAM -f -n 0, in the same cgroup
 # Every raw file comes back from the guest into OUT/LEVEL-FS/ (the run's JSON,
 # CSV, fio JSON, the members' diskstats, mdstat, the log); results.tsv and
@@ -45,6 +49,11 @@
 #   -Q LIST     the seekers curve instead: one boot, raid0 of -n members,
 #               xfs, arraybench's seeks and fio's 8k random read at each
 #               seeker count of LIST (e.g. 1,2,4,8,16) against N x IOPS
+#   -C LOAD     the cache comparison instead: one boot, raid0 of -n
+#               members, xfs, -R rounds of arraybench's block write, rewrite
+#               and block read with its default cache (twice: the A/A pair)
+#               and with --cache none, LOAD busy loops in the guest beside
+#               them (0: none); into OUT/cache-load-LOAD
 #   -o DIR      where the results go              [bench/results/limits]
 #   -t S        each boot's timeout in seconds                     [3000]
 #   -h          this help
@@ -57,12 +66,12 @@ top=$(cd "$here/.." && pwd)
 usage() { sed -n '/^# Options/,/^#   -h/p' "$0" | sed 's/^# \{0,1\}//'; }
 bad() { echo "$prog: $*" >&2; exit 2; }
 levels=raid0:xfs n=4 bps=10m iops=200 size=256 ram=64 nrounds=5 chunk=512 seekers=5
-imgsize=1G probe= curve= out=$top/bench/results/limits timeout=3000 extra=()
-while getopts l:n:b:i:L:s:r:R:c:p:S:P:Q:o:t:h o; do
+imgsize=1G probe= curve= cache= out=$top/bench/results/limits timeout=3000 extra=()
+while getopts l:n:b:i:L:s:r:R:c:p:S:P:Q:C:o:t:h o; do
 	case $o in
 	l) levels=$OPTARG ;; n) n=$OPTARG ;; b) bps=$OPTARG ;; i) iops=$OPTARG ;;
 	L) extra+=(-L "$OPTARG") ;; s) size=$OPTARG ;; r) ram=$OPTARG ;; R) nrounds=$OPTARG ;;
-	c) chunk=$OPTARG ;; p) seekers=$OPTARG ;; S) imgsize=$OPTARG ;; P) probe=$OPTARG ;; Q) curve=$OPTARG ;;
+	c) chunk=$OPTARG ;; p) seekers=$OPTARG ;; S) imgsize=$OPTARG ;; P) probe=$OPTARG ;; Q) curve=$OPTARG ;; C) cache=$OPTARG ;;
 	o) out=$OPTARG ;; t) timeout=$OPTARG ;;
 	h) usage; exit 0 ;;
 	*) bad "unknown option (-h for help)" ;;
@@ -70,7 +79,7 @@ while getopts l:n:b:i:L:s:r:R:c:p:S:P:Q:o:t:h o; do
 done
 shift $((OPTIND - 1))
 [ $# = 0 ] || bad "unexpected argument '$1'"
-for v in "$n" "$size" "$ram" "$nrounds" "$chunk" "$seekers" "$timeout"; do
+for v in "$n" "$size" "$ram" "$nrounds" "$chunk" "$seekers" "$timeout" ${cache:+"$cache"}; do
 	case $v in '' | *[!0-9]*) bad "'$v' is not a whole number" ;; esac
 done
 case $curve in *[!0-9,]* | ,* | *, | *,,*) bad "-Q '$curve': seeker counts separated by commas" ;; esac
@@ -105,6 +114,17 @@ boot() {
 	return "$st"
 }
 
+if [ -n "$cache" ]; then
+	name=cache-load-$cache
+	boot "$name" -b "$bps" -i "$iops" -- cache "$nrounds" "$size" "$ram" "$chunk" "$cache"
+	python3 "$here/limits-table.py" parse "$out/$name" || exit 1
+	python3 "$here/rounds.py" report --orders "$out/$name/orders.tsv" --results "$out/$name/results.tsv" \
+		--subject arraybench --twin arraybench-aa --peer arraybench-none \
+		--title "$name: default cache / --cache none" >"$out/$name/report.txt"
+	python3 "$here/limits-table.py" cache "$out/$name" | tee "$out/$name/table.txt"
+	cat "$out/$name/report.txt"
+	exit 0
+fi
 if [ -n "$curve" ]; then
 	boot seekers -b "$bps" -i "$iops" -- seekers "$curve" "$size" "$ram" "$chunk"
 	python3 "$here/limits-table.py" seekers "$out/seekers" "$curve" "$n" "$iops" | tee "$out/seekers/curve.txt"
