@@ -11,6 +11,8 @@
 #include "oltp.h"
 #include "wal.h"
 
+_Static_assert(AB_WAL_LAYOUT_CHUNK <= AB_WORKER_SLACK_BYTES, "a committer's lay-out buffer is within its slack");
+
 static unsigned worker_count(const struct ab_step *step)
 {
 	return step->oltp_procs + (step->wal_writers ? step->wal_writers : 1);
@@ -21,7 +23,8 @@ static unsigned most_workers(const struct ab_step *step)
 	return ab_oltp_most_procs(step) + (step->wal_writers ? step->wal_writers : 1);
 }
 
-/* The larger of an oltp process's blocks and a committer's commit. */
+/* The larger of an oltp process's blocks and a committer's commit (its
+ * log's lay-out buffer, AB_WAL_LAYOUT_CHUNK, is within a worker's slack). */
 static uint64_t worker_bytes(const struct ab_step *step)
 {
 	uint64_t most = ab_oltp_process_bytes(step);

@@ -321,6 +321,13 @@ int ab_worker_pread_chunk(struct ab_phase_ctx *ctx, int fd, void *buf, size_t le
  * stdio stream's fileno() every so many bytes): the write-behind
  * (workloads/write-behind.h).  Returns 0, or -1 after ab_worker_fail(). */
 int ab_worker_wrote(struct ab_phase_ctx *ctx, int fd, size_t len);
+/* The same for a file other than the run's I/O file, named `path` in the
+ * message. */
+int ab_worker_wrote_file(struct ab_phase_ctx *ctx, int fd, size_t len, const char *path);
+/* The file written through ab_worker_wrote*() is written back and about
+ * to be closed: the write-behind forgets it, so a file opened next under
+ * the same descriptor number starts afresh. */
+void ab_worker_wrote_end(struct ab_phase_ctx *ctx);
 /* Full-length write/read, retrying short transfers and EINTR; -1 + errno. */
 int ab_write_all(int fd, const void *buf, size_t len);
 int ab_pwrite_all(int fd, const void *buf, size_t len, uint64_t off);

@@ -42,6 +42,10 @@ struct ab_wal_commit {
 
 /* Each log file: PostgreSQL's WAL segment size. */
 #define AB_WAL_LOG_SIZE ((uint64_t)16 << 20)
+/* The log is laid out in writes of this size: within a worker's slack in
+ * the memory group (AB_WORKER_SLACK_BYTES), since under oltp+wal the
+ * committers lay out their logs inside the group. */
+#define AB_WAL_LAYOUT_CHUNK ((size_t)64 << 10)
 #define AB_WAL_DEFAULT_SECONDS 5.0
 #define AB_WAL_MIN_SECONDS 0.1
 #define AB_WAL_MAX_SECONDS 3600.0

@@ -93,11 +93,22 @@ int ab_worker_pread_chunk(struct ab_phase_ctx *ctx, int fd, void *buf, size_t le
 			      n >= 0 ? ": it is shorter than the file size" : "");
 }
 
-int ab_worker_wrote(struct ab_phase_ctx *ctx, int fd, size_t len)
+int ab_worker_wrote_file(struct ab_phase_ctx *ctx, int fd, size_t len, const char *path)
 {
 	if (!ctx->write_behind || ab_write_behind_note(ctx->write_behind, fd, len) == 0)
 		return 0;
-	return ab_worker_fail(ctx, errno, "cannot write '%s' back", ctx->io_path);
+	return ab_worker_fail(ctx, errno, "cannot write '%s' back", path);
+}
+
+int ab_worker_wrote(struct ab_phase_ctx *ctx, int fd, size_t len)
+{
+	return ab_worker_wrote_file(ctx, fd, len, ctx->io_path);
+}
+
+void ab_worker_wrote_end(struct ab_phase_ctx *ctx)
+{
+	if (ctx->write_behind)
+		ab_write_behind_forget(ctx->write_behind);
 }
 
 int ab_write_all(int fd, const void *buf, size_t len)

@@ -2,6 +2,7 @@
 #include "write-behind.h"
 
 #include <fcntl.h>
+#include <stddef.h>
 
 #define AB_WRITE_BEHIND_MIN (64u * 1024u)
 
@@ -13,6 +14,13 @@ static int real_sync_range(int fd, int64_t off, int64_t len, unsigned flags)
 void ab_write_behind_init(struct ab_write_behind *wb, uint64_t window)
 {
 	*wb = (struct ab_write_behind){ .window = window, .fd = -1, .sync_range = real_sync_range };
+}
+
+void ab_write_behind_forget(struct ab_write_behind *wb)
+{
+	wb->fd = -1;
+	wb->pending = 0;
+	wb->in_flight = 0;
 }
 
 uint64_t ab_write_behind_window(uint64_t limit_bytes, unsigned workers)
@@ -32,12 +40,10 @@ int ab_write_behind_note(struct ab_write_behind *wb, int fd, uint64_t len)
 		wb->fd = fd;
 		wb->pending = 0;
 		wb->in_flight = 0;
-		/* O_DIRECT leaves no dirty page behind. */
-		int fl = fcntl(fd, F_GETFL);
-		wb->direct = fl >= 0 && (fl & O_DIRECT);
 	}
-	if (wb->direct)
-		return 0;
+	/* O_DIRECT files too: a file system may serve them through the page
+	 * cache (ext4 with data=journal does), and a window's call on a file
+	 * with nothing dirty costs next to nothing. */
 	wb->pending += len;
 	if (wb->pending < wb->window)
 		return 0;

@@ -29,7 +29,6 @@ struct ab_write_behind {
 	uint64_t pending; /* written since the last window closed */
 	int fd;           /* the file written; another fd starts afresh */
 	int in_flight;    /* writeback was started at the last window */
-	int direct;       /* fd is O_DIRECT: nothing to do */
 	uint64_t waits;   /* windows closed (for tests and the record) */
 	/* sync_file_range(2); tests put a recorder here. */
 	int (*sync_range)(int fd, int64_t off, int64_t len, unsigned flags);
@@ -41,6 +40,9 @@ void ab_write_behind_init(struct ab_write_behind *wb, uint64_t window);
  * or -1 with errno when sync_file_range failed (EIO from writeback is the
  * write's failure, reported now rather than at fsync). */
 int ab_write_behind_note(struct ab_write_behind *wb, int fd, uint64_t len);
+/* The file is written back and closed: the next note starts afresh, even
+ * on a descriptor of the same number. */
+void ab_write_behind_forget(struct ab_write_behind *wb);
 
 /* The window of one of `workers` workers sharing a group limited to
  * `limit_bytes`: all their windows together (two each) stay within a

@@ -68,11 +68,16 @@ static gboolean check_group_room(const struct ab_config *cfg, GError **error)
 		if (2 * held <= limit)
 			continue;
 		uint64_t need = (2 * held + AB_MIB - 1) / AB_MIB;
+		/* Not given, -r is no value the user typed: say it is the default. */
+		g_autofree char *what = cfg->ram_given
+						? g_strdup_printf("invalid -r '%" G_GUINT64_FORMAT "'", limit / AB_MIB)
+						: g_strdup_printf("the default -r (%" G_GUINT64_FORMAT ") is too small",
+								  limit / AB_MIB);
 		g_set_error(error, AB_ERROR, AB_ERROR_USAGE,
-			    "invalid -r '%" G_GUINT64_FORMAT "': phase '%s' holds %.1f MiB of buffers in the memory "
-			    "group, which needs twice that for the page cache to fit beside them: give -r %" G_GUINT64_FORMAT
+			    "%s: phase '%s' holds %.1f MiB of buffers in the memory group, which needs twice that for the "
+			    "page cache to fit beside them: give -r %" G_GUINT64_FORMAT
 			    " or more, or fewer workers or smaller blocks",
-			    limit / AB_MIB, step->phase->name, (double)held / AB_MIB, need);
+			    what, step->phase->name, (double)held / AB_MIB, need);
 		return FALSE;
 	}
 	return TRUE;

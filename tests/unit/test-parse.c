@@ -292,13 +292,18 @@ static void test_finish(void **state)
 		  "that for the page cache to fit beside them: give -r 136 or more" },
 		{ AB_CACHE_CGROUP, 136, "272m:1m:8192:64", NULL },
 		{ AB_CACHE_NONE, 16, "64m:1m:8192:64", NULL },
+		/* -r not given (0 here): the default's, said to be the default. */
+		{ AB_CACHE_CGROUP, 0, "2g:1m:8192:300",
+		  "the default -r (512) is too small: phase 'seeks' holds 318.8 MiB of buffers in the memory group, "
+		  "which needs twice that for the page cache to fit beside them: give -r 638 or more" },
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(rooms); i++) {
 		ab_config_init(&cfg);
 		cfg.dir = g_strdup("/tmp");
 		cfg.cache = rooms[i].cache;
-		cfg.ram_given = TRUE;
-		cfg.ram_mib = rooms[i].ram_mib;
+		cfg.ram_given = rooms[i].ram_mib != 0;
+		if (cfg.ram_given)
+			cfg.ram_mib = rooms[i].ram_mib;
 		assert_true(ab_parse_size_spec(rooms[i].size, &cfg, NULL));
 		assert_true(ab_parse_phase_list("block-write,seeks", &cfg, NULL));
 		if (rooms[i].refusal)
