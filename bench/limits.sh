@@ -39,7 +39,10 @@
 #   -L M=B:I    another limit for one member (run-guest.sh -L; repeatable)
 #   -s MIB      file size of every tool                              [256]
 #   -r MIB      RAM: arraybench -r, bonnie++ -r, the peers' cgroup    [64]
-#   -R N        rounds                                                 [5]
+#   -R N        rounds, best a multiple of the design's length (4 for the
+#               four runs of a level, 6 for -C's three): round 5 repeats
+#               round 1's order, so 5 rounds put one tool first twice,
+#               and the first run of a round is often the slowest here  [8]
 #   -c KIB      chunk of the md levels                               [512]
 #   -p N        seekers (arraybench --seekers, fio numjobs)            [5]
 #   -S SIZE     member image size                                     [1G]
@@ -65,7 +68,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 usage() { sed -n '/^# Options/,/^#   -h/p' "$0" | sed 's/^# \{0,1\}//'; }
 bad() { echo "$prog: $*" >&2; exit 2; }
-levels=raid0:xfs n=4 bps=10m iops=200 size=256 ram=64 nrounds=5 chunk=512 seekers=5
+levels=raid0:xfs n=4 bps=10m iops=200 size=256 ram=64 nrounds=8 chunk=512 seekers=5
 imgsize=1G probe= curve= cache= out=$top/bench/results/limits timeout=3000 extra=()
 while getopts l:n:b:i:L:s:r:R:c:p:S:P:Q:C:o:t:h o; do
 	case $o in
@@ -84,6 +87,11 @@ for v in "$n" "$size" "$ram" "$nrounds" "$chunk" "$seekers" "$timeout" ${cache:+
 done
 case $curve in *[!0-9,]* | ,* | *, | *,,*) bad "-Q '$curve': seeker counts separated by commas" ;; esac
 [ "$size" -ge $((2 * ram)) ] || bad "-s must be at least twice -r (bonnie++ and arraybench refuse less)"
+tools=4
+[ -n "$cache" ] && tools=3
+design=$(python3 "$here/rounds.py" length "$tools") || bad "cannot run bench/rounds.py"
+[ -n "$curve$probe" ] || [ $((nrounds % design)) = 0 ] ||
+	echo "$prog: warning: $nrounds rounds is no multiple of the design's $design: some tools run first more often than others" >&2
 [ "$(id -u)" = 0 ] || bad "root only (qemu's images, the guest)"
 AB=${AB:-$top/arraybench}
 case $AB in /*) ;; *) AB=$PWD/$AB ;; esac
