@@ -8,6 +8,9 @@
   limits-table.py table DIR...   each level's figures as fractions of its limit
   limits-table.py probe DIR...   the CPU-limit probe: block write and read of
                                  raid0 against N x the member limit
+  limits-table.py first DIR...   each tool's median fraction of the limit when it
+                                 ran first in its round and when it did not,
+                                 per metric (the rig's first-run effect)
   limits-table.py cache DIR      the cache comparison: arraybench's default
                                  cache against --cache none on raid0, each
                                  against the limit, and the read phases'
@@ -297,6 +300,29 @@ def table(dirs):
         print("ABOVE 1.02: " + f)
 
 
+def first(dirs):
+    """Each tool's median fraction of the limit as the first run of a round
+    and otherwise: a round's first writer is often its slowest here."""
+    print("| level | fs | metric | tool | first: median (rounds) | not first: median (rounds) |")
+    print("|---|---|---|---|---|---|")
+    for d in dirs:
+        s = setup(d)
+        n, bps, iops, lim = level_limits(s)
+        vals = read_results(d)
+        lead = {}
+        for line in open(os.path.join(d, "orders.tsv")):
+            f = line.split()
+            if len(f) == 3 and f[1] == "1":
+                lead[int(f[0])] = f[2]
+        for m in ("block-write", "rewrite", "block-read"):
+            for tool in TOOLS:
+                a = [v / lim[m] for (r, t, mm), v in vals.items() if t == tool and mm == m and lead.get(r) == tool]
+                b = [v / lim[m] for (r, t, mm), v in vals.items() if t == tool and mm == m and lead.get(r) != tool]
+                if a or b:
+                    print("| %s | %s | %s | %s | %s (%d) | %s (%d) |" % (s["level"], s["fs"], m, tool, fmt(med(a)),
+                                                                    len(a), fmt(med(b)), len(b)))
+
+
 def cache(d):
     """The default cache (arraybench, its twin) against --cache none."""
     s = setup(d)
@@ -365,6 +391,9 @@ def seekers(d, counts, n, iops):
 def main(argv):
     if len(argv) >= 6 and argv[1] == "seekers":
         seekers(argv[2], argv[3], int(argv[4]), int(argv[5]))
+        return 0
+    if len(argv) >= 3 and argv[1] == "first":
+        first(argv[2:])
         return 0
     if len(argv) == 3 and argv[1] == "cache":
         cache(argv[2])

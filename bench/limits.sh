@@ -12,7 +12,9 @@
 # builds the array (md with --assume-clean, or btrfs), makes the file
 # system, and on that one mount runs ROUNDS rounds of arraybench (twice: the
 # A/A pair), fio and bonnie++ in the order bench/rounds.py gives each round,
-# dropping the guest's caches before each tool and between fio's jobs:
+# dropping the guest's caches before each tool and between fio's jobs, each
+# round after an untimed warm-up write of SIZE MiB (without it a round's
+# first writer was its slowest, whichever tool it was):
 #   arraybench  run -s SIZE -r RAM -f --phases block-write,rewrite,block-read,
 #               seeks,sweep --sweep-file-sizes SIZE --sweep-records 1m
 #               --sweep-tests write,read (default cache: its memory cgroup)
