@@ -18,7 +18,9 @@
 #   arraybench  run -s SIZE -r RAM -f --phases block-write,rewrite,block-read,
 #               seeks,sweep --sweep-file-sizes SIZE --sweep-records 1m
 #               --sweep-tests write,read (default cache: its memory cgroup)
-#   fio         1m sequential write (end_fsync=1), 1m sequential read, 8k
+#   fio         8k sequential write (end_fsync=1), 8k sequential read (the
+#               chunks of arraybench's and bonnie++'s block phases; 1m
+#               before 16:25 on 7 December), 8k
 #               random read with SEEKERS jobs on one file for 10 s, and the
 #               seeks' mix (8k random, 91 % reads, end_fsync=1; its read
 #               IOPS is the seeks' peer); psync,
