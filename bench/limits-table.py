@@ -243,6 +243,19 @@ def bound(m, T, bps, iops):
     return 1 + (0.1 + REQUEST_KIB * 1024.0 / bps) / T if bps else None
 
 
+def fio_kind(d, m):
+    """What fio ran as the peer of metric m in DIR, when it is not what the
+    current rig runs: older runs had other peers (module doc)."""
+    has = lambda name: any(f.endswith(name) for f in os.listdir(d))
+    if m == "seeks" and not has(".seekmix.json"):
+        return " (rr)"
+    if m.startswith("sweep-") and not has(".sweepwrite.json"):
+        return " (grp)"
+    if m in ("block-write", "block-read") and "fio_block_bs=8k" not in open(os.path.join(d, "setup.txt")).read():
+        return " (1m)"
+    return ""
+
+
 def table(dirs):
     print(HEAD)
     print("|" + "---|" * (HEAD.count("|") - 1))
@@ -279,8 +292,9 @@ def table(dirs):
                 lim_txt += " (%.0f/s with write-backs)" % lim["seeks-with-writebacks"]
             mx = max(ab_all) if ab_all else None
             mxb = max(ab_bound) if ab_bound else None
+            level = "%s, %d x %.0f MiB/s" % (s["level"], n, bps / 1048576.0) if bps else s["level"]
             print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |" % (
-                s["level"], s["fs"], m, lim_txt, fmt(frac("arraybench", L)), fmt(frac("fio", Lfio)),
+                level, s["fs"], m, lim_txt, fmt(frac("arraybench", L)), fmt(frac("fio", Lfio)) + fio_kind(d, m),
                 fmt(frac("bonnie++", L)), fmt(med(best)), fmt(med(aa)), fmt(mx), fmt(mxb), nr))
             # Without the runs' times (older runs) the bare limit is the bound.
             over = ab_bound if ab_bound else ab_all
@@ -290,12 +304,13 @@ def table(dirs):
                     s["level"], s["fs"], m, top, "rig's bound" if ab_bound else "limit",
                     sum(1 for x in over if x > 1.02), len(over)))
     print()
-    print("members: %s; limits %s" % (s["members"], s["limits"]))
+    print("each level's members and their limits: its setup.txt; every member %d IOPS" % iops)
+    print("fio's peer, where older runs had another: (1m) block write and read in 1 MiB records (now 8 KiB,")
+    print("the others' chunk); (grp) the sweep's in the memory group (now outside it, as the sweep runs);")
+    print("(rr) the seeks' its 8k random read, reads only (now the 91/9 mix with an fsync at the end)")
     print("fractions are medians over the rounds; ab max/limit is the highest of both arraybench runs;")
     print("ab max/bound the highest over the rig's bound for the run's timed region, limit x (1 + (0.1 s + R/m) / T);")
-    print("the sweep's peer is fio outside the memory group (as the sweep runs), where its files are there;")
-    print("seeks: fio's figure is the read IOPS of its 8k random 91/9 read/write mix with an fsync at the end,")
-    print("where its files are there, else its 8k random read (reads only); 5 jobs; all against N x member IOPS")
+    print("seeks: fio's figure is its read IOPS, 5 jobs; all against N x member IOPS")
     for f in flagged:
         print("ABOVE 1.02: " + f)
 
