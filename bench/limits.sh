@@ -50,6 +50,9 @@
 #   -c KIB      chunk of the md levels                               [512]
 #   -p N        seekers (arraybench --seekers, fio numjobs)            [5]
 #   -S SIZE     member image size                                     [1G]
+#   -m MIB      the guest's RAM (run-guest.sh -m): under it, a file larger
+#               than the guest's page cache, so that --cache none reads
+#               from the members too                                 [1024]
 #   -P LIST     the CPU-limit probe instead: one boot per member limit in
 #               LIST (e.g. 10m,20m,40m,80m,0; 0 unlimited), raid0 of -n
 #               members, xfs, arraybench block write and read of -s MiB
@@ -73,12 +76,12 @@ top=$(cd "$here/.." && pwd)
 usage() { sed -n '/^# Options/,/^#   -h/p' "$0" | sed 's/^# \{0,1\}//'; }
 bad() { echo "$prog: $*" >&2; exit 2; }
 levels=raid0:xfs n=4 bps=10m iops=200 size=256 ram=64 nrounds=8 chunk=512 seekers=5
-imgsize=1G probe= curve= cache= out=$top/bench/results/limits timeout=3000 extra=()
-while getopts l:n:b:i:L:s:r:R:c:p:S:P:Q:C:o:t:h o; do
+imgsize=1G guestram=1024 probe= curve= cache= out=$top/bench/results/limits timeout=3000 extra=()
+while getopts l:n:b:i:L:s:r:R:c:p:S:m:P:Q:C:o:t:h o; do
 	case $o in
 	l) levels=$OPTARG ;; n) n=$OPTARG ;; b) bps=$OPTARG ;; i) iops=$OPTARG ;;
 	L) extra+=(-L "$OPTARG") ;; s) size=$OPTARG ;; r) ram=$OPTARG ;; R) nrounds=$OPTARG ;;
-	c) chunk=$OPTARG ;; p) seekers=$OPTARG ;; S) imgsize=$OPTARG ;; P) probe=$OPTARG ;; Q) curve=$OPTARG ;; C) cache=$OPTARG ;;
+	c) chunk=$OPTARG ;; p) seekers=$OPTARG ;; S) imgsize=$OPTARG ;; m) guestram=$OPTARG ;; P) probe=$OPTARG ;; Q) curve=$OPTARG ;; C) cache=$OPTARG ;;
 	o) out=$OPTARG ;; t) timeout=$OPTARG ;;
 	h) usage; exit 0 ;;
 	*) bad "unknown option (-h for help)" ;;
@@ -86,7 +89,7 @@ while getopts l:n:b:i:L:s:r:R:c:p:S:P:Q:C:o:t:h o; do
 done
 shift $((OPTIND - 1))
 [ $# = 0 ] || bad "unexpected argument '$1'"
-for v in "$n" "$size" "$ram" "$nrounds" "$chunk" "$seekers" "$timeout" ${cache:+"$cache"}; do
+for v in "$n" "$size" "$ram" "$nrounds" "$chunk" "$seekers" "$timeout" "$guestram" ${cache:+"$cache"}; do
 	case $v in '' | *[!0-9]*) bad "'$v' is not a whole number" ;; esac
 done
 case $curve in *[!0-9,]* | ,* | *, | *,,*) bad "-Q '$curve': seeker counts separated by commas" ;; esac
@@ -115,9 +118,9 @@ boot() {
 	dir=$out/$name
 	rm -rf "$dir" && mkdir -p "$dir"
 	echo "$(date +%H:%M:%S) $prog: $name: run-guest.sh -n $n -S $imgsize ${qargs[*]} ${extra[*]} -- $*" >&2
-	echo "tests/vm/run-guest.sh -d $vmdir -n $n -s $imgsize -F -t $timeout ${qargs[*]} ${extra[*]} bench/limits-guest.sh $*" >"$dir/command.txt"
+	echo "tests/vm/run-guest.sh -d $vmdir -n $n -s $imgsize -F -t $timeout -m $guestram ${qargs[*]} ${extra[*]} bench/limits-guest.sh $*" >"$dir/command.txt"
 	t0=$(date +%s)
-	"$top/tests/vm/run-guest.sh" -d "$vmdir" -n "$n" -s "$imgsize" -F -t "$timeout" -l "$dir/guest" \
+	"$top/tests/vm/run-guest.sh" -d "$vmdir" -n "$n" -s "$imgsize" -F -t "$timeout" -m "$guestram" -l "$dir/guest" \
 		"${qargs[@]}" "${extra[@]}" "$here/limits-guest.sh" "$@" >"$dir/guest.tar"
 	st=$?
 	tar -C "$dir" -xf "$dir/guest.tar" 2>/dev/null && rm -f "$dir/guest.tar"
