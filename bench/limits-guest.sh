@@ -157,6 +157,37 @@ run_bonnie() { # ROUND
 	tdir_clear
 }
 
+# run_tool ROUND TOOL: one run of the mode's TOOL in round ROUND.
+run_tool() {
+	local r=$1 t=$2
+	case $mode:$t in
+	cache:arraybench-none) run_ab "$r" "$t" --phases block-write,rewrite,block-read --cache none ;;
+	cache:arraybench*) run_ab "$r" "$t" --phases block-write,rewrite,block-read ;;
+	rounds:arraybench*) run_ab "$r" "$t" --phases block-write,rewrite,block-read,seeks,sweep \
+		--seekers "$seekers" --sweep-file-sizes "${size}m" --sweep-records 1m --sweep-tests write,read ;;
+	rounds:fio) run_fio "$r" ;;
+	rounds:bonnie++) run_bonnie "$r" ;;
+	esac
+}
+# run_rounds TOOL...: the rounds, each in rounds.py's order after a warm-up,
+# the orders in orders.tsv.
+run_rounds() {
+	local r pos t order
+	: >"$res/orders.tsv"
+	for r in $(seq 1 "$nrounds"); do
+		pos=0
+		order=$(python3 "$rounds_py" order "$r" "$@")
+		warm_up
+		for t in $order; do
+			pos=$((pos + 1))
+			printf '%s\t%s\t%s\n' "$r" "$pos" "$t" >>"$res/orders.tsv"
+			log "round $r: $pos $t${load:+ (load $load)}"
+			run_tool "$r" "$t"
+		done
+		log "round $r done after $((SECONDS - start)) s"
+	done
+}
+
 mode=${1:-}
 case $mode in
 rounds)
@@ -224,42 +255,10 @@ elif [ "$mode" = cache ]; then
 		sh -c 'while :; do :; done' &
 		hogs+=($!)
 	done
-	: >"$res/orders.tsv"
-	for r in $(seq 1 "$nrounds"); do
-		pos=0
-		order=$(python3 "$rounds_py" order "$r" arraybench arraybench-aa arraybench-none)
-		warm_up
-		for t in $order; do
-			pos=$((pos + 1))
-			printf '%s\t%s\t%s\n' "$r" "$pos" "$t" >>"$res/orders.tsv"
-			log "round $r: $pos $t (load $load)"
-			case $t in
-			arraybench-none) run_ab "$r" "$t" --phases block-write,rewrite,block-read --cache none ;;
-			arraybench*) run_ab "$r" "$t" --phases block-write,rewrite,block-read ;;
-			esac
-		done
-		log "round $r done after $((SECONDS - start)) s"
-	done
+	run_rounds arraybench arraybench-aa arraybench-none
 	[ ${#hogs[@]} -gt 0 ] && kill "${hogs[@]}" 2>/dev/null
 else
-	: >"$res/orders.tsv"
-	for r in $(seq 1 "$nrounds"); do
-		pos=0
-		order=$(python3 "$rounds_py" order "$r" arraybench arraybench-aa fio bonnie++)
-		warm_up
-		for t in $order; do
-			pos=$((pos + 1))
-			printf '%s\t%s\t%s\n' "$r" "$pos" "$t" >>"$res/orders.tsv"
-			log "round $r: $pos $t"
-			case $t in
-			arraybench*) run_ab "$r" "$t" --phases block-write,rewrite,block-read,seeks,sweep \
-				--seekers "$seekers" --sweep-file-sizes "${size}m" --sweep-records 1m --sweep-tests write,read ;;
-			fio) run_fio "$r" ;;
-			bonnie++) run_bonnie "$r" ;;
-			esac
-		done
-		log "round $r done after $((SECONDS - start)) s"
-	done
+	run_rounds arraybench arraybench-aa fio bonnie++
 fi
 teardown
 [ -n "$cg" ] && rmdir "$cg" 2>/dev/null

@@ -52,17 +52,19 @@ peak_of() { # pid
 rate() { # json phase
 	js "$1" "[p for p in o['phases'] if p['name'] == '$2'][0]['rate']"
 }
-measure() { # label [env...]: runs block-write and rewrite, prints the peak
+measure() { # label "phase options" [env...]: one run at -r $r_mib, prints the peak
 	local label=$1 pid
-	shift
-	env "$@" "$AB" run -d "$T/mnt" -s 32m -r $r_mib --cache cgroup -n 0 --phases block-write,rewrite -q \
+	local -a what
+	read -r -a what <<<"$2"
+	shift 2
+	env "$@" "$AB" run -d "$T/mnt" -s 32m -r $r_mib --cache cgroup -n 0 "${what[@]}" -q \
 		--json "$T/$label.json" >/dev/null 2>"$T/$label.err" &
 	pid=$!
 	peak_of "$pid" >"$T/$label.peak"
 	wait "$pid"
 }
 
-measure wb
+measure wb '--phases block-write,rewrite'
 st=$?
 is $st 0 "a run at -r $r_mib on the throttled disk ends well"
 [ $st = 0 ] || sed 's/^/# /' "$T/wb.err"
@@ -75,7 +77,7 @@ ok $? "with write-behind the group's dirty and in-flight pages stay within half 
 is "$(js "$T/wb.json" "o['cache']['description']")" \
 	"cgroup-v1 limit ${r_mib}M write-behind" "the run records that its writers wrote behind"
 
-measure nowb ARRAYBENCH_TEST_NO_WRITE_BEHIND=1
+measure nowb '--phases block-write,rewrite' ARRAYBENCH_TEST_NO_WRITE_BEHIND=1
 nowb_status=$?
 nowb_peak=$(cat "$T/nowb.peak")
 diag "without write-behind (exit $nowb_status): the peak was $nowb_peak KiB"
@@ -102,23 +104,14 @@ fi
 
 # oltp+wal's committers lay out their 16 MiB logs inside the group, as
 # large as the whole group: those writes go behind too.
-measure_wal() { # label [env...]: oltp+wal, one oltp process, prints the peak
-	local label=$1 pid
-	shift
-	env "$@" "$AB" run -d "$T/mnt" -s 32m -r $r_mib --cache cgroup -n 0 --phases oltp+wal --oltp-procs 1 \
-		--oltp-seconds 1 -q --json "$T/$label.json" >/dev/null 2>"$T/$label.err" &
-	pid=$!
-	peak_of "$pid" >"$T/$label.peak"
-	wait "$pid"
-}
-measure_wal walwb
+measure walwb '--phases oltp+wal --oltp-procs 1 --oltp-seconds 1'
 st=$?
 is $st 0 "oltp+wal at -r $r_mib on the throttled disk ends well"
 [ $st = 0 ] || sed 's/^/# /' "$T/walwb.err"
 wal_peak=$(cat "$T/walwb.peak")
 [ "$wal_peak" -ge 0 ] && [ "$wal_peak" -le $((r_mib * 1024 / 2)) ]
 ok $? "oltp+wal: the logs' lay-out keeps the group's dirty and in-flight pages within half its limit ($wal_peak KiB)"
-measure_wal walnowb ARRAYBENCH_TEST_NO_WRITE_BEHIND=1
+measure walnowb '--phases oltp+wal --oltp-procs 1 --oltp-seconds 1' ARRAYBENCH_TEST_NO_WRITE_BEHIND=1
 wal_nowb=$(cat "$T/walnowb.peak")
 [ "$wal_nowb" -gt $((r_mib * 1024 / 2)) ]
 ok $? "oltp+wal without it (the test-only switch) fills the group ($wal_nowb KiB): the bound above can fail"
