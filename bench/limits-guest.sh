@@ -98,11 +98,12 @@ run_ab() { # ROUND LABEL PHASES...: one arraybench run, its JSON kept
 	[ "$st" = 0 ] || log "round $r: $label: arraybench exit $st: $(tail -2 "$base.txt" | tr '\n' ' ')"
 }
 
-# Untimed, before a round's first run: a write of SIZE MiB, fsynced, and
-# its deletion.  Without it the first run of a round wrote slower than the
+# Untimed, before a round's first run: the caches dropped, a write of SIZE
+# MiB, fsynced, and its deletion.  Without it the first run of a round wrote slower than the
 # rest, in every tool (raid0, raid1, raid6: a median 0.50-0.87 of the limit
 # first against 0.58-1.00 otherwise; limits-table.py first).
 warm_up() {
+	drop
 	dd if=/dev/zero of="$mnt/test/warm-up" bs=1M count="$size" conv=fsync status=none ||
 		log "warm-up write failed"
 	tdir_clear
@@ -170,15 +171,23 @@ run_tool() {
 	esac
 }
 # run_rounds TOOL...: the rounds, each in rounds.py's order after a warm-up,
-# the orders in orders.tsv.
+# the orders in orders.tsv.  Every round's order is drawn before the first
+# round: python's start-up here is about 5 s of the guest's CPU (TCG, its
+# modules over 9p), and between rounds it ran just before each round's
+# first tool only, the one run of a round that wrote slower than the rest
+# in every tool (limits-table.py first; the slow runs spent 2-3 times the
+# kernel time of the others on the same writes).
 run_rounds() {
-	local r pos t order
+	local r pos t
+	local -a orders
 	: >"$res/orders.tsv"
 	for r in $(seq 1 "$nrounds"); do
+		orders[r]=$(python3 "$rounds_py" order "$r" "$@") || { log "rounds.py order failed"; return 1; }
+	done
+	for r in $(seq 1 "$nrounds"); do
 		pos=0
-		order=$(python3 "$rounds_py" order "$r" "$@")
 		warm_up
-		for t in $order; do
+		for t in ${orders[r]}; do
 			pos=$((pos + 1))
 			printf '%s\t%s\t%s\n' "$r" "$pos" "$t" >>"$res/orders.tsv"
 			log "round $r: $pos $t${load:+ (load $load)}"

@@ -13,8 +13,9 @@
 # system, and on that one mount runs ROUNDS rounds of arraybench (twice: the
 # A/A pair), fio and bonnie++ in the order bench/rounds.py gives each round,
 # dropping the guest's caches before each tool and between fio's jobs, each
-# round after an untimed warm-up write of SIZE MiB (without it a round's
-# first writer was its slowest, whichever tool it was):
+# round after an untimed warm-up write of SIZE MiB, every round's order
+# drawn before the first (a round's first writer was its slowest, whichever
+# tool it was, when python drew the order just before it):
 #   arraybench  run -s SIZE -r RAM -f --phases block-write,rewrite,block-read,
 #               seeks,sweep --sweep-file-sizes SIZE --sweep-records 1m
 #               --sweep-tests write,read (default cache: its memory cgroup)
