@@ -9,7 +9,7 @@
 # Usage: limits-guest.sh rounds LEVEL FS ROUNDS SIZE_MIB RAM_MIB CHUNK_KIB SEEKERS
 #        limits-guest.sh probe SIZE_MIB RAM_MIB CHUNK_KIB
 #        limits-guest.sh seekers LIST SIZE_MIB RAM_MIB CHUNK_KIB
-#        limits-guest.sh cache ROUNDS SIZE_MIB RAM_MIB CHUNK_KIB LOAD
+#        limits-guest.sh cache ROUNDS SIZE_MIB RAM_MIB CHUNK_KIB LOAD [MODE]
 #   LEVEL: raid0 raid1 raid5 raid6 raid10-n2 raid10-f2 btrfs-raid1 btrfs-raid10
 #   rounds: arraybench (twice: the A/A pair), fio and bonnie++ in the order
 #     bench/rounds.py gives each round; probe: arraybench's block write and
@@ -18,7 +18,8 @@
 #     at each count of LIST (the seekers curve against the IOPS limit);
 #     cache: raid0 with xfs, arraybench's block write, rewrite and block read
 #     with its default cache (twice: the A/A pair) and with --cache none, in
-#     rounds, LOAD busy loops beside them (0: none).
+#     rounds, LOAD busy loops beside them (0: none); MODE: a fourth run
+#     each round with --cache MODE.
 # Environment: AB, GUEST_MEMBERS, GUEST_LIMITS (run-guest.sh sets them).
 set -u
 here=$(cd "$(dirname "$0")" 2>/dev/null && pwd)
@@ -163,6 +164,7 @@ run_tool() {
 	local r=$1 t=$2
 	case $mode:$t in
 	cache:arraybench-none) run_ab "$r" "$t" --phases block-write,rewrite,block-read --cache none ;;
+	cache:arraybench-"$variant") run_ab "$r" "$t" --phases block-write,rewrite,block-read --cache "$variant" ;;
 	cache:arraybench*) run_ab "$r" "$t" --phases block-write,rewrite,block-read ;;
 	rounds:arraybench*) run_ab "$r" "$t" --phases block-write,rewrite,block-read,seeks,sweep \
 		--seekers "$seekers" --sweep-file-sizes "${size}m" --sweep-records 1m --sweep-tests write,read ;;
@@ -197,7 +199,7 @@ run_rounds() {
 	done
 }
 
-mode=${1:-}
+mode=${1:-} variant=
 case $mode in
 rounds)
 	[ $# = 8 ] || { log "usage: rounds LEVEL FS ROUNDS SIZE RAM CHUNK SEEKERS"; exit 1; }
@@ -212,8 +214,9 @@ seekers)
 	level=raid0 fs=xfs nrounds=1 counts=$2 size=$3 ram=$4 chunk=$5 seekers=$2
 	;;
 cache)
-	[ $# = 6 ] || { log "usage: cache ROUNDS SIZE RAM CHUNK LOAD"; exit 1; }
-	level=raid0 fs=xfs nrounds=$2 size=$3 ram=$4 chunk=$5 load=$6 seekers=5
+	[ $# = 6 ] || [ $# = 7 ] || { log "usage: cache ROUNDS SIZE RAM CHUNK LOAD [MODE]"; exit 1; }
+	level=raid0 fs=xfs nrounds=$2 size=$3 ram=$4 chunk=$5 load=$6 variant=${7:-} seekers=5
+	case $variant in '' | fadvise | drop) ;; *) log "cache: MODE '$variant' is not fadvise or drop"; exit 1 ;; esac
 	case $load in '' | *[!0-9]*) log "cache: LOAD '$load' is not a whole number"; exit 1 ;; esac
 	;;
 *) log "usage: limits-guest.sh rounds|probe|seekers|cache ..."; exit 1 ;;
@@ -264,7 +267,7 @@ elif [ "$mode" = cache ]; then
 		sh -c 'while :; do :; done' &
 		hogs+=($!)
 	done
-	run_rounds arraybench arraybench-aa arraybench-none
+	run_rounds arraybench arraybench-aa arraybench-none ${variant:+arraybench-$variant}
 	[ ${#hogs[@]} -gt 0 ] && kill "${hogs[@]}" 2>/dev/null
 else
 	run_rounds arraybench arraybench-aa fio bonnie++

@@ -180,7 +180,7 @@ def parse(d):
     rounds = sorted({int(l.split("\t")[0]) for l in open(os.path.join(d, "orders.tsv")) if l.strip()})
     out, elapsed, resident = [], [], []
     for r in rounds:
-        for tool in ("arraybench", "arraybench-aa", "arraybench-none"):
+        for tool in ("arraybench", "arraybench-aa", "arraybench-none", "arraybench-fadvise", "arraybench-drop"):
             path = os.path.join(d, "%s.r%d.json" % (tool, r))
             for k, v in ab_rows(path).items():
                 out.append((r, tool, k, v))
@@ -365,10 +365,28 @@ def cache(d):
         q, f = med(ratio), med(aa)
         verdict = "n/a" if q is None or f is None else (
             "within" if abs(q - 1) <= f else ("above" if q > 1 else "BELOW"))
-        rs = [v for (r, t, mm), v in res.items() if mm == m and t != "arraybench-none"]
+        rs = [v for (r, t, mm), v in res.items() if mm == m and t in ("arraybench", "arraybench-aa")]
         print("| %s | %s | %s | %s | %s | %s | %s |" % (
             m, fmt(frac("arraybench")), fmt(frac("arraybench-none")), fmt(q), fmt(f), verdict,
             fmt(max(rs)) if rs else "-"))
+    # A fourth mode (limits.sh -V): where the default's gap to none lies.
+    for v in sorted({t for (r, t, m) in vals} - {"arraybench", "arraybench-aa", "arraybench-none"}):
+        mode = v[len("arraybench-"):]
+        print()
+        print("| phase | %s/limit | default/%s | %s/none | A/A floor | resident at start, %s runs (max) |" % (
+            mode, mode, mode, mode))
+        print("|---|---|---|---|---|---|")
+        for m in ("block-write", "rewrite", "block-read"):
+            L = lim[m]
+            fr = med([vals[(r, v, m)] / L for r in rounds if (r, v, m) in vals])
+            dv = med([vals[(r, "arraybench", m)] / vals[(r, v, m)] for r in rounds
+                      if (r, "arraybench", m) in vals and (r, v, m) in vals])
+            vn = med([vals[(r, v, m)] / vals[(r, "arraybench-none", m)] for r in rounds
+                      if (r, v, m) in vals and (r, "arraybench-none", m) in vals])
+            f = med([abs(vals[(r, "arraybench", m)] / vals[(r, "arraybench-aa", m)] - 1) for r in rounds
+                     if (r, "arraybench", m) in vals and (r, "arraybench-aa", m) in vals])
+            rs = [x for (r, t, mm), x in res.items() if mm == m and t == v]
+            print("| %s | %s | %s | %s | %s | %s |" % (m, fmt(fr), fmt(dv), fmt(vn), fmt(f), fmt(max(rs)) if rs else "-"))
 
 
 def probe(dirs):

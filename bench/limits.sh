@@ -65,6 +65,10 @@
 #               and block read with its default cache (twice: the A/A pair)
 #               and with --cache none, LOAD busy loops in the guest beside
 #               them (0: none); into OUT/cache-load-LOAD
+#   -V MODE     with -C: a fourth run each round, arraybench with --cache
+#               MODE (fadvise: its writes outside any memory group, its
+#               reads made cold by dropping the file), to tell the group's
+#               own cost from the rest; into OUT/cache-load-LOAD-MODE
 #   -o DIR      where the results go              [bench/results/limits]
 #   -t S        each boot's timeout in seconds                     [3000]
 #   -h          this help
@@ -77,12 +81,12 @@ top=$(cd "$here/.." && pwd)
 usage() { sed -n '/^# Options/,/^#   -h/p' "$0" | sed 's/^# \{0,1\}//'; }
 bad() { echo "$prog: $*" >&2; exit 2; }
 levels=raid0:xfs n=4 bps=10m iops=200 size=256 ram=64 nrounds=8 chunk=512 seekers=5
-imgsize=1G guestram=1024 probe= curve= cache= out=$top/bench/results/limits timeout=3000 extra=()
-while getopts l:n:b:i:L:s:r:R:c:p:S:m:P:Q:C:o:t:h o; do
+imgsize=1G guestram=1024 probe= curve= cache= variant= out=$top/bench/results/limits timeout=3000 extra=()
+while getopts l:n:b:i:L:s:r:R:c:p:S:m:P:Q:C:V:o:t:h o; do
 	case $o in
 	l) levels=$OPTARG ;; n) n=$OPTARG ;; b) bps=$OPTARG ;; i) iops=$OPTARG ;;
 	L) extra+=(-L "$OPTARG") ;; s) size=$OPTARG ;; r) ram=$OPTARG ;; R) nrounds=$OPTARG ;;
-	c) chunk=$OPTARG ;; p) seekers=$OPTARG ;; S) imgsize=$OPTARG ;; m) guestram=$OPTARG ;; P) probe=$OPTARG ;; Q) curve=$OPTARG ;; C) cache=$OPTARG ;;
+	c) chunk=$OPTARG ;; p) seekers=$OPTARG ;; S) imgsize=$OPTARG ;; m) guestram=$OPTARG ;; P) probe=$OPTARG ;; Q) curve=$OPTARG ;; C) cache=$OPTARG ;; V) variant=$OPTARG ;;
 	o) out=$OPTARG ;; t) timeout=$OPTARG ;;
 	h) usage; exit 0 ;;
 	*) bad "unknown option (-h for help)" ;;
@@ -95,8 +99,10 @@ for v in "$n" "$size" "$ram" "$nrounds" "$chunk" "$seekers" "$timeout" "$guestra
 done
 case $curve in *[!0-9,]* | ,* | *, | *,,*) bad "-Q '$curve': seeker counts separated by commas" ;; esac
 [ "$size" -ge $((2 * ram)) ] || bad "-s must be at least twice -r (bonnie++ and arraybench refuse less)"
+case $variant in '' | fadvise | drop) ;; *) bad "-V '$variant': fadvise or drop" ;; esac
+[ -z "$variant" ] || [ -n "$cache" ] || bad "-V goes with -C"
 tools=4
-[ -n "$cache" ] && tools=3
+[ -n "$cache" ] && tools=$((3 + ${variant:+1}))
 design=$(python3 "$here/rounds.py" length "$tools") || bad "cannot run bench/rounds.py"
 [ -n "$curve$probe" ] || [ $((nrounds % design)) = 0 ] ||
 	echo "$prog: warning: $nrounds rounds is no multiple of the design's $design: some tools run first more often than others" >&2
@@ -131,8 +137,8 @@ boot() {
 }
 
 if [ -n "$cache" ]; then
-	name=cache-load-$cache
-	boot "$name" -b "$bps" -i "$iops" -- cache "$nrounds" "$size" "$ram" "$chunk" "$cache"
+	name=cache-load-$cache${variant:+-$variant}
+	boot "$name" -b "$bps" -i "$iops" -- cache "$nrounds" "$size" "$ram" "$chunk" "$cache" $variant
 	python3 "$here/limits-table.py" parse "$out/$name" || exit 1
 	python3 "$here/rounds.py" report --orders "$out/$name/orders.tsv" --results "$out/$name/results.tsv" \
 		--subject arraybench --twin arraybench-aa --peer arraybench-none \
