@@ -133,6 +133,11 @@ static void test_new_fd(void **state)
 	char *path = NULL;
 	int fd = g_file_open_tmp("ab-wb-XXXXXX", &path, NULL);
 	assert_true(fd >= 0);
+	/* Its O_DIRECT descriptor (below) opened now and the name gone at
+	 * once: a failed assertion below leaves no file in TMPDIR. */
+	int dfd = open(path, O_WRONLY | O_DIRECT);
+	unlink(path);
+	g_free(path);
 	assert_int_equal(ab_write_behind_note(&wb, fd, 1 * MIB), 0);
 	assert_int_equal(dev.calls, 1);
 	assert_int_equal(ab_write_behind_note(&wb, fd, 1 * MIB), 0);
@@ -151,15 +156,12 @@ static void test_new_fd(void **state)
 	assert_int_equal(dev.flags[3], SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_BEFORE);
 	/* An O_DIRECT descriptor gets its windows too: a file system may
 	 * serve O_DIRECT through the page cache (ext4 with data=journal). */
-	int dfd = open(path, O_WRONLY | O_DIRECT);
 	if (dfd >= 0) {
 		assert_int_equal(ab_write_behind_note(&wb, dfd, 2 * MIB), 0);
 		assert_int_equal(dev.calls, 5);
 		close(dfd);
 	}
 	close(fd);
-	unlink(path);
-	g_free(path);
 }
 
 static void test_error(void **state)
