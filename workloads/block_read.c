@@ -50,7 +50,7 @@ const struct ab_phase ab_phase_block_read = {
 	.sync_plain = "fsync-close-timed",
 	.sync_each = "fsync-close-timed",
 	.summary = "read the file in chunk-sized blocks, fsync and close timed",
-	.flags = AB_PHASE_IO | AB_PHASE_NEEDS_FILE | AB_PHASE_READS | AB_PHASE_DIRECT_OK,
+	.flags = AB_PHASE_IO | AB_PHASE_NEEDS_FILE | AB_PHASE_READS | AB_PHASE_DIRECT_OK | AB_PHASE_ONE_PASS,
 	.unit = AB_UNIT_KIB_PER_SEC,
 	.run = run,
 };

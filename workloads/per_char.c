@@ -153,7 +153,7 @@ const struct ab_phase ab_phase_per_char_write = {
 	.sync_plain = "fsync-close-timed",
 	.sync_each = "fsync-close-timed",
 	.summary = "write the per-char size one byte per call (stdio: putc over the whole file, or -fSIZE)",
-	.flags = AB_PHASE_WRITES | AB_PHASE_IO | AB_PHASE_PER_CHAR,
+	.flags = AB_PHASE_WRITES | AB_PHASE_IO | AB_PHASE_PER_CHAR | AB_PHASE_ONE_PASS,
 	.unit = AB_UNIT_KIB_PER_SEC,
 	.worker_bytes = write_bytes,
 	.run = run_write,
@@ -168,7 +168,7 @@ const struct ab_phase ab_phase_per_char_read = {
 	.sync_plain = "fsync-close-timed",
 	.sync_each = "fsync-close-timed",
 	.summary = "read the per-char size one byte per call (stdio: getc over the whole file, or -fSIZE)",
-	.flags = AB_PHASE_IO | AB_PHASE_PER_CHAR | AB_PHASE_NEEDS_FILE | AB_PHASE_READS,
+	.flags = AB_PHASE_IO | AB_PHASE_PER_CHAR | AB_PHASE_NEEDS_FILE | AB_PHASE_READS | AB_PHASE_ONE_PASS,
 	.unit = AB_UNIT_KIB_PER_SEC,
 	.run = run_read,
 };

@@ -74,6 +74,13 @@ enum ab_phase_flags {
 	/* Sends its I/Os at scheduled times, not as fast as they complete:
 	 * its samples count the late ones (late_ops, max_late_ns). */
 	AB_PHASE_OPEN_LOOP = 1u << 12,
+	/* Goes through the I/O file once, in order, touching each block at
+	 * most once (a rewrite reads a block and writes that block back): once
+	 * the file is evicted before it, the page cache has nothing to serve
+	 * it whatever the RAM, so it needs no memory group.  Under --cache
+	 * cgroup it runs outside the group, its writers writing behind
+	 * (src/runner/cache.h says why). */
+	AB_PHASE_ONE_PASS = 1u << 13,
 };
 
 enum ab_rate_unit {
@@ -205,9 +212,10 @@ struct ab_phase_ctx {
 	 * through the ab_worker_*() functions below (workloads/worker-coord.h
 	 * says why). */
 	struct ab_worker_coord *coord;
-	/* Bounds this worker's dirty pages in a v1 memory cgroup
-	 * (workloads/write-behind.h; NULL elsewhere): every buffered write of
-	 * an AB_PHASE_IO phase, the only ones in the group, goes through
+	/* Bounds this worker's dirty pages in a v1 memory cgroup, or a
+	 * one-pass writer's outside the group under --cache cgroup
+	 * (workloads/write-behind.h, src/runner/cache.h; NULL elsewhere):
+	 * every buffered write of an AB_PHASE_IO phase goes through
 	 * ab_worker_wrote(). */
 	struct ab_write_behind *write_behind;
 };
@@ -249,6 +257,9 @@ struct ab_phase {
  * other half left for the page cache the phase reads and writes through
  * (src/options/config-finish.c). */
 uint64_t ab_phase_group_bytes(const struct ab_phase *phase, const struct ab_step *step);
+/* Whether --cache cgroup puts this phase's workers in the memory group: an
+ * I/O phase that may touch a block twice (not AB_PHASE_ONE_PASS). */
+gboolean ab_phase_in_memory_group(const struct ab_phase *phase);
 /* Any phase but the layout by id (bonnie++'s and the extra ones), or NULL. */
 const struct ab_phase *ab_phase_by_id(unsigned id);
 /* By its --phases name, bonnie++'s or an extra one; NULL when unknown. */

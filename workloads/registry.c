@@ -43,6 +43,11 @@ const struct ab_phase *ab_phase_by_name(const char *name)
 	return NULL;
 }
 
+gboolean ab_phase_in_memory_group(const struct ab_phase *phase)
+{
+	return (phase->flags & AB_PHASE_IO) && !(phase->flags & AB_PHASE_ONE_PASS);
+}
+
 uint64_t ab_phase_group_bytes(const struct ab_phase *phase, const struct ab_step *step)
 {
 	unsigned workers = phase->workers_at_most ? phase->workers_at_most(step)

@@ -65,7 +65,8 @@ const struct ab_phase ab_phase_rewrite = {
 	.sync_plain = "fsync-close-timed",
 	.sync_each = "fsync-each-write+fsync-close-timed",
 	.summary = "read, change and write back every chunk in place, fsync and close timed",
-	.flags = AB_PHASE_WRITES | AB_PHASE_IO | AB_PHASE_NEEDS_FILE | AB_PHASE_READS | AB_PHASE_DIRECT_OK,
+	.flags = AB_PHASE_WRITES | AB_PHASE_IO | AB_PHASE_NEEDS_FILE | AB_PHASE_READS | AB_PHASE_DIRECT_OK |
+		 AB_PHASE_ONE_PASS,
 	.unit = AB_UNIT_KIB_PER_SEC,
 	.run = run,
 };

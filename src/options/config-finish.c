@@ -51,6 +51,7 @@ uint64_t ab_config_effective_ram_mib(const struct ab_config *cfg, uint64_t physi
 }
 
 /* Under --cache cgroup the workers' own buffers are charged to the group
+ * (those of the phases that run in it: ab_phase_in_memory_group())
  * and cannot be reclaimed: a step whose workers hold more than half the
  * limit leaves too little for the page cache they read and write through,
  * and the group's out-of-memory killer stops one (64 seekers of 1 MiB
@@ -62,8 +63,8 @@ static gboolean check_group_room(const struct ab_config *cfg, GError **error)
 	uint64_t limit = ab_config_effective_ram_mib(cfg, 0) * AB_MIB;
 	for (guint i = 0; i < cfg->steps->len; i++) {
 		const struct ab_step *step = &g_array_index(cfg->steps, struct ab_step, i);
-		if (!(step->phase->flags & AB_PHASE_IO))
-			continue; /* only the I/O phases run in the group */
+		if (!ab_phase_in_memory_group(step->phase))
+			continue; /* the others run outside the group */
 		uint64_t held = ab_phase_group_bytes(step->phase, step);
 		if (2 * held <= limit)
 			continue;

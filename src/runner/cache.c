@@ -218,11 +218,18 @@ void ab_cache_clear(struct ab_cache *cache)
 	g_clear_pointer(&cache->cgroup_root, g_free);
 }
 
-uint64_t ab_cache_write_behind(const struct ab_cache *cache, unsigned workers)
+gboolean ab_cache_phase_in_group(const struct ab_cache *cache, const struct ab_phase *phase)
 {
-	if (cache->mode != AB_CACHE_CGROUP || cache->cgroup_version != 1 || !cache->cgroup_dir ||
+	return cache->mode == AB_CACHE_CGROUP && ab_phase_in_memory_group(phase);
+}
+
+uint64_t ab_cache_write_behind(const struct ab_cache *cache, const struct ab_phase *phase, unsigned workers)
+{
+	if (cache->mode != AB_CACHE_CGROUP || !cache->cgroup_dir || !(phase->flags & AB_PHASE_IO) ||
 	    g_strcmp0(g_getenv("ARRAYBENCH_TEST_NO_WRITE_BEHIND"), "1") == 0)
 		return 0;
+	if (ab_cache_phase_in_group(cache, phase) && cache->cgroup_version != 1)
+		return 0; /* a v2 group throttles its own dirtying */
 	return ab_write_behind_window(cache->limit_bytes, workers);
 }
 
@@ -243,11 +250,15 @@ uint64_t ab_cache_oom_kills(const struct ab_cache *cache)
 char *ab_cache_describe(const struct ab_cache *cache)
 {
 	/* A v1 group's writers write behind (ab_cache_write_behind()): said,
-	 * since it is how their dirty pages were bounded. */
+	 * since it is how their dirty pages were bounded.  (The one-pass
+	 * phases, outside the group, say so in their own cache text.) */
 	if (cache->mode == AB_CACHE_CGROUP)
 		return g_strdup_printf("cgroup-v%d limit %" G_GUINT64_FORMAT "M%s", cache->cgroup_version,
 				       cache->limit_bytes / AB_MIB,
-				       ab_cache_write_behind(cache, 1) ? " write-behind" : "");
+				       cache->cgroup_version == 1 && cache->cgroup_dir &&
+						       g_strcmp0(g_getenv("ARRAYBENCH_TEST_NO_WRITE_BEHIND"), "1") != 0
+					       ? " write-behind"
+					       : "");
 	return g_strdup(ab_cache_mode_name(cache->mode));
 }
 

@@ -94,15 +94,17 @@ static void worker_main(const struct ab_runner *r, const struct ab_phase *phase,
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGCHLD, SIG_DFL);
 	sigprocmask(SIG_SETMASK, orig_mask, NULL);
-	/* Only the I/O phases run in the memory cgroup: it is there to cap the
-	 * page cache of the big file.  The file phases' inodes and dentries are
+	/* Only the I/O phases that may touch a block twice run in the memory
+	 * cgroup: it is there to cap the page cache of the big file they read
+	 * back (src/runner/cache.h).  The file phases' inodes and dentries are
 	 * kernel memory charged to the group that cannot be reclaimed while
 	 * dirty, so a cap sized for page cache OOM-kills them. */
 	int e = 0;
 	struct ab_write_behind write_behind; /* this worker's, for its whole life */
 	if (phase->flags & AB_PHASE_IO) {
-		e = ab_cache_join(r->cache);
-		uint64_t window = ab_cache_write_behind(r->cache, ctx->workers);
+		if (ab_cache_phase_in_group(r->cache, phase))
+			e = ab_cache_join(r->cache);
+		uint64_t window = ab_cache_write_behind(r->cache, phase, ctx->workers);
 		if (window) {
 			ab_write_behind_init(&write_behind, window);
 			ctx->write_behind = &write_behind;

@@ -105,6 +105,11 @@ void ab_step_files_describe_cache(const struct ab_suite *s, const struct ab_phas
 		how = "the machine's caches were dropped before the phase";
 	else if (cold && cfg->cache == AB_CACHE_DROP)
 		how = "the machine's caches were dropped before the phase";
+	else if (cold && cfg->cache == AB_CACHE_CGROUP && (ph->flags & AB_PHASE_ONE_PASS))
+		how = (ph->flags & AB_PHASE_WRITES) && ab_cache_write_behind(s->cache, ph, 1)
+			      ? "the test file was evicted before the phase, which goes through it once, outside the "
+				"group, writing behind"
+			      : "the test file was evicted before the phase, which goes through it once, outside the group";
 	else if (cold && cfg->cache == AB_CACHE_CGROUP)
 		how = "the test file was evicted and the group's cache emptied before the phase";
 	else if (cold)
@@ -113,6 +118,10 @@ void ab_step_files_describe_cache(const struct ab_suite *s, const struct ab_phas
 		how = "warm: nothing is evicted";
 	else if (ph->flags & AB_PHASE_METADATA)
 		how = "warm: right after create, as bonnie++ measures it";
+	else if (cfg->cache == AB_CACHE_CGROUP && (ph->flags & AB_PHASE_ONE_PASS))
+		how = ab_cache_write_behind(s->cache, ph, 1)
+			      ? "warm: nothing evicted before a write phase; one pass outside the group, writing behind"
+			      : "warm: nothing evicted before a write phase; one pass outside the group";
 	else if (cfg->cache == AB_CACHE_CGROUP && (ph->flags & AB_PHASE_IO))
 		how = "warm: nothing evicted before a write phase; the page cache is capped by the group";
 	else if (cfg->cache == AB_CACHE_CGROUP)

@@ -222,13 +222,18 @@ if [ "${cache[1]}" = cgroup ]; then
 	is "$(js "$T/cg.json" '[p["cache_mode"].split(", ", 1)[1] for p in o["phases"][6:8]]')" \
 		'["warm: file phases run outside the group", "warm: right after create, as bonnie++ measures it"]' \
 		"the file phases record that they ran outside the cgroup, stat warm after create"
+	is "$(js "$T/cg.json" '[(p["name"], "one pass outside the group" in p["cache_mode"] or "goes through it once, outside the group" in p["cache_mode"]) for p in o["phases"][:6]]')" \
+		'[["per-char-write", true], ["block-write", true], ["rewrite", true], ["per-char-read", true], ["block-read", true], ["seeks", false]]' \
+		"the one-pass I/O phases record that they ran outside the group, the seeks that they ran in it"
 	# The default -n 16 under a 16 MiB cgroup used to be OOM-killed (inodes are
 	# charged to the group); the file phases now run outside it.
 	"$AB" run -d "$d" -s 32m -f -n 16 --cache cgroup -r 16 -q >/dev/null 2>"$T/cg16.err"
 	is $? 0 "-n 16 under --cache cgroup -r 16 is not OOM-killed"
 	# tmpfs pages cannot be reclaimed: the cgroup's OOM killer is named.
+	# (The seeks' file is laid out in the group; block write, one pass,
+	# runs outside it and writes the whole 64 MiB to the tmpfs.)
 	mkdir "$T/tmpfs"; mount -t tmpfs -o size=100m tmpfs "$T/tmpfs"; cleanup_add "umount $T/tmpfs"
-	"$AB" run -d "$T/tmpfs" -s 64m -f -n 0 --cache cgroup -r 16 --phases block-write -q >/dev/null 2>"$T/oom.err"
+	"$AB" run -d "$T/tmpfs" -s 64m -f -n 0 --cache cgroup -r 16 --phases seeks -q >/dev/null 2>"$T/oom.err"
 	is $? 2 "a worker OOM-killed in the cgroup fails the phase with exit 2"
 	one_error "$T/oom.err" "out-of-memory killer"; ok $? "and the one error line names the OOM killer and -r"
 	dir_is_empty "$T/tmpfs"; ok $? "nothing is left on the tmpfs"

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Finding a memory cgroup on fake /sys trees (v1, v2, none). */
+/* Finding a memory cgroup on fake /sys trees (v1, v2, none); which phases
+ * run in the group and which write behind. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -9,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "../../src/runner/cache.h"
+#include "../../workloads/phase.h"
 
 static char *make_tree(const char *const *files, const char *const *contents)
 {
@@ -78,6 +80,47 @@ static void test_describe(void **state)
 	assert_string_equal(d2, "drop");
 }
 
+/* The one-pass phases run outside the group and write behind in either
+ * version; the others that do I/O run in it, writing behind in v1 only; the
+ * file phases never join it; no mode but cgroup has either. */
+static void test_group_and_write_behind(void **state)
+{
+	(void)state;
+	struct ab_cache c = { .mode = AB_CACHE_CGROUP, .cgroup_version = 2, .limit_bytes = 64 * AB_MIB,
+			      .cgroup_dir = (char *)"/sys/fs/cgroup/arraybench.test" };
+	const struct ab_phase *bw = ab_phase_by_name("block-write"), *rw = ab_phase_by_name("rewrite"),
+			      *br = ab_phase_by_name("block-read"), *pc = ab_phase_by_name("per-char-write"),
+			      *sk = ab_phase_by_name("seeks"), *ol = ab_phase_by_name("oltp"),
+			      *cr = ab_phase_by_name("seq-create");
+	assert_non_null(bw);
+	assert_non_null(rw);
+	assert_non_null(br);
+	assert_non_null(pc);
+	assert_non_null(sk);
+	assert_non_null(ol);
+	assert_non_null(cr);
+	const struct ab_phase *one_pass[] = { bw, rw, br, pc };
+	for (size_t i = 0; i < G_N_ELEMENTS(one_pass); i++) {
+		assert_false(ab_cache_phase_in_group(&c, one_pass[i]));
+		/* -r 64, one worker: an eighth of the limit. */
+		assert_int_equal(ab_cache_write_behind(&c, one_pass[i], 1), 8 * AB_MIB);
+	}
+	assert_true(ab_cache_phase_in_group(&c, sk));
+	assert_true(ab_cache_phase_in_group(&c, ol));
+	assert_int_equal(ab_cache_write_behind(&c, sk, 5), 0); /* v2 throttles its own */
+	assert_false(ab_cache_phase_in_group(&c, cr));
+	assert_int_equal(ab_cache_write_behind(&c, cr, 1), 0);
+	c.cgroup_version = 1;
+	assert_int_equal(ab_cache_write_behind(&c, sk, 4), 2 * AB_MIB);
+	assert_int_equal(ab_cache_write_behind(&c, bw, 1), 8 * AB_MIB);
+	c.mode = AB_CACHE_NONE;
+	assert_false(ab_cache_phase_in_group(&c, sk));
+	assert_int_equal(ab_cache_write_behind(&c, bw, 1), 0);
+	assert_int_equal(ab_cache_write_behind(&c, sk, 1), 0);
+	c.mode = AB_CACHE_DROP;
+	assert_int_equal(ab_cache_write_behind(&c, bw, 1), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -85,6 +128,7 @@ int main(void)
 		cmocka_unit_test(test_v2),
 		cmocka_unit_test(test_v2_without_memory),
 		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_group_and_write_behind),
 	};
 	return cmocka_run_group_tests_name("cache", tests, NULL, NULL);
 }
