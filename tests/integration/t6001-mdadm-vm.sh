@@ -35,7 +35,7 @@ fi
 case $AB in /*) ;; *) AB=$PWD/$AB ;; esac
 export AB TMPDIR=$T
 start=$(date +%s)
-"$vm/run-guest.sh" -d "$top/build/vm" -n 4 -s 512M -t 1500 -l "$T/log" "$vm/guest-tests.sh" \
+"$vm/run-guest.sh" -d "$top/build/vm" -n 4 -s 512M -t 3600 -l "$T/log" "$vm/guest-tests.sh" \
 	>"$T/guest.tap" 2>"$T/run.err"
 status=$?
 diag "guest run: exit $status after $(($(date +%s) - start))s"

@@ -7,7 +7,7 @@
 # write and read under the default cache defeat not below 0.85 of the
 # array's limit, nor above it by more than qemu's throttle lets through (N x the slowest member: every stripe waits for it), the
 # members' busy time and the members-unequal finding naming the slow
-# member, arraybench's efficiency ceiling (from --raw-baseline) equal to the
+# member (and the finding naming it on raid10 and raid5 too), arraybench's efficiency ceiling (from --raw-baseline) equal to the
 # rig's limit, a read from the page cache
 # flagged rate-above-members and a cold one not, and no out-of-memory kill
 # at -r 16.  AB_T6002_EQUAL=1 leaves the slow member unthrottled (no -L)

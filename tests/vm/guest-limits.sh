@@ -3,8 +3,8 @@
 # Runs INSIDE the test guest (tests/vm/run-guest.sh, started by
 # tests/integration/t6002-limits-vm.sh) on members whose limits qemu sets:
 # every member MEMBER_BPS bytes/s, except the slow one (the second, vdb) at
-# SLOW_BPS.  arraybench builds md raid0 with xfs over all of them, three
-# times:
+# SLOW_BPS.  arraybench builds md raid0 with ext4 over all of them, three
+# times, then raid10 and raid5:
 #  1. the default cache defeat (--cache cgroup -r 32), block write and read
 #     of 64 MiB: both within [0.85, 1.02] of the array's limit, and the
 #     members' busy time and the members-unequal finding name the slow
@@ -15,15 +15,17 @@
 #  3. the default cache at -r 16 (the smallest -r), --raw-baseline, block
 #     write, rewrite, block read and seeks: the cold read gets no such
 #     finding, and the efficiency ceiling arraybench computes from the
-#     members' raw reads is the rig's limit; and across the three runs no
-#     out-of-memory kill.
+#     members' raw reads is the rig's limit; and across the runs no
+#     out-of-memory kill;
+#  4. raid10 and raid5 over the same members, a block write each: the
+#     members-unequal finding names the slow member on both.
 # The limit of raid0 over members of unequal speed is N x the slowest
 # member's, not their sum: every stripe puts one chunk on every member and
 # the writer waits for the last of them, so the fast members idle while the
 # slow one catches up.
 # TAP on stdout.  Usage: guest-limits.sh MEMBER_BPS SLOW_BPS | --count
 set -u
-total=14
+total=18
 if [ "${1:-}" = --count ]; then echo $total; exit 0; fi
 member_bps=${1:?member limit}
 slow_bps=${2:?the slow member limit}
@@ -146,9 +148,29 @@ for ph in block-write block-read; do
 	"$py" -c "import sys; sys.exit(0 if 0.97 <= float(sys.argv[1]) <= float(sys.argv[2]) else 1)" "${share:-nan}" "$(high_raw)" 2>/dev/null
 	ok $? "raid0 $ph: arraybench's ceiling from the members' raw reads is the rig's limit, N x the slowest member ($share, within [0.97, $(high_raw)])"
 done
+# 4. The same slow member under raid10 (near copies) and raid5: md hands
+# it as many bytes as its partner or the others, so again only its busy
+# time per byte tells it, and the finding must name it on both levels.
+for lv in raid10 raid5; do
+	lvbuild=("${build[@]}")
+	lvbuild[2]=$lv
+	timeout -s INT -k 20 300 "$AB" "${lvbuild[@]}" --cache cgroup -r 16 -s 32m --phases block-write \
+		--json "$work/$lv.json" >"$work/$lv.csv" 2>"$work/$lv.txt"
+	st=$?
+	ok $st "$lv: arraybench builds, runs a block write and tears down (exit $st)"
+	[ $st = 0 ] || sed 's/^/#   /' "$work/$lv.txt" | tail -8
+	diag "$lv: block write $(js "$work/$lv.json" "print('%.0f KiB/s' % rate('block-write'))"); busy ms per member: $(js "$work/$lv.json" "print(' '.join('%s=%d' % (x['name'], x['busy_ms']) for x in [p for p in run['phases'] if p['name'] == 'block-write'][0]['devices']))")"
+	diag "$lv: findings: $(js "$work/$lv.json" "print('; '.join(f['id'] + ': ' + f['text'] for f in run.get('findings', [])) or 'none')")"
+	got=$(js "$work/$lv.json" "
+f = [f for f in findings('members-unequal') if f['text'].startswith('block-write:')]
+print(f[0]['text'].split(\"'\")[1] if f and 'is the slow member' in f[0]['text'] else 'none')")
+	[ "$got" = "${slow#/dev/}" ]
+	ok $? "$lv block write: the members-unequal finding names the slow member ${slow#/dev/} as the slow member ($got)"
+done
+
 oom_after=$(dmesg | grep -c -i 'out of memory\|oom-kill')
 [ "${oom_after:-x}" = "${oom_before:-y}" ]
-ok $? "no out-of-memory kill across the three runs (kernel log lines: before ${oom_before:-?}, after ${oom_after:-?})"
+ok $? "no out-of-memory kill across the five runs (kernel log lines: before ${oom_before:-?}, after ${oom_after:-?})"
 [ "$oom_after" = "$oom_before" ] || dmesg | grep -i -A3 'out of memory\|oom-kill' | head -12 | sed 's/^/#   /'
 left=$(grep -c '^md' /proc/mdstat 2>/dev/null; grep -c -E '^/dev/(md|vd)' /proc/self/mounts)
 [ "$(echo $left)" = "0 0" ]
