@@ -147,6 +147,7 @@ umount "$T/ramfs"
 # one-byte writes last minutes: once the phase is said to run, it runs
 # when the test acts, however loaded the machine.
 start_slow_run() { # stderr-file
+	: >"$1" # before the fork: a reused file's old line is no sign of this run
 	"$AB" run --loop 2:256m --array raid1 --fs btrfs -s 64m -r 16 --cache cgroup -n 0 -f200 \
 		--phases per-char-write >/dev/null 2>"$1" &
 	pid=$!

@@ -18,13 +18,31 @@ tmp=$(realpath "$TMPDIR")
 # kills it, however loaded the machine: a state to wait for, not a moment.
 start_slow_run() { # stderr-file args...
 	local err=$1; shift
+	# Emptied here, before the fork: the run's own redirection empties it
+	# only once its process is under way, and until then in_phase could
+	# read an earlier run's line from a reused file and take the new run
+	# for one in its phase (seen twice under load: checks 38 and 59).
+	: >"$err"
 	"$AB" run "$@" -s 64m -r 16 --cache cgroup -n 0 -f200 --phases per-char-write >/dev/null 2>"$err" &
 	pid=$!
 	in_phase "$err" per-char-write
 }
 in_phase() { # stderr-file phase: wait until the run ($pid) says it started PHASE
-	await "grep -q \"phase '$2'\" '$1' || ended $pid" && grep -q "phase '$2'" "$1" && return 0
-	unseen "the run never started $2: $(tail -2 "$1" | tr '\n' ' ')"
+	local st
+	# Which way the wait ended, should it fail: an ended run, a run that
+	# looked ended, no line at all.
+	if await "grep -q \"phase '$2'\" '$1' || ended $pid"; then
+		grep -q "phase '$2'" "$1" && return 0
+		if ended "$pid"; then
+			wait "$pid"
+			st="it ended, exit $?"
+		else
+			st="it looked ended, yet runs: /proc/$pid/stat says '$(cut -c1-60 "/proc/$pid/stat" 2>&1)'"
+		fi
+	else
+		st="no such line in $AWAIT_TIMEOUT s"
+	fi
+	unseen "the run never started $2 ($st): $(tail -2 "$1" | tr '\n' ' ')"
 }
 files_made() { # dir: a -d run in DIR has made files in its file-phase directory
 	[ -n "$(find "$1"/arraybench.*-*-*/files -mindepth 1 -print -quit 2>/dev/null)" ]
@@ -262,9 +280,10 @@ truncate -s 300m "$T/bt.img" "$T/bt2.img"; mkfs.btrfs -q -f "$T/bt.img" >/dev/nu
 bt=$(losetup --find --show "$T/bt.img"); cleanup_add "losetup -d $bt"
 bt2=$(losetup --find --show "$T/bt2.img"); cleanup_add "losetup -d $bt2"
 mkdir "$T/bt" "$T/bt2"; mount "$bt" "$T/bt"; cleanup_add "umount $T/bt"; mkdir "$T/bt/d"
-"$AB" run -d "$T/bt/d" -s 32m -r 16 --cache cgroup -n 0 -f200 --phases per-char-write >/dev/null 2>"$T/b.err" &
+: >"$T/bt.err"
+"$AB" run -d "$T/bt/d" -s 32m -r 16 --cache cgroup -n 0 -f200 --phases per-char-write >/dev/null 2>"$T/bt.err" &
 pid=$!
-in_phase "$T/b.err" per-char-write
+in_phase "$T/bt.err" per-char-write
 kill9 "$pid"
 before=$(stat -c %d "$T/bt/d")
 umount "$T/bt"; mount "$bt2" "$T/bt2"; cleanup_add "umount $T/bt2"; mount "$bt" "$T/bt"
