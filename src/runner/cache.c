@@ -223,10 +223,17 @@ gboolean ab_cache_phase_in_group(const struct ab_cache *cache, const struct ab_p
 	return cache->mode == AB_CACHE_CGROUP && ab_phase_in_memory_group(phase);
 }
 
+/* Whether this run's writers may write behind at all: under cgroup mode,
+ * its group made, and not switched off for a test. */
+static gboolean may_write_behind(const struct ab_cache *cache)
+{
+	return cache->mode == AB_CACHE_CGROUP && cache->cgroup_dir &&
+	       g_strcmp0(g_getenv("ARRAYBENCH_TEST_NO_WRITE_BEHIND"), "1") != 0;
+}
+
 uint64_t ab_cache_write_behind(const struct ab_cache *cache, const struct ab_phase *phase, unsigned workers)
 {
-	if (cache->mode != AB_CACHE_CGROUP || !cache->cgroup_dir || !(phase->flags & AB_PHASE_IO) ||
-	    g_strcmp0(g_getenv("ARRAYBENCH_TEST_NO_WRITE_BEHIND"), "1") == 0)
+	if (!may_write_behind(cache) || !(phase->flags & AB_PHASE_IO))
 		return 0;
 	if (ab_cache_phase_in_group(cache, phase) && cache->cgroup_version != 1)
 		return 0; /* a v2 group throttles its own dirtying */
@@ -255,10 +262,7 @@ char *ab_cache_describe(const struct ab_cache *cache)
 	if (cache->mode == AB_CACHE_CGROUP)
 		return g_strdup_printf("cgroup-v%d limit %" G_GUINT64_FORMAT "M%s", cache->cgroup_version,
 				       cache->limit_bytes / AB_MIB,
-				       cache->cgroup_version == 1 && cache->cgroup_dir &&
-						       g_strcmp0(g_getenv("ARRAYBENCH_TEST_NO_WRITE_BEHIND"), "1") != 0
-					       ? " write-behind"
-					       : "");
+				       cache->cgroup_version == 1 && may_write_behind(cache) ? " write-behind" : "");
 	return g_strdup(ab_cache_mode_name(cache->mode));
 }
 

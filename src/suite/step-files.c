@@ -98,6 +98,11 @@ void ab_step_files_describe_cache(const struct ab_suite *s, const struct ab_phas
 	const struct ab_config *cfg = s->cfg;
 	g_autofree char *mode = ab_cache_describe(s->cache);
 	const char *how;
+	/* A one-pass writer outside the group says it wrote behind. */
+	const char *behind = (ph->flags & AB_PHASE_ONE_PASS) && (ph->flags & AB_PHASE_WRITES) &&
+					     ab_cache_write_behind(s->cache, ph, 1)
+				     ? ", writing behind"
+				     : "";
 	const char *cold_why = (ph->flags & AB_PHASE_METADATA) ? "cold (--cold-metadata)" : "cold";
 	if (cold && remounts(s, ph))
 		how = "the target was unmounted and mounted again before the phase";
@@ -106,10 +111,7 @@ void ab_step_files_describe_cache(const struct ab_suite *s, const struct ab_phas
 	else if (cold && cfg->cache == AB_CACHE_DROP)
 		how = "the machine's caches were dropped before the phase";
 	else if (cold && cfg->cache == AB_CACHE_CGROUP && (ph->flags & AB_PHASE_ONE_PASS))
-		how = (ph->flags & AB_PHASE_WRITES) && ab_cache_write_behind(s->cache, ph, 1)
-			      ? "the test file was evicted before the phase, which goes through it once, outside the "
-				"group, writing behind"
-			      : "the test file was evicted before the phase, which goes through it once, outside the group";
+		how = "the test file was evicted before the phase, which goes through it once, outside the group";
 	else if (cold && cfg->cache == AB_CACHE_CGROUP)
 		how = "the test file was evicted and the group's cache emptied before the phase";
 	else if (cold)
@@ -119,9 +121,7 @@ void ab_step_files_describe_cache(const struct ab_suite *s, const struct ab_phas
 	else if (ph->flags & AB_PHASE_METADATA)
 		how = "warm: right after create, as bonnie++ measures it";
 	else if (cfg->cache == AB_CACHE_CGROUP && (ph->flags & AB_PHASE_ONE_PASS))
-		how = ab_cache_write_behind(s->cache, ph, 1)
-			      ? "warm: nothing evicted before a write phase; one pass outside the group, writing behind"
-			      : "warm: nothing evicted before a write phase; one pass outside the group";
+		how = "warm: nothing evicted before a write phase; one pass outside the group";
 	else if (cfg->cache == AB_CACHE_CGROUP && (ph->flags & AB_PHASE_IO))
 		how = "warm: nothing evicted before a write phase; the page cache is capped by the group";
 	else if (cfg->cache == AB_CACHE_CGROUP)
@@ -132,9 +132,9 @@ void ab_step_files_describe_cache(const struct ab_suite *s, const struct ab_phas
 	g_free(res->cache_mode);
 	res->cache_state = g_strdup(cold ? "cold" : "warm");
 	if (cold)
-		res->cache_mode = g_strdup_printf("%s, %s: %s", mode, cold_why, how);
+		res->cache_mode = g_strdup_printf("%s, %s: %s%s", mode, cold_why, how, behind);
 	else
-		res->cache_mode = g_strdup_printf("%s, %s", mode, how);
+		res->cache_mode = g_strdup_printf("%s, %s%s", mode, how, behind);
 }
 
 int ab_step_files_open(int dir_fd, const char *name, const char *path, uid_t owner, int flags, GError **error)

@@ -28,21 +28,8 @@ start_slow_run() { # stderr-file args...
 	in_phase "$err" per-char-write
 }
 in_phase() { # stderr-file phase: wait until the run ($pid) says it started PHASE
-	local st
-	# Which way the wait ended, should it fail: an ended run, a run that
-	# looked ended, no line at all.
-	if await "grep -q \"phase '$2'\" '$1' || ended $pid"; then
-		grep -q "phase '$2'" "$1" && return 0
-		if ended "$pid"; then
-			wait "$pid"
-			st="it ended, exit $?"
-		else
-			st="it looked ended, yet runs: /proc/$pid/stat says '$(cut -c1-60 "/proc/$pid/stat" 2>&1)'"
-		fi
-	else
-		st="no such line in $AWAIT_TIMEOUT s"
-	fi
-	unseen "the run never started $2 ($st): $(tail -2 "$1" | tr '\n' ' ')"
+	await "grep -q \"phase '$2'\" '$1' || ended $pid" && grep -q "phase '$2'" "$1" && return 0
+	unseen "the run never started $2: $(tail -2 "$1" | tr '\n' ' ')"
 }
 files_made() { # dir: a -d run in DIR has made files in its file-phase directory
 	[ -n "$(find "$1"/arraybench.*-*-*/files -mindepth 1 -print -quit 2>/dev/null)" ]

@@ -73,7 +73,8 @@ high() { "$py" -c "print('%.3f' % (1.02 + 1.0 * $limit_kib / 1024.0 / $1))"; }
 # the slowest member's limit.
 member_mib=$(($(blockdev --getsize64 "$slow" 2>/dev/null || echo 0) / 1048576))
 high_raw() { "$py" -c "print('%.3f' % (1.02 + (4 + $slowest / 1048576.0) / max($member_mib, 1)))"; }
-build=(run --array raid0 --members "$list" --backend mdadm --fs ext4 --chunk 512 --yes-destroy "$list" -m limits -f -q)
+on=(--members "$list" --backend mdadm --fs ext4 --chunk 512 --yes-destroy "$list" -m limits -f -q)
+build=(run --array raid0 "${on[@]}")
 
 # 1. The default cache defeat, block write and read against the limit.
 timeout -s INT -k 20 300 "$AB" "${build[@]}" --cache cgroup -r 32 -s 64m --phases block-write,block-read \
@@ -152,9 +153,7 @@ done
 # it as many bytes as its partner or the others, so again only its busy
 # time per byte tells it, and the finding must name it on both levels.
 for lv in raid10 raid5; do
-	lvbuild=("${build[@]}")
-	lvbuild[2]=$lv
-	timeout -s INT -k 20 300 "$AB" "${lvbuild[@]}" --cache cgroup -r 16 -s 32m --phases block-write \
+	timeout -s INT -k 20 300 "$AB" run --array "$lv" "${on[@]}" --cache cgroup -r 16 -s 32m --phases block-write \
 		--json "$work/$lv.json" >"$work/$lv.csv" 2>"$work/$lv.txt"
 	st=$?
 	ok $st "$lv: arraybench builds, runs a block write and tears down (exit $st)"
