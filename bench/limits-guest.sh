@@ -35,11 +35,17 @@ emit() { tar -C "$res" -cf - . ; }
 trap 'emit' EXIT
 
 drop() { sync; echo 3 >/proc/sys/vm/drop_caches; }
-# fio and bonnie++ run in a memory cgroup of RAM MiB, as arraybench's
-# default cache (--cache cgroup -r RAM) ran its workers until 78b3014:
-# since then its one-pass phases (block write, rewrite, block read) run
-# outside the group, writing behind an eighth of RAM at a time, and only
-# its seeks in it; the block peers are not yet matched to that.
+# The peers' cache state is arraybench's default cache's (--cache cgroup
+# -r RAM): its one-pass phases (block write, rewrite, block read) run
+# outside the memory group from an evicted file, its writers writing
+# behind an eighth of RAM at a time, and only its seeks inside a group of
+# RAM MiB.  So fio's block write and read run outside the group, the write
+# with sync_file_range over the same eighth (until 7 December, 23:00 they
+# ran in it: fio_block_cache in setup.txt says which), and fio's random
+# reads in a group of RAM MiB.  bonnie++ runs whole in the group: it has
+# no write-behind, and outside it its read would find the file the rewrite
+# left in the guest's cache; -r RAM in a group of RAM is bonnie++ as its
+# manual has it run, on a machine of that much memory.
 cg=/sys/fs/cgroup/limits-peers
 in_cg() { (echo $BASHPID >"$cg/cgroup.procs" && exec "$@"); }
 make_cg() {
@@ -114,6 +120,9 @@ warm_up() {
 
 run_fio() { # ROUND
 	local r=$1 base=$res/fio.r$1 common
+	# arraybench's window, ab_write_behind_window(): an eighth of RAM, in
+	# 8 KiB writes.
+	local behind_writes=$((ram * 1024 / 8 / 8))
 	common=(--directory="$mnt/test" --filename=fio.dat --size="${size}m" --ioengine=psync
 		--output-format=json --fadvise_hint=0)
 	drop
@@ -122,10 +131,11 @@ run_fio() { # ROUND
 	# microseconds, so 1 MiB records would spare fio 16 thousand calls in
 	# 128 MiB that the others pay (their peers were 1m before 16:25 on 7
 	# December: fio_block_bs in setup.txt says which).
-	in_cg fio --name=write "${common[@]}" --rw=write --bs=8k --end_fsync=1 \
+	fio --name=write "${common[@]}" --rw=write --bs=8k --end_fsync=1 \
+		--sync_file_range=wait_before,write:"$behind_writes" \
 		--output="$base.write.json" >"$base.write.err" 2>&1 || log "round $r: fio write failed"
 	drop
-	in_cg fio --name=read "${common[@]}" --rw=read --bs=8k \
+	fio --name=read "${common[@]}" --rw=read --bs=8k \
 		--output="$base.read.json" >"$base.read.err" 2>&1 || log "round $r: fio read failed"
 	# The sweep's peers: the sweep runs outside the memory group (its cells
 	# keep iozone's cache: a write is warm, a read evicted first), so its
@@ -230,7 +240,7 @@ esac
 	echo "guest_ram_mib=${GUEST_RAM_MIB:-}"
 	echo "kernel=$(uname -r)"
 	echo "arraybench=$("$AB" --version 2>&1 | head -1)"
-	echo "fio=$(fio --version) fio_block_bs=8k"
+	echo "fio=$(fio --version) fio_block_bs=8k fio_block_cache=behind"
 	echo "bonnie=$(dpkg-query -W -f '${Version}' bonnie++ 2>/dev/null)"
 } >"$res/setup.txt"
 log "building $level $fs over ${members[*]} (limits $GUEST_LIMITS)"

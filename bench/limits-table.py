@@ -251,8 +251,12 @@ def fio_kind(d, m):
         return " (rr)"
     if m.startswith("sweep-") and not has(".sweepwrite.json"):
         return " (grp)"
-    if m in ("block-write", "block-read") and "fio_block_bs=8k" not in open(os.path.join(d, "setup.txt")).read():
-        return " (1m)"
+    if m in ("block-write", "block-read"):
+        setup_text = open(os.path.join(d, "setup.txt")).read()
+        if "fio_block_bs=8k" not in setup_text:
+            return " (1m)"
+        if "fio_block_cache=behind" not in setup_text:
+            return " (grp)"
     return ""
 
 
@@ -306,7 +310,8 @@ def table(dirs):
     print()
     print("each level's members and their limits: its setup.txt; every member %d IOPS" % iops)
     print("fio's peer, where older runs had another: (1m) block write and read in 1 MiB records (now 8 KiB,")
-    print("the others' chunk); (grp) the sweep's in the memory group (now outside it, as the sweep runs);")
+    print("the others' chunk); (grp) in the memory group: the sweep's (now outside it, as the sweep runs),")
+    print("or block write's and read's (now outside it, the write behind an eighth of -r, as arraybench's);")
     print("(rr) the seeks' its 8k random read, reads only (now the 91/9 mix with an fsync at the end)")
     print("fractions are medians over the rounds; ab max/limit is the highest of both arraybench runs;")
     print("ab max/bound the highest over the rig's bound for the run's timed region, limit x (1 + (0.1 s + R/m) / T);")

@@ -24,11 +24,13 @@
 #               before 16:25 on 7 December), 8k
 #               random read with SEEKERS jobs on one file for 10 s, and the
 #               seeks' mix (8k random, 91 % reads, end_fsync=1; its read
-#               IOPS is the seeks' peer); psync,
-#               in a memory cgroup of RAM MiB; and the 1m write and read
-#               again outside it, the sweep's peers (the sweep's cells run
-#               outside arraybench's group)
-#   bonnie++    -s SIZE -r RAM -f -n 0, in the same cgroup
+#               IOPS is the seeks' peer); psync; the random reads in a
+#               memory cgroup of RAM MiB, the 8k write and read outside it,
+#               the write with sync_file_range every eighth of RAM (as
+#               arraybench's one-pass phases run: outside its group,
+#               writing behind; in the group before 23:00 on 7 December);
+#               and the 1m write and read outside it, the sweep's peers
+#   bonnie++    -s SIZE -r RAM -f -n 0, whole in a cgroup of RAM MiB
 # Every raw file comes back from the guest into OUT/LEVEL-FS/ (the run's JSON,
 # CSV, fio JSON, the members' diskstats, mdstat, the log); results.tsv and
 # orders.tsv there feed bench/rounds.py's report (report.txt) and the table
