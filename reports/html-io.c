@@ -175,6 +175,7 @@ void ab_html_devices(GString *s, const struct ab_html_page *page)
 	if (any)
 		g_string_append(s, "</div>\n");
 	else
-		ab_html_none(s, "No member charts: no run holds per-member counters (only targets arraybench built "
-				"over member devices, such as --loop arrays, record them; a directory or bonnie++ run has none).");
+		ab_html_none(s, "No member charts: no run holds per-device counters (a run records those of the devices "
+				"under its directory or of the target it built; bonnie++'s CSV, and a run on tmpfs or NFS, "
+				"has none).");
 }

@@ -207,7 +207,7 @@ static const struct ab_option_word mpi_layout_words[] = {
 
 static const struct ab_option_row ab_general_option_rows[] = {
 	{ "directory", 'd', .kind = AB_OPTION_PATH, CFG(dir), .why = "directory name", GENERAL, .flags = MATRIX_OWN,
-	  .help = "Directory to test in (required)", .arg = "DIR" },
+	  .help = "Directory to test in (required); each phase records the I/O of the devices under it", .arg = "DIR" },
 	{ "size", 's', CUSTOM(opt_size), BONNIE, STEP_KEY,
 	  .help = "File size in MiB or with k/m/g/t, then I/O chunk (8k), seek count (8192), seekers (5)",
 	  .arg = "SIZE[:CHUNK[:SEEKS[:SEEKERS]]]" },

@@ -16,11 +16,14 @@
 #include "../options/step-space.h"
 #include "../suite/suite.h"
 #include "../../fs-setup/diskstats.h"
+#include "../../fs-setup/dir-devices.h"
 #include "../../fs-setup/target-build.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Whatever the chosen steps lay out must fit before the first runs: a
@@ -65,6 +68,14 @@ static gboolean run_all(const struct ab_pipeline *p, const struct ab_config *cfg
 			g_ptr_array_add(paths, g_ptr_array_index(target->members, i));
 		disks = ab_diskstats_names((const char *const *)paths->pdata);
 		suite.disk_names = disks;
+	} else {
+		/* A directory on an array made by hand: its devices' I/O
+		 * per phase as a built array's (dir-devices.h). */
+		struct stat st;
+		g_autofree char *real = realpath(cfg->dir, NULL);
+		if (real && stat(real, &st) == 0)
+			disks = ab_dir_devices("", st.st_dev, real);
+		suite.disk_names = disks && disks->len ? disks : NULL;
 	}
 	gboolean ok = TRUE;
 	for (unsigned i = 0; ok && i < cfg->repeats; i++) {

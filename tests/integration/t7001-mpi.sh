@@ -19,7 +19,7 @@ ran $? "4 ranks run block-write, block-read and seq-create"
 is "$(wc -l <"$T/model.json")" 1 "rank 0 alone writes: one JSON run"
 is "$(python3 "$check" model "$T/model.json" 4)" ok \
 	"per-rank rows: work, operations and workers add up to the aggregate, whose rate is the work over the ranks' span"
-is "$(grep -c '^block-write ' "$T/out")" 1 "one table on standard output"
+is "$(grep -c '^block-write .*KiB/s' "$T/out")" 1 "one table on standard output"
 is "$(sed -n '/^per rank: block-read/,/^  all /p' "$T/out" | grep -c '^ *[0-3] ')" 4 "the table shows a row per rank for each result"
 is "$(python3 "$check" bound "$T/model.json" 0.01)" ok "the clock bound is recorded, under 10 ms on one machine"
 is "$(python3 "$check" spread "$T/model.json" block-read 0.05 0)" ok "the barrier's start spread is under 50 ms"
