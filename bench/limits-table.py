@@ -15,6 +15,19 @@
                                  cache against --cache none on raid0, each
                                  against the limit, and the read phases'
                                  residency at their start
+  limits-table.py members DIR... each arraybench phase against what the
+                                 members moved in it (runs whose JSON has
+                                 per-device counters: arraybench records
+                                 those of the devices under -d DIR since
+                                 7 December, 23:00): the members' bound
+                                 is the phase's work over the least time the
+                                 busiest member needed for its bytes and
+                                 I/Os at its limit, so a figure above it
+                                 is the clock's fault, and a level whose
+                                 arithmetic limit is below it spread its
+                                 I/O otherwise (a read from both copies) or
+                                 read from the cache (device reads per
+                                 seek under 1)
   limits-table.py seekers DIR LIST N IOPS
                                  the seekers curve: arraybench's seeks and fio's
                                  8k random read at each count of LIST against
@@ -343,6 +356,87 @@ def first(dirs):
                                                                     len(a), fmt(med(b)), len(b)))
 
 
+def member_phases(path, member_limits):
+    """[(metric, rate, work, elapsed, per-member (bytes, ios), member
+    bound)] of one arraybench JSON's phases that hold the members'
+    counters; work is bytes (ops for seeks) and the bound in the rate's
+    unit (KiB/s; seeks per second)."""
+    out = []
+    if not os.path.exists(path):
+        return out
+    lim = {dev.rsplit("/", 1)[-1]: (b, i) for dev, b, i in member_limits}
+    for line in open(path):
+        if not line.strip():
+            continue
+        for ph in json.loads(line)["phases"]:
+            devs = {d["name"]: d for d in ph.get("devices") or [] if d["name"] in lim}
+            if len(devs) != len(lim) or not ph.get("measurable", True) or not ph.get("elapsed_s"):
+                continue
+            name = ph["name"]
+            if name == "sweep":
+                name = "sweep-%s-1m" % ph.get("key", {}).get("test")
+            seeks = name == "seeks"
+            work = ph["ops"] if seeks else ph["bytes"]
+            per, least = {}, 0.0
+            for dev, d in devs.items():
+                b, i = lim[dev]
+                moved = d["read_bytes"] + d["written_bytes"]
+                ios = d["read_ios"] + d["write_ios"]
+                per[dev] = (moved, ios, d["read_ios"])
+                least = max(least, moved / b if b else 0.0, ios / i if i else 0.0)
+            bound_rate = work / least if least else math.nan
+            if not seeks:
+                bound_rate /= 1024.0
+            out.append((name, ph["rate"], work, ph["elapsed_s"], per, bound_rate))
+    return out
+
+
+def members(dirs):
+    """Each arraybench phase against its members' bound (module doc)."""
+    print("| level | fs | metric | arraybench/limit | members' bound/limit | arraybench/members' bound "
+          "| max over the rig's bound | busiest member's share | member bytes/file bytes "
+          "| member reads/seek | runs |")
+    print("|" + "---|" * 11)
+    flagged = []
+    for d in dirs:
+        s = setup(d)
+        n, bps, iops, lim = level_limits(s)
+        rows = {}
+        for f in sorted(os.listdir(d)):
+            if f.startswith("arraybench") and f.endswith(".json"):
+                for row in member_phases(os.path.join(d, f), s["member_limits"]):
+                    rows.setdefault(row[0], []).append(row)
+        for m in METRICS:
+            rs = rows.get(m)
+            if not rs:
+                continue
+            L = lim[m]
+            frac = med([r[1] / L for r in rs])
+            bound_frac = med([r[5] / L for r in rs])
+            over = med([r[1] / r[5] for r in rs])
+            # The throttle's bucket lets a member move a tenth of a second
+            # and a request more than m T in T: the same allowance as the
+            # limit's (module doc).
+            top = max(r[1] / r[5] / bound(m, r[3], bps, iops) for r in rs)
+            share = med([max(p[0] for p in r[4].values()) / max(1, sum(p[0] for p in r[4].values())) for r in rs])
+            amp = med([sum(p[0] for p in r[4].values()) / r[2] for r in rs]) if m != "seeks" else math.nan
+            per_seek = med([sum(p[2] for p in r[4].values()) / r[2] for r in rs]) if m == "seeks" else math.nan
+            print("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |" % (
+                s["level"], s["fs"], m, fmt(frac), fmt(bound_frac), fmt(over), fmt(top), fmt(share),
+                fmt(amp), fmt(per_seek), len(rs)))
+            if top > 1.02:
+                flagged.append("%s %s %s: arraybench reached %.3f of its members' bound" % (
+                    s["level"], s["fs"], m, top))
+    print()
+    print("members' bound: the phase's work over the least time its busiest member needed for the bytes")
+    print("and I/Os it moved at its limit (bps-total and iops-total count reads and writes alike);")
+    print("max over the rig's bound: the highest arraybench/members' bound over the bucket's allowance,")
+    print("1 + (0.1 s + R/m) / T; busiest member's share: of all the bytes the members moved;")
+    print("member reads/seek: the members' read I/Os per seek (under 1: seeks served by the cache)")
+    for f in flagged:
+        print("ABOVE 1.02: " + f)
+
+
 def cache(d):
     """The default cache (arraybench, its twin) against --cache none."""
     s = setup(d)
@@ -432,6 +526,9 @@ def main(argv):
         return 0
     if len(argv) >= 3 and argv[1] == "first":
         first(argv[2:])
+        return 0
+    if len(argv) >= 3 and argv[1] == "members":
+        members(argv[2:])
         return 0
     if len(argv) == 3 and argv[1] == "cache":
         cache(argv[2])
