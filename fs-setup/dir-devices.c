@@ -37,15 +37,20 @@ static gboolean plain_name(const char *name)
 	return name && *name && name[0] != '.' && !strchr(name, '/') && strlen(name) < 32;
 }
 
+static gboolean has_name(GPtrArray *names, const char *name)
+{
+	for (guint i = 0; i < names->len; i++)
+		if (g_str_equal(g_ptr_array_index(names, i), name))
+			return TRUE;
+	return FALSE;
+}
+
 static void add_name(GPtrArray *names, const char *name)
 {
 	/* One past the most is kept, to tell a set too large to record
 	 * (ab_dir_devices() then records none) from a full one. */
-	if (!plain_name(name) || names->len > AB_MAX_DISKS)
+	if (!plain_name(name) || names->len > AB_MAX_DISKS || has_name(names, name))
 		return;
-	for (guint i = 0; i < names->len; i++)
-		if (g_str_equal(g_ptr_array_index(names, i), name))
-			return;
 	g_ptr_array_add(names, g_strdup(name));
 }
 
@@ -69,6 +74,10 @@ static void add_below(const char *root, GPtrArray *names, const char *name, unsi
 	g_autofree char *slaves_dir = g_build_filename(node, "slaves", NULL);
 	g_autoptr(GPtrArray) slaves = entries(slaves_dir);
 	for (guint i = 0; i < slaves->len; i++) {
+		/* One seen already had what is below it walked (or is being
+		 * walked: a cycle in a broken tree). */
+		if (has_name(names, g_ptr_array_index(slaves, i)))
+			continue;
 		add_name(names, g_ptr_array_index(slaves, i));
 		add_below(root, names, g_ptr_array_index(slaves, i), depth + 1);
 	}

@@ -91,6 +91,17 @@ static int setup(void **state)
 	device(253, 2, "dm-2", NULL);
 	slave("dm-1", "dm-2");
 	slave("dm-2", "dm-1");
+	/* Thirty devices each below all the others: walked once each, not
+	 * down every path (30^8 of them). */
+	for (unsigned i = 10; i < 40; i++) {
+		g_autofree char *name = g_strdup_printf("dm-%u", i);
+		device(253, i, name, NULL);
+		for (unsigned j = 10; j < 40; j++) {
+			g_autofree char *other = g_strdup_printf("dm-%u", j);
+			if (i != j)
+				slave(name, other);
+		}
+	}
 	/* A DEVNAME that would climb out of /sys. */
 	put("sys/dev/block/253:9/uevent", "MAJOR=253\nMINOR=9\nDEVNAME=../../etc\n");
 	/* A btrfs of four members, mounted from vdc; another without it. */
@@ -196,6 +207,9 @@ static void test_broken_trees(void **state)
 	/* A cycle ends, each device once. */
 	g_autofree char *cycle = devices_of(253, 1, NULL);
 	assert_string_equal(cycle, "dm-1 dm-2");
+	GPtrArray *web = ab_dir_devices(root, makedev(253, 10), NULL);
+	assert_int_equal(web->len, 30);
+	g_ptr_array_unref(web);
 	/* A name with a slash is no kernel name: nothing is looked up by it. */
 	g_autofree char *hostile = devices_of(253, 9, NULL);
 	assert_string_equal(hostile, "");
