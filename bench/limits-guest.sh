@@ -118,6 +118,20 @@ warm_up() {
 	tdir_clear
 }
 
+# counted BASE COMMAND...: COMMAND between two copies of the members'
+# diskstats lines (BASE.diskstats.before and .after): what a peer made the
+# members do, for limits-table.py members (arraybench records its own per
+# phase).
+counted() {
+	local b=$1 st
+	shift
+	diskstats >"$b.diskstats.before"
+	"$@"
+	st=$?
+	diskstats >"$b.diskstats.after"
+	return $st
+}
+
 run_fio() { # ROUND
 	local r=$1 base=$res/fio.r$1 common
 	# arraybench's window, ab_write_behind_window(): an eighth of RAM, in
@@ -131,11 +145,11 @@ run_fio() { # ROUND
 	# microseconds, so 1 MiB records would spare fio 16 thousand calls in
 	# 128 MiB that the others pay (their peers were 1m before 16:25 on 7
 	# December: fio_block_bs in setup.txt says which).
-	fio --name=write "${common[@]}" --rw=write --bs=8k --end_fsync=1 \
+	counted "$base.write" fio --name=write "${common[@]}" --rw=write --bs=8k --end_fsync=1 \
 		--sync_file_range=wait_before,write:"$behind_writes" \
 		--output="$base.write.json" >"$base.write.err" 2>&1 || log "round $r: fio write failed"
 	drop
-	fio --name=read "${common[@]}" --rw=read --bs=8k \
+	counted "$base.read" fio --name=read "${common[@]}" --rw=read --bs=8k \
 		--output="$base.read.json" >"$base.read.err" 2>&1 || log "round $r: fio read failed"
 	# The sweep's peers: the sweep runs outside the memory group (its cells
 	# keep iozone's cache: a write is warm, a read evicted first), so its
@@ -157,7 +171,7 @@ run_fio() { # ROUND
 	# back (91 % reads: 0.099 writes a read), and an fsync at the end, as
 	# arraybench's and bonnie++'s seeks do; its read IOPS is their peer.
 	drop
-	in_cg fio --name=seekmix "${common[@]}" --rw=randrw --rwmixread=91 --bs=8k --numjobs="$seekers" \
+	counted "$base.seekmix" in_cg fio --name=seekmix "${common[@]}" --rw=randrw --rwmixread=91 --bs=8k --numjobs="$seekers" \
 		--group_reporting --time_based --runtime=10 --end_fsync=1 \
 		--output="$base.seekmix.json" >"$base.seekmix.err" 2>&1 || log "round $r: fio seek mix failed"
 	tdir_clear
