@@ -453,10 +453,12 @@ def members(dirs):
           "| max over the rig's bound | arraybench/bound, writes charged apart | busiest member's share "
           "| member bytes/file bytes | member reads/seek | runs |")
     print("|" + "---|" * 12)
-    flagged = []
+    flagged, peer = [], []
     for d in dirs:
         s = setup(d)
         n, bps, iops, lim = level_limits(s)
+        # The peer's side, where fio's runs have the members' counters.
+        fio_rows = fio_member_rows(d, s)
         rows = {}
         for f in sorted(os.listdir(d)):
             if f.startswith("arraybench") and f.endswith(".json"):
@@ -484,6 +486,10 @@ def members(dirs):
             if top > 1.02:
                 flagged.append("%s %s %s: arraybench reached %.3f of its members' bound" % (
                     s["level"], s["fs"], m, top))
+            if m in fio_rows:
+                peer.append("| %s | %s | %s | %s | %s | %d |" % (
+                    s["level"], s["fs"], m, fmt(per_seek if m == "seeks" else amp), fmt(med(fio_rows[m])),
+                    len(fio_rows[m])))
     print()
     print("members' bound: the phase's work over the least time its busiest member needed for the bytes")
     print("it moved (read and written: bps-total counts both) at its limit, and for the seeks its read I/Os;")
@@ -494,26 +500,6 @@ def members(dirs):
     print("member reads/seek: the members' read I/Os per seek (under 1: seeks served by the cache)")
     for f in flagged:
         print("ABOVE 1.02: " + f)
-    # The peer's side, where fio's runs have the members' counters.
-    peer = []
-    for d in dirs:
-        s = setup(d)
-        fio_rows = fio_member_rows(d, s)
-        ab_rows_ = {}
-        for f in sorted(os.listdir(d)):
-            if f.startswith("arraybench") and f.endswith(".json"):
-                for row in member_phases(os.path.join(d, f), s["member_limits"]):
-                    ab_rows_.setdefault(row[0], []).append(row)
-        for m in ("block-write", "block-read", "seeks"):
-            if m not in fio_rows or m not in ab_rows_:
-                continue
-            rs = ab_rows_[m]
-            if m == "seeks":
-                ab = med([sum(p[2] for p in r[4].values()) / r[2] for r in rs])
-            else:
-                ab = med([sum(p[0] for p in r[4].values()) / r[2] for r in rs])
-            peer.append("| %s | %s | %s | %s | %s | %d |" % (s["level"], s["fs"], m, fmt(ab), fmt(med(fio_rows[m])),
-                                                             len(fio_rows[m])))
     if peer:
         print()
         print("| level | fs | metric | arraybench: member bytes per file byte (seeks: member reads per seek) "

@@ -147,12 +147,14 @@ static char *mount_source_name(const char *root, dev_t dev, const char *dir, cha
 /* Every device of the mounted btrfs that has `member` among its devices. */
 static void add_btrfs_devices(const char *root, GPtrArray *names, const char *member)
 {
+	if (!plain_name(member))
+		return;
 	g_autofree char *top = g_strconcat(root, "/sys/fs/btrfs", NULL);
 	g_autoptr(GPtrArray) fsids = entries(top);
 	for (guint i = 0; i < fsids->len; i++) {
 		g_autofree char *devices = g_build_filename(top, fsids->pdata[i], "devices", NULL);
 		g_autofree char *mine = g_build_filename(devices, member, NULL);
-		if (!plain_name(member) || !g_file_test(mine, G_FILE_TEST_EXISTS))
+		if (!g_file_test(mine, G_FILE_TEST_EXISTS))
 			continue;
 		g_autoptr(GPtrArray) all = entries(devices);
 		add_name(names, member); /* the one it was mounted from first */

@@ -142,58 +142,48 @@ static char *joined(GPtrArray *names)
 	return s;
 }
 
-static char *devices_of(unsigned maj, unsigned min, const char *dir)
+/* The devices of MAJ:MIN (DIR the directory) are WANT, space-separated. */
+static void expect(unsigned maj, unsigned min, const char *dir, const char *want)
 {
-	return joined(ab_dir_devices(root, makedev(maj, min), dir));
+	g_autofree char *got = joined(ab_dir_devices(root, makedev(maj, min), dir));
+	assert_string_equal(got, want);
 }
 
 static void test_disk_and_partition(void **state)
 {
 	(void)state;
-	g_autofree char *disk = devices_of(254, 0, NULL);
-	assert_string_equal(disk, "vda");
+	expect(254, 0, NULL, "vda");
 	/* A partition of a plain disk: itself only, its disk has nothing below. */
-	g_autofree char *part = devices_of(254, 1, NULL);
-	assert_string_equal(part, "vda1");
+	expect(254, 1, NULL, "vda1");
 }
 
 static void test_md_and_stacks(void **state)
 {
 	(void)state;
-	g_autofree char *md = devices_of(9, 127, NULL);
-	assert_string_equal(md, "md127 vda vdb");
-	g_autofree char *dm = devices_of(253, 0, NULL);
-	assert_string_equal(dm, "dm-0 md127 vda vdb");
+	expect(9, 127, NULL, "md127 vda vdb");
+	expect(253, 0, NULL, "dm-0 md127 vda vdb");
 	/* A partition of an md array: the members of its disk. */
-	g_autofree char *part = devices_of(259, 0, NULL);
-	assert_string_equal(part, "md127p1 vda vdb");
+	expect(259, 0, NULL, "md127p1 vda vdb");
 }
 
 static void test_btrfs(void **state)
 {
 	(void)state;
 	/* The mounted one's own number: the source first, then the rest. */
-	g_autofree char *fs = devices_of(0, 46, "/mnt/b");
-	assert_string_equal(fs, "vdc vda vdb vdd");
+	expect(0, 46, "/mnt/b", "vdc vda vdb vdd");
 	/* A subvolume's number is not in mountinfo: found by its path. */
-	g_autofree char *sub = devices_of(0, 77, "/mnt/b/sub/dir");
-	assert_string_equal(sub, "vdc vda vdb vdd");
-	g_autofree char *none = devices_of(0, 77, NULL);
-	assert_string_equal(none, "");
+	expect(0, 77, "/mnt/b/sub/dir", "vdc vda vdb vdd");
+	expect(0, 77, NULL, "");
 	/* More devices than a run records: none, not a part as the whole. */
-	g_autofree char *big = devices_of(0, 52, "/mnt/big");
-	assert_string_equal(big, "");
+	expect(0, 52, "/mnt/big", "");
 }
 
 static void test_no_block_device(void **state)
 {
 	(void)state;
-	g_autofree char *tmpfs = devices_of(0, 50, "/run/t");
-	assert_string_equal(tmpfs, "");
-	g_autofree char *nfs = devices_of(0, 51, "/mnt/n");
-	assert_string_equal(nfs, "");
-	g_autofree char *unknown = devices_of(8, 33, NULL);
-	assert_string_equal(unknown, "");
+	expect(0, 50, "/run/t", "");
+	expect(0, 51, "/mnt/n", "");
+	expect(8, 33, NULL, "");
 	/* A root with no /proc or /sys at all. */
 	g_autofree char *empty = g_dir_make_tmp("ab-dirdev-empty-XXXXXX", NULL);
 	g_autofree char *nothing = joined(ab_dir_devices(empty, makedev(0, 46), "/mnt/b"));
@@ -205,14 +195,12 @@ static void test_broken_trees(void **state)
 {
 	(void)state;
 	/* A cycle ends, each device once. */
-	g_autofree char *cycle = devices_of(253, 1, NULL);
-	assert_string_equal(cycle, "dm-1 dm-2");
+	expect(253, 1, NULL, "dm-1 dm-2");
 	GPtrArray *web = ab_dir_devices(root, makedev(253, 10), NULL);
 	assert_int_equal(web->len, 30);
 	g_ptr_array_unref(web);
 	/* A name with a slash is no kernel name: nothing is looked up by it. */
-	g_autofree char *hostile = devices_of(253, 9, NULL);
-	assert_string_equal(hostile, "");
+	expect(253, 9, NULL, "");
 }
 
 int main(void)
